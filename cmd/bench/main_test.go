@@ -1,0 +1,32 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// runCLI runs the CLI in-process and returns its output and error.
+func runCLI(t *testing.T, args ...string) (stdout, stderr string, err error) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	err = run(append([]string{"bench"}, args...), &out, &errb)
+	return out.String(), errb.String(), err
+}
+
+func TestVersion(t *testing.T) {
+	out, _, err := runCLI(t, "version")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(out, "bench ") {
+		t.Fatalf("version output %q does not start with \"bench \"", out)
+	}
+}
+
+func TestUnknownCommandFails(t *testing.T) {
+	_, _, err := runCLI(t, "no-such-command")
+	if err == nil {
+		t.Fatal("an unknown command succeeded")
+	}
+}

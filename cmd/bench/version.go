@@ -1,0 +1,43 @@
+package main
+
+import (
+	"fmt"
+	"runtime"
+	"runtime/debug"
+
+	"github.com/urfave/cli/v2"
+)
+
+// buildVersion is set with -ldflags "-X main.buildVersion=v1.2.3"; otherwise
+// the module version or VCS revision from the build info is used.
+var buildVersion = ""
+
+func version() string {
+	if buildVersion != "" {
+		return buildVersion
+	}
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "devel"
+	}
+	if v := info.Main.Version; v != "" && v != "(devel)" {
+		return v
+	}
+	for _, s := range info.Settings {
+		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+			return "devel-" + s.Value[:12]
+		}
+	}
+	return "devel"
+}
+
+func versionCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "version",
+		Usage: "print bench's version",
+		Action: func(c *cli.Context) error {
+			_, err := fmt.Fprintf(c.App.Writer, "bench %s %s/%s %s\n", version(), runtime.GOOS, runtime.GOARCH, runtime.Version())
+			return err
+		},
+	}
+}

@@ -1,0 +1,171 @@
+// Package results defines bench's on-disk format (a contract) and its writer and reader.
+//
+// A run folder holds run.json, episodes.jsonl and trajectories/; see README.md
+// beside this file for every field.
+package results
+
+import (
+	"strconv"
+	"time"
+)
+
+// FormatVersion is written into every record; readers refuse newer versions.
+const FormatVersion = 1
+
+// Exit reasons recorded on every episode (a contract).
+const (
+	ExitDone        = "done"
+	ExitMaxTurns    = "max_turns"
+	ExitTokenBudget = "token_budget"
+	ExitInterrupted = "interrupted"
+	ExitError       = "error"
+)
+
+// TaskRef names a task of a run and the checksum of its folder.
+type TaskRef struct {
+	Name     string `json:"name"`
+	Checksum string `json:"checksum"`
+}
+
+// Run describes what was run: run.json.
+type Run struct {
+	Format       int       `json:"format"`
+	BenchVersion string    `json:"bench_version"`
+	ID           string    `json:"id"`
+	Backend      string    `json:"backend"`
+	Host         string    `json:"host"`
+	Model        string    `json:"model"`
+	ModelDigest  string    `json:"model_digest"`
+	Temperature  float64   `json:"temperature"`
+	NumCtx       int       `json:"num_ctx"`
+	TopP         float64   `json:"top_p,omitempty"`
+	Think        bool      `json:"think"`
+	Seeds        []int     `json:"seeds"`
+	Tasks        []TaskRef `json:"tasks"`
+	Tracks       []string  `json:"tracks"`
+	Posture      string    `json:"posture"`
+	MaxTurns     int       `json:"max_turns"`
+	MaxTokens    int       `json:"max_tokens"`
+	Tries        int       `json:"tries"`
+	Parallel     int       `json:"parallel"`
+	Started      time.Time `json:"started"`
+}
+
+// Episode is one finished episode: a line of episodes.jsonl.
+type Episode struct {
+	Format              int      `json:"format"`
+	Run                 string   `json:"run"`
+	Task                string   `json:"task"`
+	Track               string   `json:"track"`
+	Seed                int      `json:"seed"`
+	Repeat              int      `json:"repeat"` // 0 for the first use of a seed, k for its k-th twin
+	Passed              bool     `json:"passed"`
+	TestsPassed         int      `json:"tests_passed"`
+	TestsTotal          int      `json:"tests_total"`
+	FailedTests         []string `json:"failed_tests"`
+	ExitReason          string   `json:"exit_reason"`
+	Turns               int      `json:"turns"`
+	ModelCalls          int      `json:"model_calls"`
+	ToolCalls           []string `json:"tool_calls"`
+	Steps               []string `json:"steps"` // a short digest of each model reply, to find where twins diverge
+	PromptTokens        int      `json:"prompt_tokens"`
+	CompletionTokens    int      `json:"completion_tokens"`
+	EstPromptTokens     int      `json:"est_prompt_tokens"`
+	EstCompletionTokens int      `json:"est_completion_tokens"`
+	WallMS              int64    `json:"wall_ms"`
+	ModelMS             int64    `json:"model_ms"`
+	TestMS              int64    `json:"test_ms"`
+	TestsTampered       bool     `json:"tests_tampered"`
+	Posture             string   `json:"posture"` // "coding" or "general": what the agent was given
+	Error               string   `json:"error"`
+}
+
+// Key identifies an episode within a run.
+func (e Episode) Key() string {
+	return e.Task + "/" + e.Track + "/" + TrajectoryName(e.Seed, e.Repeat)
+}
+
+// TrajectoryName is the file stem of an episode's trajectory: seed-<s>[-r<k>].
+func TrajectoryName(seed, repeat int) string {
+	if repeat == 0 {
+		return "seed-" + strconv.Itoa(seed)
+	}
+	return "seed-" + strconv.Itoa(seed) + "-r" + strconv.Itoa(repeat)
+}
+
+// Event kinds of a trajectory.
+const (
+	EventRequest       = "request"
+	EventResponse      = "response"
+	EventToolCall      = "tool_call"
+	EventToolResult    = "tool_result"
+	EventTestRun       = "test_run"
+	EventWrite         = "write"
+	EventFallbackWrite = "fallback_write"
+	EventReject        = "reject"
+	EventEnd           = "end"
+)
+
+// Message is a chat message as stored in a trajectory.
+type Message struct {
+	Role      string     `json:"role"`
+	Content   string     `json:"content,omitempty"`
+	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
+	ToolName  string     `json:"tool_name,omitempty"`
+}
+
+// ToolCall is a tool call as stored in a trajectory.
+type ToolCall struct {
+	Name      string `json:"name"`
+	Arguments string `json:"arguments"`
+}
+
+// Event is one line of a trajectory file. Which fields are set depends on Kind.
+type Event struct {
+	Format int       `json:"format"`
+	Seq    int       `json:"seq"`
+	Time   time.Time `json:"time"`
+	Kind   string    `json:"kind"`
+	Turn   int       `json:"turn,omitempty"`
+
+	// request: the messages added since the previous request (all of them on the first).
+	Messages  []Message `json:"messages,omitempty"`
+	Tools     []string  `json:"tools,omitempty"`
+	EstTokens int       `json:"est_tokens,omitempty"`
+
+	// response
+	Reply            *Message `json:"reply,omitempty"`
+	PromptTokens     int      `json:"prompt_tokens,omitempty"`
+	CompletionTokens int      `json:"completion_tokens,omitempty"`
+	EstCompletion    int      `json:"est_completion_tokens,omitempty"`
+	DurationMS       int64    `json:"duration_ms,omitempty"`
+	Retries          int      `json:"retries,omitempty"`
+
+	// tool_call, tool_result
+	Tool    string `json:"tool,omitempty"`
+	Args    string `json:"args,omitempty"`
+	Result  string `json:"result,omitempty"`
+	IsError bool   `json:"is_error,omitempty"`
+
+	// test_run
+	TestsPassed int    `json:"tests_passed,omitempty"`
+	TestsTotal  int    `json:"tests_total,omitempty"`
+	Output      string `json:"output,omitempty"`
+
+	// write, fallback_write, reject
+	Path   string `json:"path,omitempty"`
+	Bytes  int    `json:"bytes,omitempty"`
+	Reason string `json:"reason,omitempty"`
+
+	// end
+	Exit  string `json:"exit,omitempty"`
+	Error string `json:"error,omitempty"`
+}
+
+// Recorder receives trajectory events as they happen.
+//
+// Implementations must not fail the track: a write error is kept and
+// reported by the owner of the recorder after the episode.
+type Recorder interface {
+	Record(ev Event)
+}

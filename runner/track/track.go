@@ -1,0 +1,60 @@
+// Package track holds what every track shares: the episode environment it
+// runs in and the outcome it reports. Grading happens afterwards, in runner.
+package track
+
+import (
+	"context"
+	"time"
+
+	"bench/model"
+	"bench/results"
+	"bench/runner/testrun"
+	"bench/tasks"
+)
+
+// Env is everything a track may touch during one episode.
+type Env struct {
+	Task      tasks.Task
+	Dir       string // absolute path of the episode's workspace
+	Model     model.Chatter
+	Options   model.Options
+	MaxTurns  int    // agent: model turns before the final call without tools
+	MaxTokens int    // agent: backend-reported tokens per episode; 0 = no limit
+	Tries     int    // workflow-retry: attempts
+	Guidance  string // coding guidance for the system prompt; "" keeps the general posture
+	Snapshot  string // workspace snapshot for the system prompt; may be ""
+	Rec       results.Recorder
+
+	testTime time.Duration
+}
+
+// Outcome is what a track reports when it stops.
+type Outcome struct {
+	Exit       string // one of the results.Exit* reasons
+	Turns      int
+	ModelCalls int
+	ToolCalls  []string // tool names in the order they were called
+	Steps      []string // a short digest of each model reply
+	Usage      model.Usage
+	ModelTime  time.Duration
+	Err        error
+}
+
+// Func is a track: it runs one episode in env and says how it stopped.
+type Func func(ctx context.Context, env *Env) Outcome
+
+// RunTests runs the task's test command in the workspace, records a
+// test_run event and adds the run's duration to TestTime.
+func (e *Env) RunTests(ctx context.Context) (testrun.Result, error) {
+	res, err := testrun.Run(ctx, e.Dir, e.Task.TestCmd, e.Task.Timeout)
+	e.testTime += res.Duration
+	ev := results.Event{Kind: results.EventTestRun, TestsPassed: res.Passed, TestsTotal: res.Total, Output: res.Normalized}
+	if err != nil {
+		ev.Error = err.Error()
+	}
+	e.Rec.Record(ev)
+	return res, err
+}
+
+// TestTime is the time spent in test subprocesses during the episode so far.
+func (e *Env) TestTime() time.Duration { return e.testTime }

@@ -1,0 +1,22 @@
+// Package tasks holds the fixture repositories of the experiment, their
+// manifests (task.toml) and the loader that reads them.
+package tasks
+
+import (
+	"io/fs"
+	"time"
+)
+
+// Task is one fixture: a small repository with a bug, a reference fix and
+// the instruction both tracks give the model.
+type Task struct {
+	Name          string        // folder name, e.g. "parse_date"
+	Title         string        // one line for tables
+	Instruction   string        // what both tracks ask of the model
+	TestCmd       []string      // argv, run in the workspace root
+	Source        string        // the file the workflow sends, relative to repo/
+	TestFiles     []string      // protected files, relative to repo/; graded from pristine copies
+	Timeout       time.Duration // for one run of TestCmd
+	PartialExpect string        // text the partial/ overlay's failure must contain; "" when there is no partial/
+	FS            fs.FS         // the task folder: task.toml, repo/, solution/, optional partial/
+}
