@@ -1,0 +1,61 @@
+package runner
+
+import (
+	"bench/results"
+	"bench/tasks"
+)
+
+// Job is one planned episode: a task, a track word, a seed and which use of
+// that seed it is (Repeat 0 for the first, k for its k-th twin).
+type Job struct {
+	Task   tasks.Task
+	Track  string
+	Seed   int
+	Repeat int
+}
+
+// Key identifies the job within a run; it equals results.Episode.Key of the
+// episode the job produces.
+func (j Job) Key() string {
+	return results.Episode{Task: j.Task.Name, Track: j.Track, Seed: j.Seed, Repeat: j.Repeat}.Key()
+}
+
+// Plan returns every episode of a run in a stable dispatch order: seed
+// position by seed position, and within one, task by task, track by track,
+// so that a run stopped early still holds whole (task, seed) pairs.
+//
+// A seed that appears again in seeds is a twin run: its Repeat counts the
+// earlier uses of the same seed.
+func Plan(ts []tasks.Task, tracks []string, seeds []int) []Job {
+	jobs := make([]Job, 0, len(ts)*len(tracks)*len(seeds))
+	uses := make(map[int]int, len(seeds))
+	for _, seed := range seeds {
+		repeat := uses[seed]
+		uses[seed]++
+		for _, t := range ts {
+			for _, tr := range tracks {
+				jobs = append(jobs, Job{Task: t, Track: tr, Seed: seed, Repeat: repeat})
+			}
+		}
+	}
+	return jobs
+}
+
+// Pending returns the jobs of plan that have no finished episode in done,
+// in plan order. An episode stopped by an interrupt is not finished: it is
+// redone on resume.
+func Pending(plan []Job, done []results.Episode) []Job {
+	finished := make(map[string]bool, len(done))
+	for _, ep := range done {
+		if ep.ExitReason != results.ExitInterrupted {
+			finished[ep.Key()] = true
+		}
+	}
+	var out []Job
+	for _, j := range plan {
+		if !finished[j.Key()] {
+			out = append(out, j)
+		}
+	}
+	return out
+}
