@@ -1,0 +1,89 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"golang.org/x/term"
+
+	"bench/results"
+)
+
+// progress shows how a run is going: on a terminal one line that updates in
+// place (done/total, passes, elapsed, ETA); elsewhere a line per episode.
+type progress struct {
+	w       io.Writer
+	tty     bool
+	total   int
+	done    int
+	passed  int
+	fresh   int // episodes finished in this session, for the ETA
+	start   time.Time
+	now     func() time.Time
+	printed bool
+}
+
+func newProgress(w io.Writer, total, done, passed int) *progress {
+	tty := false
+	if f, ok := w.(*os.File); ok {
+		tty = term.IsTerminal(int(f.Fd()))
+	}
+	return &progress{w: w, tty: tty, total: total, done: done, passed: passed, start: time.Now(), now: time.Now}
+}
+
+// episode counts a finished episode and shows it.
+func (p *progress) episode(ep results.Episode) {
+	p.done++
+	p.fresh++
+	if ep.Passed {
+		p.passed++
+	}
+	if p.tty {
+		fmt.Fprintf(p.w, "\r\033[K%s", p.status())
+		p.printed = true
+		return
+	}
+	fmt.Fprintf(p.w, "[%d/%d] %s %s %s: %s\n", p.done, p.total, ep.Task, ep.Track, results.TrajectoryName(ep.Seed, ep.Repeat), episodeSummary(ep))
+}
+
+// status is the one-line summary of the run so far.
+func (p *progress) status() string {
+	elapsed := p.now().Sub(p.start)
+	eta := "?"
+	if p.fresh > 0 {
+		left := time.Duration(float64(elapsed) / float64(p.fresh) * float64(p.total-p.done))
+		eta = left.Round(time.Second).String()
+	}
+	return fmt.Sprintf("%d/%d episodes, %d passed, elapsed %s, ETA %s", p.done, p.total, p.passed, elapsed.Round(time.Second), eta)
+}
+
+// finish ends the updating line.
+func (p *progress) finish() {
+	if p.printed {
+		fmt.Fprintln(p.w)
+	}
+}
+
+// episodeSummary is one episode's outcome in a few words.
+func episodeSummary(ep results.Episode) string {
+	verdict := "failed"
+	if ep.Passed {
+		verdict = "passed"
+	}
+	s := fmt.Sprintf("%s (%d/%d tests, exit %s, %d turns, %d tokens, %s)", verdict, ep.TestsPassed, ep.TestsTotal, ep.ExitReason, ep.Turns, ep.PromptTokens+ep.CompletionTokens, (time.Duration(ep.WallMS) * time.Millisecond).String())
+	if ep.Error != "" {
+		s += ": " + firstLine(ep.Error)
+	}
+	return s
+}
+
+func firstLine(s string) string {
+	for i, r := range s {
+		if r == '\n' {
+			return s[:i]
+		}
+	}
+	return s
+}
