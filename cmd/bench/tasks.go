@@ -44,6 +44,17 @@ func tasksCommand() *cli.Command {
 	}
 }
 
+// tasksDir returns --tasks-dir wherever it was given on the command line:
+// "bench tasks --tasks-dir D verify" as well as "bench tasks verify --tasks-dir D".
+func tasksDir(c *cli.Context) string {
+	for _, lc := range c.Lineage() {
+		if v := lc.String("tasks-dir"); v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
 // loadTasks returns the tasks in dir, or the built-in ones when dir is "".
 func loadTasks(dir string) ([]tasks.Task, error) {
 	if dir == "" {
@@ -92,7 +103,7 @@ func listTasks(c *cli.Context) error {
 	if c.Args().Len() > 0 {
 		return fmt.Errorf("tasks: unexpected argument %q (did you mean `bench tasks verify`?)", c.Args().First())
 	}
-	all, err := loadTasks(c.String("tasks-dir"))
+	all, err := loadTasks(tasksDir(c))
 	if err != nil {
 		return err
 	}
@@ -120,7 +131,7 @@ func listTasks(c *cli.Context) error {
 }
 
 func verifyTasks(c *cli.Context) error {
-	all, err := loadTasks(c.String("tasks-dir"))
+	all, err := loadTasks(tasksDir(c))
 	if err != nil {
 		return err
 	}

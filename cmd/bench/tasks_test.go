@@ -183,3 +183,12 @@ func TestTasksVerifyMissingPython(t *testing.T) {
 		t.Errorf("printed a table without python3:\n%s", out)
 	}
 }
+
+// TestTasksDirBeforeVerify: --tasks-dir given to "tasks" reaches "verify".
+func TestTasksDirBeforeVerify(t *testing.T) {
+	dir := t.TempDir()
+	_, _, err := runCLI(t, "tasks", "--tasks-dir", dir, "verify")
+	if err == nil || !strings.Contains(err.Error(), "no tasks in "+dir) {
+		t.Errorf("err = %v, want the empty --tasks-dir to be used", err)
+	}
+}
