@@ -1,12 +1,9 @@
 package results
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -121,86 +118,4 @@ func newerFormat(path string, line, format int) error {
 		where = fmt.Sprintf("%s:%d", path, line)
 	}
 	return fmt.Errorf("%s has format %d, newer than this bench reads (%d): upgrade bench to read it", where, format, FormatVersion)
-}
-
-// jsonlTail describes how a JSONL file ends.
-type jsonlTail struct {
-	warnings       []string
-	end            int64 // size of the file as read
-	tornAt         int64 // offset of a torn or malformed last line, or -1
-	missingNewline bool  // the last line is whole but lacks its '\n'
-}
-
-// scanJSONL decodes each non-blank line of r into a fresh T and passes it to
-// visit, numbering lines from 1. Malformed lines are skipped with a warning;
-// the last one is reported as torn. An error from visit stops the scan.
-func scanJSONL[T any](r io.Reader, path string, visit func(line int, v T) error) (jsonlTail, error) {
-	br := bufio.NewReaderSize(r, 64<<10)
-	tail := jsonlTail{tornAt: -1}
-	var (
-		offset  int64
-		lineNo  int
-		pending string // warning for the last malformed line, until a later line follows
-	)
-	for {
-		raw, readErr := readLine(br)
-		if readErr != nil && readErr != io.EOF {
-			return tail, fmt.Errorf("reading %s: %w", path, readErr)
-		}
-		if len(raw) > 0 {
-			lineNo++
-			start := offset
-			offset += int64(len(raw))
-			whole := raw[len(raw)-1] == '\n'
-			text := bytes.TrimSpace(raw)
-			if len(text) > 0 {
-				if pending != "" {
-					tail.warnings = append(tail.warnings, pending)
-					pending = ""
-					tail.tornAt = -1
-				}
-				var v T
-				if err := json.Unmarshal(text, &v); err != nil {
-					pending = malformed(path, lineNo, whole, len(raw), err)
-					tail.tornAt = start
-				} else {
-					if err := visit(lineNo, v); err != nil {
-						return tail, err
-					}
-					tail.missingNewline = !whole
-				}
-			}
-		}
-		if readErr == io.EOF {
-			break
-		}
-	}
-	if pending != "" {
-		tail.warnings = append(tail.warnings, pending)
-	}
-	tail.end = offset
-	return tail, nil
-}
-
-// readLine returns the next line, '\n' included; the bytes are valid until
-// the next call.
-func readLine(br *bufio.Reader) ([]byte, error) {
-	line, err := br.ReadSlice('\n')
-	if err != bufio.ErrBufferFull {
-		return line, err
-	}
-	long := append([]byte(nil), line...)
-	for err == bufio.ErrBufferFull {
-		line, err = br.ReadSlice('\n')
-		long = append(long, line...)
-	}
-	return long, err
-}
-
-// malformed words the warning for a line that does not decode.
-func malformed(path string, line int, whole bool, size int, err error) string {
-	if !whole {
-		return fmt.Sprintf("%s:%d: skipped a torn last line (%d bytes, no newline): the write was cut off", path, line, size)
-	}
-	return fmt.Sprintf("%s:%d: skipped a malformed line: %v", path, line, err)
 }

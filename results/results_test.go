@@ -497,3 +497,45 @@ func TestLongLines(t *testing.T) {
 		t.Fatalf("%d events, warnings %q, err %v", len(events), warnings, err)
 	}
 }
+
+// TestManyBatches reads a file longer than one decoding batch, with malformed
+// lines on both sides of a batch boundary, and checks order and line numbers.
+func TestManyBatches(t *testing.T) {
+	dir := t.TempDir()
+	mustCreate(t, dir).Close()
+	var b bytes.Buffer
+	const n = 2*batchLines + 100
+	bad := map[int]bool{batchLines: true, batchLines + 1: true, n + 2: true}
+	for line, seed := 1, 0; seed < n; line++ {
+		if bad[line] {
+			b.WriteString("{oops\n")
+			continue
+		}
+		l, _ := jsonLine(Episode{Format: 1, Task: "t", Track: "agent", Seed: seed})
+		b.Write(l)
+		seed++
+	}
+	b.WriteString("{\"format\":1,\"task\":\"t\",\"tr") // torn tail after the last bad line
+	os.WriteFile(filepath.Join(dir, EpisodesFile), b.Bytes(), 0o644)
+	data, err := Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(data.Episodes) != n {
+		t.Fatalf("%d episodes, want %d", len(data.Episodes), n)
+	}
+	for i, ep := range data.Episodes {
+		if ep.Seed != i {
+			t.Fatalf("episode %d has seed %d: order lost", i, ep.Seed)
+		}
+	}
+	want := []string{fmt.Sprintf(":%d: skipped a malformed", batchLines), fmt.Sprintf(":%d: skipped a malformed", batchLines+1), fmt.Sprintf(":%d: skipped a malformed", n+2), fmt.Sprintf(":%d: skipped a torn last line", n+4)}
+	if len(data.Warnings) != len(want) {
+		t.Fatalf("warnings %q", data.Warnings)
+	}
+	for i, w := range want {
+		if !strings.Contains(data.Warnings[i], w) {
+			t.Errorf("warning %d = %q, want it to contain %q", i, data.Warnings[i], w)
+		}
+	}
+}

@@ -149,15 +149,6 @@ func (w *Writer) Close() error {
 	return nil
 }
 
-// jsonLine encodes v as one line of JSONL, newline included.
-func jsonLine(v any) ([]byte, error) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return nil, err
-	}
-	return append(b, '\n'), nil
-}
-
 // writeFileAtomic writes data to path through a temporary file in the same
 // folder, syncs it, renames it into place and syncs the folder.
 func writeFileAtomic(path string, data []byte) error {
