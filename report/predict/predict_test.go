@@ -6,6 +6,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -82,7 +83,8 @@ func episodes(task, track string, passed, n int) []results.Episode {
 }
 
 // lessonRun is a synthetic run shaped like the lesson's: parse_date needs an
-// agent, slugify's workflow breaks the file, word_freq and leap_year pass both.
+// agent, slugify's workflow breaks the file, word_freq and leap_year pass
+// both (leap_year's workflow in 3 of 4 seeds).
 func lessonRun() results.Data {
 	var eps []results.Episode
 	eps = append(eps, episodes("parse_date", "workflow", 0, 4)...)
@@ -91,8 +93,10 @@ func lessonRun() results.Data {
 	eps = append(eps, episodes("slugify", "agent", 4, 4)...)
 	eps = append(eps, episodes("word_freq", "workflow", 4, 4)...)
 	eps = append(eps, episodes("word_freq", "agent", 4, 4)...)
-	eps = append(eps, episodes("leap_year", "workflow", 2, 4)...) // a tie: not most
-	eps = append(eps, episodes("leap_year", "agent", 2, 4)...)
+	eps = append(eps, episodes("leap_year", "workflow", 3, 4)...)
+	eps = append(eps, episodes("leap_year", "agent", 4, 4)...)
+	eps = append(eps, episodes("tie", "workflow", 2, 4)...) // 2 of 4 is not most
+	eps = append(eps, episodes("tie", "agent", 1, 2)...)
 	eps = append(eps, episodes("extra", "workflow", 1, 1)...)
 	eps = append(eps, results.Episode{Task: "word_freq", Track: "workflow", Seed: 9, ExitReason: results.ExitInterrupted})
 	eps = append(eps, results.Episode{Task: "word_freq", Track: "oracle", Seed: 1, Passed: true})
@@ -103,7 +107,7 @@ func lessonPredictions(t *testing.T) File {
 	var f File
 	for _, p := range [][2]string{
 		{"parse_date", "nny"},
-		{"slugify", "yyn"},
+		{"slugify", "yyy"}, // the lesson's miss: the write-back, not the task, failed
 		{"word_freq", "yyy"},
 		{"leap_year", "yyy"},
 		{"gone", "yyy"},
@@ -121,10 +125,13 @@ func TestCheckLesson(t *testing.T) {
 	if s.Right != 3 || s.Counted() != 4 {
 		t.Errorf("score %d/%d, want 3/4", s.Right, s.Counted())
 	}
+	if s.Rows[1].Right || s.Rows[1].Observed != Agent {
+		t.Errorf("slugify row %+v: want observed agent, a miss", s.Rows[1])
+	}
 	if s.Rows[2].Workflow != (Tally{4, 4}) {
 		t.Errorf("word_freq workflow tally %s: the interrupted episode must not count", s.Rows[2].Workflow)
 	}
-	if len(s.Missing) != 1 || s.Missing[0].Task != "gone" || len(s.Unpredicted) != 1 || s.Unpredicted[0] != "extra" {
+	if len(s.Missing) != 1 || s.Missing[0].Task != "gone" || !slices.Equal(s.Unpredicted, []string{"extra", "tie"}) {
 		t.Errorf("missing %v, unpredicted %v", s.Missing, s.Unpredicted)
 	}
 	var out bytes.Buffer
@@ -166,6 +173,17 @@ func TestCheckRefusesLatePredictions(t *testing.T) {
 	if _, err := Check(lessonPredictions(t), []results.Data{run}); err == nil || !strings.Contains(err.Error(), "no start time") {
 		t.Errorf("a run without a start time: err = %v", err)
 	}
+}
+
+func TestCheckTieIsNeither(t *testing.T) {
+	f := File{Predictions: []Prediction{NewPrediction("tie", mustAnswers(t, "yyy"), before)}}
+	s, err := Check(f, []results.Data{lessonRun()})
+	if err != nil || len(s.Rows) != 1 || s.Rows[0].Observed != Neither || s.Rows[0].Right || s.Right != 0 {
+		t.Fatalf("%+v, err %v; want observed neither, a miss", s.Rows, err)
+	}
+	var out bytes.Buffer
+	Render(&out, s)
+	golden(t, "tie.golden", out.Bytes())
 }
 
 func TestRenderEmpty(t *testing.T) {
