@@ -539,3 +539,22 @@ func TestManyBatches(t *testing.T) {
 		}
 	}
 }
+
+func TestTrajectoryAfterResumeWithoutFolder(t *testing.T) {
+	dir := t.TempDir()
+	mustCreate(t, dir).Close()
+	os.Remove(filepath.Join(dir, TrajectoriesDir))
+	w, _, err := Resume(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	tr, err := w.Trajectory("leap_year", "agent", 1, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr.Record(Event{Kind: EventEnd})
+	if err := tr.Close(); err != nil {
+		t.Fatal(err)
+	}
+}

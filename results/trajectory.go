@@ -34,9 +34,9 @@ func (w *Writer) Trajectory(task, track string, seed, repeat int) (*Trajectory, 
 			return nil, err
 		}
 	}
-	dir := filepath.Join(w.dir, TrajectoriesDir, task, track)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("creating trajectory folder: %w", err)
+	dir, err := mkdirSynced(w.dir, TrajectoriesDir, task, track)
+	if err != nil {
+		return nil, err
 	}
 	path := filepath.Join(dir, TrajectoryName(seed, repeat)+".jsonl")
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
@@ -48,6 +48,27 @@ func (w *Writer) Trajectory(task, track string, seed, repeat int) (*Trajectory, 
 		return nil, err
 	}
 	return &Trajectory{path: path, f: f, now: time.Now}, nil
+}
+
+// mkdirSynced creates root/parts..., syncing each parent that gains an entry
+// so the new folders survive a crash, and returns the path.
+func mkdirSynced(root string, parts ...string) (string, error) {
+	dir := root
+	for _, part := range parts {
+		parent := dir
+		dir = filepath.Join(dir, part)
+		err := os.Mkdir(dir, 0o755)
+		if errors.Is(err, os.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return "", fmt.Errorf("creating trajectory folder: %w", err)
+		}
+		if err := syncDir(parent); err != nil {
+			return "", err
+		}
+	}
+	return dir, nil
 }
 
 // checkPathPart refuses a task or track name that would escape its folder.

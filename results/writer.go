@@ -57,9 +57,11 @@ func Create(dir string, run Run) (*Writer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("creating %s: %w", epsPath, err)
 	}
-	if err := syncDir(dir); err != nil {
-		f.Close()
-		return nil, err
+	for _, d := range []string{dir, filepath.Dir(dir)} { // the new files, then the new folder
+		if err := syncDir(d); err != nil {
+			f.Close()
+			return nil, err
+		}
 	}
 	return &Writer{dir: dir, runID: run.ID, eps: f}, nil
 }
