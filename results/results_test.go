@@ -98,6 +98,29 @@ func TestCreateRefusesExistingRun(t *testing.T) {
 	}
 }
 
+func TestCreateSetsStartedInUTC(t *testing.T) {
+	dir := t.TempDir()
+	run := sampleRun()
+	run.Started = time.Time{}
+	w, _ := Create(dir, run)
+	w.Close()
+	data, err := Read(dir)
+	if err != nil || data.Run.Started.Location() != time.UTC || time.Since(data.Run.Started) > time.Minute {
+		t.Fatalf("started %v, err %v; want now, in UTC", data.Run.Started, err)
+	}
+}
+
+func TestCreateRefusesStrayEpisodes(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, EpisodesFile), []byte("{}\n"), 0o644)
+	if _, err := Create(dir, sampleRun()); err == nil || !strings.Contains(err.Error(), "no "+RunFile) {
+		t.Fatalf("err = %v", err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, EpisodesFile)); string(b) != "{}\n" {
+		t.Fatal("Create touched a stray episodes.jsonl")
+	}
+}
+
 func TestCreateLeavesNoTempFiles(t *testing.T) {
 	dir := t.TempDir()
 	mustCreate(t, dir).Close()

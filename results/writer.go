@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"time"
 )
 
 // File names inside a run folder (a contract).
@@ -29,8 +30,9 @@ type Writer struct {
 	closed bool
 }
 
-// Create makes the run folder dir, writes run.json atomically (with Format set)
-// and opens an empty episodes.jsonl. It refuses a folder that already holds a run.
+// Create makes the run folder dir, writes run.json atomically (with Format set,
+// and Started set to now when zero, in UTC) and opens an empty episodes.jsonl.
+// It refuses a folder that already holds a run.
 func Create(dir string, run Run) (*Writer, error) {
 	runPath := filepath.Join(dir, RunFile)
 	if _, err := os.Stat(runPath); err == nil {
@@ -46,6 +48,10 @@ func Create(dir string, run Run) (*Writer, error) {
 		return nil, fmt.Errorf("creating the run folder: %w", err)
 	}
 	run.Format = FormatVersion
+	if run.Started.IsZero() {
+		run.Started = time.Now()
+	}
+	run.Started = run.Started.UTC()
 	data, err := json.MarshalIndent(run, "", "  ")
 	if err != nil {
 		return nil, fmt.Errorf("encoding %s: %w", runPath, err)
