@@ -106,9 +106,10 @@ func alive(pid int) bool {
 
 // forkSleeper is a Python program that starts a grandchild sleeping 60s,
 // writes its pid to sleeper.pid, then does what tail says.
-const forkSleeper = `import subprocess, sys
+const forkSleeper = `import os, subprocess
 p = subprocess.Popen(["sleep", "60"])
-open("sleeper.pid", "w").write(str(p.pid))
+open("sleeper.tmp", "w").write(str(p.pid))
+os.rename("sleeper.tmp", "sleeper.pid")
 print("started", flush=True)
 `
 
@@ -123,6 +124,18 @@ func sleeperPid(t *testing.T, dir string) int {
 		t.Fatal(err)
 	}
 	return pid
+}
+
+// cancelWhenStarted cancels once the test process has started its sleeper
+// (or after ten seconds, so a broken test cannot hang).
+func cancelWhenStarted(dir string, cancel context.CancelFunc) {
+	defer cancel()
+	for range 500 {
+		if _, err := os.Stat(filepath.Join(dir, "sleeper.pid")); err == nil {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 // waitDead waits a little for the kernel to reap pid.
@@ -143,12 +156,12 @@ func TestRunTimeoutKillsGrandchild(t *testing.T) {
 	}
 	dir := t.TempDir()
 	start := time.Now()
-	res, err := Run(context.Background(), dir, []string{python(t), "-c", forkSleeper + "import time\ntime.sleep(60)\n"}, 2*time.Second)
+	res, err := Run(context.Background(), dir, []string{python(t), "-c", forkSleeper + "import time\ntime.sleep(60)\n"}, 3*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if took := time.Since(start); took > 7*time.Second {
-		t.Errorf("Run took %s after a 2s timeout", took)
+	if took := time.Since(start); took > 8*time.Second {
+		t.Errorf("Run took %s after a 3s timeout", took)
 	}
 	if !res.TimedOut || res.AllPassed() || !strings.Contains(res.Output, "timeout") {
 		t.Errorf("TimedOut = %v, output %q", res.TimedOut, res.Output)
@@ -194,15 +207,7 @@ func TestRunContextCancelled(t *testing.T) {
 	needPython(t)
 	dir := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
-	go func() { // cancel once the sleeper runs (or after 10s)
-		defer cancel()
-		for range 500 {
-			if _, err := os.Stat(filepath.Join(dir, "sleeper.pid")); err == nil {
-				return
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
-	}()
+	go cancelWhenStarted(dir, cancel)
 	start := time.Now()
 	res, err := Run(ctx, dir, []string{python(t), "-c", forkSleeper + "import time\ntime.sleep(60)\n"}, time.Minute)
 	if !errors.Is(err, context.Canceled) {
