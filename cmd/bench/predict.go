@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -58,24 +59,13 @@ func runPredict(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	var names []string
-	for _, t := range selected {
-		names = append(names, t.Name)
-	}
-	for task := range given {
-		if !slices.Contains(names, task) {
-			return fmt.Errorf("--answer %s=…: %s is not among the tasks to predict (%s)", task, task, strings.Join(names, ", "))
-		}
+	unanswered, err := unansweredTasks(selected, given)
+	if err != nil {
+		return err
 	}
 	out := c.String("out")
 	if _, err := os.Stat(out); err == nil && !c.Bool("force") {
 		return fmt.Errorf("%s already exists; predictions are written once, before the run (use --force to replace it, or --out for another file)", out)
-	}
-	var unanswered []string
-	for _, name := range names {
-		if _, ok := given[name]; !ok {
-			unanswered = append(unanswered, name)
-		}
 	}
 	if len(unanswered) > 0 && !predictIsTerminal(c.App.Reader) {
 		return fmt.Errorf("no answers for %s: give --answer TASK=yyn for each (y or n to each of the three questions in bench predict --help), or run bench predict on a terminal to be asked", strings.Join(unanswered, ", "))
@@ -96,6 +86,24 @@ func runPredict(c *cli.Context) error {
 		return err
 	}
 	return printPredictions(c.App.Writer, out, file)
+}
+
+// unansweredTasks lists the selected tasks without an --answer, and refuses
+// an --answer for a task that is not selected.
+func unansweredTasks(selected []tasks.Task, given map[string]predict.Answers) ([]string, error) {
+	var names, unanswered []string
+	for _, t := range selected {
+		names = append(names, t.Name)
+		if _, ok := given[t.Name]; !ok {
+			unanswered = append(unanswered, t.Name)
+		}
+	}
+	for _, task := range slices.Sorted(maps.Keys(given)) {
+		if !slices.Contains(names, task) {
+			return nil, fmt.Errorf("--answer %s=…: %s is not among the tasks to predict (%s)", task, task, strings.Join(names, ", "))
+		}
+	}
+	return unanswered, nil
 }
 
 // parseAnswerFlags reads --answer TASK=yyn values.
