@@ -1,0 +1,13 @@
+package report
+
+import (
+	"encoding/json"
+	"io"
+)
+
+// WriteJSON renders the report as an indented JSON document (see Report).
+func WriteJSON(w io.Writer, rep *Report) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(rep)
+}

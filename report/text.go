@@ -1,0 +1,116 @@
+package report
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/renderer"
+	"github.com/olekukonko/tablewriter/tw"
+)
+
+// WriteText renders the report as plain-text tables for a terminal.
+func WriteText(w io.Writer, rep *Report) error {
+	bw := bufio.NewWriter(w)
+	runsHeader(bw, rep, "")
+	for _, t := range tables(rep) {
+		fmt.Fprintf(bw, "\n%s\n\n", t.title)
+		var buf bytes.Buffer
+		if err := renderTable(&buf, t, renderer.NewBlueprint(tw.Rendition{
+			Borders:  tw.BorderNone,
+			Symbols:  tw.NewSymbols(tw.StyleASCII),
+			Settings: tw.Settings{Separators: tw.Separators{BetweenColumns: tw.Off, BetweenRows: tw.Off}, Lines: tw.Lines{ShowHeaderLine: tw.On}},
+		}), nil); err != nil {
+			return err
+		}
+		writeTrimmed(bw, buf.Bytes())
+	}
+	footnotesText(bw, rep, "")
+	return bw.Flush()
+}
+
+// writeTrimmed writes text without the spaces that pad the last column.
+func writeTrimmed(w *bufio.Writer, text []byte) {
+	for line := range bytes.Lines(text) {
+		w.Write(bytes.TrimRight(line, " \n"))
+		w.WriteByte('\n')
+	}
+}
+
+// WriteMarkdown renders the report as Markdown: headings, pipe tables and
+// footnotes.
+func WriteMarkdown(w io.Writer, rep *Report) error {
+	bw := bufio.NewWriter(w)
+	fmt.Fprintln(bw, "# bench report")
+	fmt.Fprintln(bw)
+	runsHeader(bw, rep, "- ")
+	for _, t := range tables(rep) {
+		fmt.Fprintf(bw, "\n## %s\n\n", t.title)
+		if err := renderTable(bw, t, renderer.NewMarkdown(), escapeMarkdown); err != nil {
+			return err
+		}
+	}
+	footnotesText(bw, rep, "- ")
+	return bw.Flush()
+}
+
+// renderTable writes one table with the given tablewriter renderer, each
+// cell passed through escape when it is not nil.
+func renderTable(w io.Writer, t table, r tw.Renderer, escape func(string) string) error {
+	tbl := tablewriter.NewTable(w,
+		tablewriter.WithRenderer(r),
+		tablewriter.WithHeaderAutoFormat(tw.Off),
+		tablewriter.WithHeaderAlignment(tw.AlignLeft),
+		tablewriter.WithRowAlignment(tw.AlignLeft),
+		tablewriter.WithRowAutoWrap(tw.WrapNone),
+	)
+	tbl.Header(cells(t.header, escape))
+	for _, row := range t.rows {
+		if err := tbl.Append(cells(row, escape)); err != nil {
+			return err
+		}
+	}
+	return tbl.Render()
+}
+
+// cells applies escape (if any) to a row, returning a new row.
+func cells(row []string, escape func(string) string) []string {
+	if escape == nil {
+		return row
+	}
+	out := make([]string, len(row))
+	for i, c := range row {
+		out[i] = escape(c)
+	}
+	return out
+}
+
+// escapeMarkdown keeps a cell from breaking a pipe table.
+func escapeMarkdown(s string) string {
+	return strings.ReplaceAll(s, "|", `\|`)
+}
+
+// runsHeader lists the merged runs, each line prefixed with bullet.
+func runsHeader(w io.Writer, rep *Report, bullet string) {
+	for _, r := range rep.Runs {
+		digest := r.ModelDigest
+		if digest == "" {
+			digest = "digest unknown"
+		}
+		fmt.Fprintf(w, "%srun %s: %s %s (%s), %d episodes, %s\n", bullet, r.ID, r.Backend, r.Model, digest, r.Episodes, r.Dir)
+	}
+}
+
+// footnotesText writes the footnotes, each line prefixed with bullet.
+func footnotesText(w io.Writer, rep *Report, bullet string) {
+	if len(rep.Footnotes) == 0 {
+		return
+	}
+	fmt.Fprintln(w)
+	for _, f := range rep.Footnotes {
+		fmt.Fprintf(w, "%s[%d] %s\n", bullet, f.ID, f.Text)
+	}
+}
