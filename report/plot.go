@@ -26,11 +26,11 @@ func WriteSVG(w io.Writer, rep *Report) error {
 	if err != nil {
 		return err
 	}
-	tok, err := tokensPlot(rep, tasks, tracks)
+	width := vg.Length(max(6, 1.6*float64(len(tasks)))) * vg.Inch
+	tok, err := tokensPlot(rep, tasks, tracks, width)
 	if err != nil {
 		return err
 	}
-	width := vg.Length(max(6, 1.6*float64(len(tasks)))) * vg.Inch
 	canvas := vgsvg.New(width, 8*vg.Inch)
 	panels := plot.Align([][]*plot.Plot{{rate}, {tok}}, draw.Tiles{Rows: 2, Cols: 1, PadY: vg.Points(12), PadTop: vg.Points(6), PadBottom: vg.Points(6)}, draw.New(canvas))
 	rate.Draw(panels[0][0])
@@ -67,7 +67,8 @@ func ratePlot(rep *Report, tasks, tracks []string) (*plot.Plot, error) {
 	p := plot.New()
 	p.Title.Text = "Pass rate per task and track (Wilson 95% interval)"
 	p.Y.Label.Text = "pass rate"
-	p.Y.Min, p.Y.Max = 0, 1
+	p.Y.Min, p.Y.Max = 0, 1.3 // headroom for the legend
+	p.Y.Tick.Marker = plot.ConstantTicks([]plot.Tick{{Value: 0, Label: "0"}, {Value: 0.25}, {Value: 0.5, Label: "0.5"}, {Value: 0.75}, {Value: 1, Label: "1"}})
 	p.Legend.Top = true
 	for j, track := range tracks {
 		var pts errPoints
@@ -104,13 +105,15 @@ type errPoints struct {
 	plotter.YErrors
 }
 
-// tokensPlot draws the median tokens as grouped bars.
-func tokensPlot(rep *Report, tasks, tracks []string) (*plot.Plot, error) {
+// tokensPlot draws the median tokens as grouped bars, sized for an image
+// of the given width.
+func tokensPlot(rep *Report, tasks, tracks []string, width vg.Length) (*plot.Plot, error) {
 	p := plot.New()
 	p.Title.Text = "Median tokens per episode (prompt + completion)"
 	p.Y.Label.Text = "tokens"
 	p.Legend.Top = true
-	w := vg.Points(40 / float64(len(tracks)))
+	w := width * 0.8 * 0.6 / vg.Length(len(tasks)*len(tracks))
+	top := 0.0
 	for j, track := range tracks {
 		vals := make(plotter.Values, len(tasks))
 		for _, r := range rep.Rows {
@@ -120,6 +123,7 @@ func tokensPlot(rep *Report, tasks, tracks []string) (*plot.Plot, error) {
 					v = r.MedianEstTokens
 				}
 				vals[slices.Index(tasks, r.Task)] = v
+				top = max(top, v)
 			}
 		}
 		b, err := plotter.NewBarChart(vals, w)
@@ -133,5 +137,7 @@ func tokensPlot(rep *Report, tasks, tracks []string) (*plot.Plot, error) {
 		p.Legend.Add(track, b)
 	}
 	p.NominalX(tasks...)
+	p.X.Min, p.X.Max = -0.5, float64(len(tasks))-0.5
+	p.Y.Min, p.Y.Max = 0, max(1, top*1.3) // headroom for the legend
 	return p, nil
 }
