@@ -7,7 +7,6 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"bench/results"
@@ -46,8 +45,6 @@ func readRunForTest(t *testing.T, dir string) Input {
 	}
 	return in
 }
-
-func itoa(i int) string { return strings.TrimSpace(num(float64(i))) }
 
 // checkGolden compares got with testdata/name, or rewrites it with -update.
 func checkGolden(t *testing.T, name string, got []byte) {

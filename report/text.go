@@ -14,10 +14,26 @@ import (
 
 // WriteText renders the report as plain-text tables for a terminal.
 func WriteText(w io.Writer, rep *Report) error {
+	return writeTextTables(w, runLines(rep), tables(rep), rep.Footnotes)
+}
+
+// WriteMarkdown renders the report as Markdown: headings, pipe tables and
+// footnotes.
+func WriteMarkdown(w io.Writer, rep *Report) error {
+	return writeMarkdownTables(w, "bench report", runLines(rep), tables(rep), rep.Footnotes)
+}
+
+// writeTextTables writes intro lines, titled tables and footnotes as text.
+func writeTextTables(w io.Writer, intro []string, ts []table, notes []Footnote) error {
 	bw := bufio.NewWriter(w)
-	runsHeader(bw, rep, "")
-	for _, t := range tables(rep) {
-		fmt.Fprintf(bw, "\n%s\n\n", t.title)
+	for _, l := range intro {
+		fmt.Fprintln(bw, l)
+	}
+	for i, t := range ts {
+		if i > 0 || len(intro) > 0 {
+			fmt.Fprintln(bw)
+		}
+		fmt.Fprintf(bw, "%s\n\n", t.title)
 		var buf bytes.Buffer
 		if err := renderTable(&buf, t, renderer.NewBlueprint(tw.Rendition{
 			Borders:  tw.BorderNone,
@@ -28,7 +44,28 @@ func WriteText(w io.Writer, rep *Report) error {
 		}
 		writeTrimmed(bw, buf.Bytes())
 	}
-	footnotesText(bw, rep, "")
+	writeFootnotes(bw, notes, "")
+	return bw.Flush()
+}
+
+// writeMarkdownTables writes a heading, intro bullets, titled tables and
+// footnotes as Markdown.
+func writeMarkdownTables(w io.Writer, heading string, intro []string, ts []table, notes []Footnote) error {
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "# %s\n", heading)
+	if len(intro) > 0 {
+		fmt.Fprintln(bw)
+	}
+	for _, l := range intro {
+		fmt.Fprintln(bw, "- "+l)
+	}
+	for _, t := range ts {
+		fmt.Fprintf(bw, "\n## %s\n\n", t.title)
+		if err := renderTable(bw, t, renderer.NewMarkdown(), escapeMarkdown); err != nil {
+			return err
+		}
+	}
+	writeFootnotes(bw, notes, "- ")
 	return bw.Flush()
 }
 
@@ -38,23 +75,6 @@ func writeTrimmed(w *bufio.Writer, text []byte) {
 		w.Write(bytes.TrimRight(line, " \n"))
 		w.WriteByte('\n')
 	}
-}
-
-// WriteMarkdown renders the report as Markdown: headings, pipe tables and
-// footnotes.
-func WriteMarkdown(w io.Writer, rep *Report) error {
-	bw := bufio.NewWriter(w)
-	fmt.Fprintln(bw, "# bench report")
-	fmt.Fprintln(bw)
-	runsHeader(bw, rep, "- ")
-	for _, t := range tables(rep) {
-		fmt.Fprintf(bw, "\n## %s\n\n", t.title)
-		if err := renderTable(bw, t, renderer.NewMarkdown(), escapeMarkdown); err != nil {
-			return err
-		}
-	}
-	footnotesText(bw, rep, "- ")
-	return bw.Flush()
 }
 
 // renderTable writes one table with the given tablewriter renderer, each
@@ -93,24 +113,26 @@ func escapeMarkdown(s string) string {
 	return strings.ReplaceAll(s, "|", `\|`)
 }
 
-// runsHeader lists the merged runs, each line prefixed with bullet.
-func runsHeader(w io.Writer, rep *Report, bullet string) {
-	for _, r := range rep.Runs {
+// runLines describes the merged runs, one line each.
+func runLines(rep *Report) []string {
+	lines := make([]string, len(rep.Runs))
+	for i, r := range rep.Runs {
 		digest := r.ModelDigest
 		if digest == "" {
 			digest = "digest unknown"
 		}
-		fmt.Fprintf(w, "%srun %s: %s %s (%s), %d episodes, %s\n", bullet, r.ID, r.Backend, r.Model, digest, r.Episodes, r.Dir)
+		lines[i] = fmt.Sprintf("run %s: %s %s (%s), %d episodes, %s", r.ID, r.Backend, r.Model, digest, r.Episodes, r.Dir)
 	}
+	return lines
 }
 
-// footnotesText writes the footnotes, each line prefixed with bullet.
-func footnotesText(w io.Writer, rep *Report, bullet string) {
-	if len(rep.Footnotes) == 0 {
+// writeFootnotes writes the footnotes, each line prefixed with bullet.
+func writeFootnotes(w io.Writer, notes []Footnote, bullet string) {
+	if len(notes) == 0 {
 		return
 	}
 	fmt.Fprintln(w)
-	for _, f := range rep.Footnotes {
+	for _, f := range notes {
 		fmt.Fprintf(w, "%s[%d] %s\n", bullet, f.ID, f.Text)
 	}
 }
