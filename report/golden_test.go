@@ -87,3 +87,21 @@ func TestGoldenFormats(t *testing.T) {
 		})
 	}
 }
+
+// TestWriteJSONMatchesMarshalIndent: the streamed document is the one
+// encoding/json would write for the whole Report.
+func TestWriteJSONMatchesMarshalIndent(t *testing.T) {
+	for _, rep := range []*Report{Build([]Input{readRunForTest(t, "testdata/synthetic-run")}), Build(nil)} {
+		var got bytes.Buffer
+		if err := WriteJSON(&got, rep); err != nil {
+			t.Fatal(err)
+		}
+		want, err := json.MarshalIndent(rep, "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got.Bytes(), append(want, '\n')) {
+			t.Errorf("WriteJSON differs from json.MarshalIndent:\n%s\n---\n%s", got.Bytes(), want)
+		}
+	}
+}

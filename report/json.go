@@ -1,13 +1,66 @@
 package report
 
 import (
+	"bufio"
 	"encoding/json"
 	"io"
 )
 
 // WriteJSON renders the report as an indented JSON document (see Report).
+//
+// The document is written field by field and element by element, so that a
+// report of many thousand episodes is never held as one encoded buffer; the
+// output is what json.MarshalIndent(rep, "", "  ") would give.
 func WriteJSON(w io.Writer, rep *Report) error {
-	return WriteJSONValue(w, rep)
+	bw := bufio.NewWriter(w)
+	bw.WriteString("{\n")
+	fields := []struct {
+		name  string
+		write func() error
+	}{
+		{"runs", func() error { return writeArray(bw, rep.Runs) }},
+		{"rows", func() error { return writeArray(bw, rep.Rows) }},
+		{"ratios", func() error { return writeArray(bw, rep.Ratios) }},
+		{"mcnemar", func() error { return writeArray(bw, rep.McNemar) }},
+		{"tool_sequences", func() error { return writeArray(bw, rep.Sequences) }},
+		{"twins", func() error { return writeArray(bw, rep.Twins) }},
+		{"footnotes", func() error { return writeArray(bw, rep.Footnotes) }},
+	}
+	for i, f := range fields {
+		bw.WriteString(`  "` + f.name + `": `)
+		if err := f.write(); err != nil {
+			return err
+		}
+		if i < len(fields)-1 {
+			bw.WriteByte(',')
+		}
+		bw.WriteByte('\n')
+	}
+	bw.WriteString("}\n")
+	return bw.Flush()
+}
+
+// writeArray writes xs as the indented value of a top-level field.
+func writeArray[T any](w *bufio.Writer, xs []T) error {
+	if len(xs) == 0 {
+		w.WriteString("[]")
+		return nil
+	}
+	w.WriteString("[\n")
+	for i := range xs {
+		b, err := json.MarshalIndent(xs[i], "    ", "  ")
+		if err != nil {
+			return err
+		}
+		w.WriteString("    ")
+		w.Write(b)
+		if i < len(xs)-1 {
+			w.WriteByte(',')
+		}
+		w.WriteByte('\n')
+	}
+	w.WriteString("  ]")
+	return nil
 }
 
 // WriteJSONValue writes v as indented JSON.

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -84,8 +85,21 @@ func sequencesTable(rep *Report) table {
 	return t
 }
 
-// twinsTable compares each twin with the first episode of its group.
+// twinDetailMax is the number of twin comparisons above which the text and
+// Markdown formats summarize twins per task and track instead of listing
+// each (the JSON document always lists each).
+const twinDetailMax = 50
+
+// twinsTable compares each twin with the first episode of its group, or
+// summarizes per task and track when there are many.
 func twinsTable(rep *Report) table {
+	compared := 0
+	for _, g := range rep.Twins {
+		compared += len(g.Members) - 1
+	}
+	if compared > twinDetailMax {
+		return twinsSummary(rep)
+	}
 	t := table{title: "Twin runs (same task, track, seed and configuration)", header: []string{"task", "track", "seed", "episode", "against", "result", "notes"}}
 	for _, g := range rep.Twins {
 		multiRun := false
@@ -108,6 +122,57 @@ func twinsTable(rep *Report) table {
 			}
 			t.rows = append(t.rows, []string{g.Task, g.Track, strconv.Itoa(g.Seed), label(m), label(g.Members[0]), result, noteMarks(g.Notes)})
 		}
+	}
+	return t
+}
+
+// twinsSummary counts, per task and track, the twins that repeated their
+// first episode and those that diverged, by the step of divergence.
+func twinsSummary(rep *Report) table {
+	t := table{
+		title:  "Twin runs (same task, track, seed and configuration), summarized: the JSON format lists each",
+		header: []string{"task", "track", "twins", "identical", "diverged", "diverged at step (count)", "notes"},
+	}
+	type sum struct {
+		twins, identical int
+		at               map[int]int
+		notes            []int
+	}
+	var keys [][2]string
+	sums := map[[2]string]*sum{}
+	for _, g := range rep.Twins {
+		k := [2]string{g.Task, g.Track}
+		s := sums[k]
+		if s == nil {
+			s = &sum{at: map[int]int{}}
+			sums[k] = s
+			keys = append(keys, k) // rep.Twins is in task and track order
+		}
+		for _, id := range g.Notes {
+			s.notes = addTo(s.notes, id)
+		}
+		for _, m := range g.Members[1:] {
+			s.twins++
+			if m.Identical {
+				s.identical++
+			} else {
+				s.at[m.DivergeAt]++
+			}
+		}
+	}
+	for _, k := range keys {
+		s := sums[k]
+		steps := make([]int, 0, len(s.at))
+		for step := range s.at {
+			steps = append(steps, step)
+		}
+		slices.Sort(steps)
+		var parts []string
+		for _, step := range steps {
+			parts = append(parts, fmt.Sprintf("%d (%d)", step, s.at[step]))
+		}
+		t.rows = append(t.rows, []string{k[0], k[1], strconv.Itoa(s.twins), strconv.Itoa(s.identical),
+			strconv.Itoa(s.twins - s.identical), strings.Join(parts, ", "), noteMarks(s.notes)})
 	}
 	return t
 }
