@@ -155,15 +155,7 @@ func runNotes(inputs []Input, notes *footnotes) {
 	}
 	for _, in := range inputs {
 		for _, w := range in.Warnings {
-			notes.add(displayDir(in) + ": " + w)
+			notes.add(w) // the reader's warnings name the file and line
 		}
 	}
-}
-
-// displayDir names an input in a footnote: its folder, else its run ID.
-func displayDir(in Input) string {
-	if in.Dir != "" {
-		return in.Dir
-	}
-	return in.Run.ID
 }

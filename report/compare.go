@@ -115,13 +115,24 @@ func compareTable(ds []Delta) table {
 	return t
 }
 
+// noCommonCells is what compare prints when the runs share no task and track.
+const noCommonCells = "no task and track appears in both runs: nothing to compare"
+
 // WriteCompareText renders deltas as a plain-text table.
 func WriteCompareText(w io.Writer, ds []Delta) error {
+	if len(ds) == 0 {
+		_, err := io.WriteString(w, noCommonCells+"\n")
+		return err
+	}
 	return writeTextTables(w, nil, []table{compareTable(ds)}, nil)
 }
 
 // WriteCompareMarkdown renders deltas as a Markdown table.
 func WriteCompareMarkdown(w io.Writer, ds []Delta) error {
+	if len(ds) == 0 {
+		_, err := io.WriteString(w, "# bench compare\n\n"+noCommonCells+"\n")
+		return err
+	}
 	return writeMarkdownTables(w, "bench compare", nil, []table{compareTable(ds)}, nil)
 }
 

@@ -38,7 +38,7 @@ func readRunForTest(t *testing.T, dir string) Input {
 		line++
 		var ep results.Episode
 		if err := json.Unmarshal(sc.Bytes(), &ep); err != nil {
-			in.Warnings = append(in.Warnings, "episodes.jsonl line "+itoa(line)+": torn last line skipped")
+			in.Warnings = append(in.Warnings, filepath.Join(dir, "episodes.jsonl")+":"+itoa(line)+": skipped a torn last line")
 			continue
 		}
 		in.Episodes = append(in.Episodes, ep)

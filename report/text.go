@@ -14,13 +14,13 @@ import (
 
 // WriteText renders the report as plain-text tables for a terminal.
 func WriteText(w io.Writer, rep *Report) error {
-	return writeTextTables(w, runLines(rep), tables(rep), rep.Footnotes)
+	return writeTextTables(w, append(runLines(rep), emptyLine(rep)...), tables(rep), rep.Footnotes)
 }
 
 // WriteMarkdown renders the report as Markdown: headings, pipe tables and
 // footnotes.
 func WriteMarkdown(w io.Writer, rep *Report) error {
-	return writeMarkdownTables(w, "bench report", runLines(rep), tables(rep), rep.Footnotes)
+	return writeMarkdownTables(w, "bench report", append(runLines(rep), emptyLine(rep)...), tables(rep), rep.Footnotes)
 }
 
 // writeTextTables writes intro lines, titled tables and footnotes as text.
@@ -124,6 +124,14 @@ func runLines(rep *Report) []string {
 		lines[i] = fmt.Sprintf("run %s: %s %s (%s), %d episodes, %s", r.ID, r.Backend, r.Model, digest, r.Episodes, r.Dir)
 	}
 	return lines
+}
+
+// emptyLine says so when the runs hold no finished episode.
+func emptyLine(rep *Report) []string {
+	if len(rep.Rows) > 0 {
+		return nil
+	}
+	return []string{"no finished episodes yet"}
 }
 
 // writeFootnotes writes the footnotes, each line prefixed with bullet.
