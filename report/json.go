@@ -6,11 +6,11 @@ import (
 	"io"
 )
 
-// WriteJSON renders the report as an indented JSON document (see Report).
-//
-// The document is written field by field and element by element, so that a
-// report of many thousand episodes is never held as one encoded buffer; the
-// output is what json.MarshalIndent(rep, "", "  ") would give.
+// WriteJSON renders the report as a JSON document (see Report): each
+// top-level field on its own lines, each element of its array compact on one
+// line, so that the document diffs well and stays quick to write. It is
+// written element by element: a report of many thousand episodes is never
+// held as one encoded buffer.
 func WriteJSON(w io.Writer, rep *Report) error {
 	bw := bufio.NewWriter(w)
 	bw.WriteString("{\n")
@@ -48,7 +48,7 @@ func writeArray[T any](w *bufio.Writer, xs []T) error {
 	}
 	w.WriteString("[\n")
 	for i := range xs {
-		b, err := json.MarshalIndent(xs[i], "    ", "  ")
+		b, err := json.Marshal(xs[i])
 		if err != nil {
 			return err
 		}
