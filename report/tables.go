@@ -50,7 +50,7 @@ func resultsTable(rep *Report) table {
 // the McNemar test.
 func pairsTable(rep *Report) table {
 	t := table{
-		title:  "Agent against workflow, per task (token ratio of medians; exact McNemar test on runs paired by seed)",
+		title:  "Agent against the workflow tracks, per task (token ratio of medians; exact McNemar test on episodes paired by seed and repeat)",
 		header: []string{"task", "tracks", "median tokens", "ratio", "95% CI", "pairs", "only first passed", "only second passed", "McNemar p"},
 	}
 	for _, m := range rep.McNemar {
