@@ -105,3 +105,41 @@ func TestTrackOrder(t *testing.T) {
 		t.Errorf("track order = %v, want %s", got, want)
 	}
 }
+
+// TestOracleOnlyRun: a run without model tracks (make demo's) has no
+// tokens and no pairs, and still renders in every format.
+func TestOracleOnlyRun(t *testing.T) {
+	var eps []results.Episode
+	for _, task := range []string{"parse_date", "slugify"} {
+		eps = append(eps, results.Episode{Task: task, Track: "oracle", Seed: 1, Passed: true, ExitReason: results.ExitDone})
+	}
+	rep := Build([]Input{{Dir: "demo", Run: results.Run{ID: "demo"}, Episodes: eps}})
+	if len(rep.Ratios) != 0 || len(rep.McNemar) != 0 {
+		t.Errorf("oracle-only run has pairs: %+v %+v", rep.Ratios, rep.McNemar)
+	}
+	for _, write := range []func(*bytes.Buffer, *Report) error{
+		func(b *bytes.Buffer, r *Report) error { return WriteText(b, r) },
+		func(b *bytes.Buffer, r *Report) error { return WriteMarkdown(b, r) },
+		func(b *bytes.Buffer, r *Report) error { return WriteCSV(b, r) },
+		func(b *bytes.Buffer, r *Report) error { return WriteJSON(b, r) },
+		func(b *bytes.Buffer, r *Report) error { return WriteSVG(b, r) },
+	} {
+		var buf bytes.Buffer
+		if err := write(&buf, rep); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(buf.String(), "slugify") {
+			t.Errorf("output lacks the task slugify:\n%.300s", buf.String())
+		}
+	}
+}
+
+func TestEmptyRunSaysSo(t *testing.T) {
+	var buf bytes.Buffer
+	if err := WriteText(&buf, Build([]Input{{Dir: "d", Run: results.Run{ID: "r"}}})); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "no finished episodes yet") {
+		t.Errorf("empty run output:\n%s", buf.String())
+	}
+}
