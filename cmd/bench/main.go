@@ -34,6 +34,8 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			tasksCommand(),
 			predictCommand(),
 			checkCommand(),
+			reportCommand(),
+			compareCommand(),
 		},
 	}
 }
