@@ -1,7 +1,9 @@
 package detect
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 )
@@ -111,8 +113,11 @@ func resolveDir(dir string) (string, error) {
 		return "", fmt.Errorf("detect: directory %q: %w", dir, err)
 	}
 	resolved, err := filepath.EvalSymlinks(abs)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", fmt.Errorf("detect: directory %s does not exist", abs)
+	}
 	if err != nil {
-		return "", fmt.Errorf("detect: directory %s does not exist or cannot be read: %w", abs, err)
+		return "", fmt.Errorf("detect: directory %s: %w", abs, err)
 	}
 	fi, err := os.Stat(resolved)
 	if err != nil {
