@@ -34,6 +34,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			tasksCommand(),
 			predictCommand(),
 			checkCommand(),
+			detectCommand(),
 		},
 	}
 }
