@@ -63,7 +63,7 @@ func detectAction(c *cli.Context) error {
 	case c.Bool("check"):
 		return checkReplay(c, results)
 	case c.Bool("json"):
-		return writeJSON(c.App.Writer, struct {
+		return writeDetectJSON(c.App.Writer, struct {
 			Cases []detect.CaseResult `json:"cases"`
 		}{results})
 	}
@@ -77,14 +77,14 @@ func detectDir(c *cli.Context) error {
 		return err
 	}
 	if c.Bool("json") {
-		return writeJSON(c.App.Writer, d)
+		return writeDetectJSON(c.App.Writer, d)
 	}
 	tw := tabwriter.NewWriter(c.App.Writer, 0, 0, 2, ' ', 0)
 	for _, kv := range [][2]string{
 		{"dir", d.Dir}, {"mode", d.Mode}, {"platform", d.Platform},
-		{"profile", d.Profile}, {"naive rule", d.NaiveProfile}, {"root", dash(d.Root)},
-		{"guidance", yes(d.Guidance)}, {"toolset", dash(strings.Join(d.Toolset, ", "))},
-		{"demoted", count(len(d.Demoted))},
+		{"profile", d.Profile}, {"naive rule", d.NaiveProfile}, {"root", orDash(d.Root)},
+		{"guidance", yesOrDash(d.Guidance)}, {"toolset", orDash(strings.Join(d.Toolset, ", "))},
+		{"demoted", countOrDash(len(d.Demoted))},
 	} {
 		fmt.Fprintf(tw, "%s:\t%s\n", kv[0], kv[1])
 	}
@@ -134,7 +134,7 @@ func renderReplay(w io.Writer, results []detect.CaseResult) error {
 	t.Header("case", "platform", "mode", "naive rule", "profile", "guidance", "snapshot", "toolset", "demoted")
 	for _, r := range results {
 		if err := t.Append(strconv.Itoa(r.Case), r.Platform, r.Mode, r.NaiveProfile, r.Profile,
-			yes(r.Guidance), yes(r.Snapshot != ""), dash(strings.Join(r.Toolset, ", ")), count(len(r.Demoted))); err != nil {
+			yesOrDash(r.Guidance), yesOrDash(r.Snapshot != ""), orDash(strings.Join(r.Toolset, ", ")), countOrDash(len(r.Demoted))); err != nil {
 			return err
 		}
 	}
@@ -168,28 +168,28 @@ func printGuidance(w io.Writer) error {
 	return err
 }
 
-func writeJSON(w io.Writer, v any) error {
+func writeDetectJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
 }
 
-func yes(b bool) string {
+func yesOrDash(b bool) string {
 	if b {
 		return "yes"
 	}
 	return "–"
 }
 
-func dash(s string) string {
+func orDash(s string) string {
 	if s == "" {
 		return "–"
 	}
 	return s
 }
 
-func count(n int) string {
+func countOrDash(n int) string {
 	if n == 0 {
 		return "–"
 	}

@@ -13,9 +13,9 @@ import (
 	"bench/detect"
 )
 
-// hermetic points HOME and TMPDIR at fresh folders and keeps the machine's
+// hermeticDetect points HOME and TMPDIR at fresh folders and keeps the machine's
 // git configuration out.
-func hermetic(t *testing.T) string {
+func hermeticDetect(t *testing.T) string {
 	t.Helper()
 	base, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
@@ -34,7 +34,7 @@ func hermetic(t *testing.T) string {
 }
 
 func TestDetectReplayGolden(t *testing.T) {
-	hermetic(t)
+	hermeticDetect(t)
 	out, _, err := runCLI(t, "detect")
 	if err != nil {
 		t.Fatal(err)
@@ -43,7 +43,7 @@ func TestDetectReplayGolden(t *testing.T) {
 }
 
 func TestDetectReplayJSONGolden(t *testing.T) {
-	hermetic(t)
+	hermeticDetect(t)
 	out, _, err := runCLI(t, "detect", "--json")
 	if err != nil {
 		t.Fatal(err)
@@ -63,7 +63,7 @@ func TestDetectReplayJSONGolden(t *testing.T) {
 }
 
 func TestDetectCheckPasses(t *testing.T) {
-	hermetic(t)
+	hermeticDetect(t)
 	out, _, err := runCLI(t, "detect", "--check")
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
@@ -74,7 +74,7 @@ func TestDetectCheckPasses(t *testing.T) {
 }
 
 func TestDetectCheckFailsWithPerCaseDiff(t *testing.T) {
-	base := hermetic(t)
+	base := hermeticDetect(t)
 	want, err := detect.Expected()
 	if err != nil {
 		t.Fatal(err)
@@ -105,7 +105,7 @@ func TestDetectCheckFailsWithPerCaseDiff(t *testing.T) {
 }
 
 func TestDetectCheckBadExpectedFile(t *testing.T) {
-	base := hermetic(t)
+	base := hermeticDetect(t)
 	path := filepath.Join(base, "bad.json")
 	os.WriteFile(path, []byte(`[{"case": 1, "profil": "coding"}]`), 0o644)
 	_, _, err := runCLI(t, "detect", "--check", "--expected", path)
@@ -115,7 +115,7 @@ func TestDetectCheckBadExpectedFile(t *testing.T) {
 }
 
 func TestDetectDirJSONContract(t *testing.T) {
-	base := hermetic(t)
+	base := hermeticDetect(t)
 	proj := filepath.Join(base, "w", "proj")
 	if err := os.MkdirAll(filepath.Join(proj, "src"), 0o755); err != nil {
 		t.Fatal(err)
@@ -139,8 +139,8 @@ func TestDetectDirJSONContract(t *testing.T) {
 		"toolset": []any{"coding"},
 	}
 	for k, v := range want {
-		if b1, _ := json.Marshal(got[k]); string(b1) != mustJSON(v) {
-			t.Errorf("%s = %s, want %s", k, b1, mustJSON(v))
+		if b1, _ := json.Marshal(got[k]); string(b1) != jsonText(v) {
+			t.Errorf("%s = %s, want %s", k, b1, jsonText(v))
 		}
 	}
 	if s, _ := got["snapshot"].(string); !strings.Contains(s, "\n- Root: "+proj+"\n- Project: go.mod\n") {
@@ -166,13 +166,13 @@ func TestDetectDirJSONContract(t *testing.T) {
 	}
 }
 
-func mustJSON(v any) string {
+func jsonText(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
 }
 
 func TestDetectDirText(t *testing.T) {
-	base := hermetic(t)
+	base := hermeticDetect(t)
 	out, _, err := runCLI(t, "detect", "--dir", base, "--mode", "on", "--platform", "telegram")
 	if err != nil {
 		t.Fatal(err)
@@ -199,7 +199,7 @@ func TestDetectGuidance(t *testing.T) {
 }
 
 func TestDetectBadUsage(t *testing.T) {
-	base := hermetic(t)
+	base := hermeticDetect(t)
 	for _, tc := range []struct {
 		args []string
 		want string
