@@ -36,6 +36,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			checkCommand(),
 			reportCommand(),
 			compareCommand(),
+			detectCommand(),
 		},
 	}
 }
