@@ -1,0 +1,185 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"bench/detect"
+	"bench/results"
+	"bench/runner/track"
+	"bench/tasks"
+)
+
+// memTrajectory is a fake Trajectory that keeps events in memory.
+type memTrajectory struct {
+	mu     sync.Mutex
+	events []results.Event
+	closed bool
+}
+
+func (m *memTrajectory) Record(ev results.Event) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.events = append(m.events, ev)
+}
+func (m *memTrajectory) Err() error   { return nil }
+func (m *memTrajectory) Close() error { m.closed = true; return nil }
+
+func (m *memTrajectory) last() results.Event { return m.events[len(m.events)-1] }
+
+func courseTask(t *testing.T, name string) tasks.Task {
+	t.Helper()
+	all, err := tasks.Load(tasks.Embedded())
+	if err != nil {
+		t.Fatal(err)
+	}
+	sel, err := tasks.Select(all, []string{name})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sel[0]
+}
+
+// spy returns a track that calls f and remembers the env it was given.
+func spy(f track.Func) (track.Func, *track.Env) {
+	var seen track.Env
+	return func(ctx context.Context, env *track.Env) track.Outcome {
+		seen = *env
+		return f(ctx, env)
+	}, &seen
+}
+
+func runJob(t *testing.T, cfg Config, task, word string) (results.Episode, *memTrajectory) {
+	t.Helper()
+	cfg.RunID = "test-run"
+	traj := &memTrajectory{}
+	ep := Episode(context.Background(), cfg, Job{Task: courseTask(t, task), Track: word, Seed: 7, Repeat: 1}, traj)
+	return ep, traj
+}
+
+func TestEpisodeOraclePasses(t *testing.T) {
+	fn, env := spy(Oracle)
+	ep, traj := runJob(t, Config{Tracks: map[string]track.Func{"oracle": fn}}, "parse_date", "oracle")
+	if !ep.Passed || ep.ExitReason != results.ExitDone || ep.Error != "" {
+		t.Fatalf("oracle episode: passed %v, exit %q, error %q", ep.Passed, ep.ExitReason, ep.Error)
+	}
+	if ep.TestsTotal == 0 || ep.TestsPassed != ep.TestsTotal || len(ep.FailedTests) != 0 {
+		t.Fatalf("oracle tests %d/%d, failed %q", ep.TestsPassed, ep.TestsTotal, ep.FailedTests)
+	}
+	if ep.Task != "parse_date" || ep.Track != "oracle" || ep.Seed != 7 || ep.Repeat != 1 || ep.Run != "test-run" || ep.Format != results.FormatVersion {
+		t.Fatalf("episode identity wrong: %+v", ep)
+	}
+	if env.Options.Seed != 7 {
+		t.Fatalf("track saw seed %d, want 7", env.Options.Seed)
+	}
+	if ep.TestMS < 0 || ep.WallMS < ep.TestMS {
+		t.Fatalf("wall %d ms < test %d ms", ep.WallMS, ep.TestMS)
+	}
+	if end := traj.last(); end.Kind != results.EventEnd || end.Exit != results.ExitDone {
+		t.Fatalf("last event %+v, want end/done", end)
+	}
+	if _, err := os.Stat(env.Dir); !os.IsNotExist(err) {
+		t.Fatalf("workspace %s still there after the episode (err %v)", env.Dir, err)
+	}
+}
+
+func TestEpisodeKeepsWorkspace(t *testing.T) {
+	fn, env := spy(Oracle)
+	ep, _ := runJob(t, Config{Keep: true, Tracks: map[string]track.Func{"oracle": fn}}, "leap_year", "oracle")
+	t.Cleanup(func() { os.RemoveAll(env.Dir) })
+	if !ep.Passed {
+		t.Fatalf("oracle failed: %+v", ep)
+	}
+	if _, err := os.Stat(filepath.Join(env.Dir, "leap.py")); err != nil {
+		t.Fatalf("kept workspace lacks leap.py: %v", err)
+	}
+}
+
+func TestEpisodeGradingDecidesPassed(t *testing.T) {
+	// The track claims success without changing anything: grading says no.
+	liar := func(ctx context.Context, env *track.Env) track.Outcome {
+		return track.Outcome{Exit: results.ExitDone, Turns: 3, ModelCalls: 3, ToolCalls: []string{"run_tests"}}
+	}
+	ep, _ := runJob(t, Config{Tracks: map[string]track.Func{"liar": liar}}, "leap_year", "liar")
+	if ep.Passed || ep.ExitReason != results.ExitDone || len(ep.FailedTests) == 0 {
+		t.Fatalf("untouched leap_year: passed %v, exit %q, failed %q", ep.Passed, ep.ExitReason, ep.FailedTests)
+	}
+	if ep.Turns != 3 || ep.ModelCalls != 3 || strings.Join(ep.ToolCalls, ",") != "run_tests" {
+		t.Fatalf("outcome not copied: %+v", ep)
+	}
+}
+
+func TestEpisodeFlagsTamperedTests(t *testing.T) {
+	tamper := func(ctx context.Context, env *track.Env) track.Outcome {
+		for _, f := range env.Task.TestFiles {
+			os.WriteFile(filepath.Join(env.Dir, f), []byte("import unittest\n"), 0o644)
+		}
+		return track.Outcome{Exit: results.ExitDone}
+	}
+	ep, _ := runJob(t, Config{Tracks: map[string]track.Func{"tamper": tamper}}, "leap_year", "tamper")
+	if !ep.TestsTampered || ep.Passed {
+		t.Fatalf("tampering track: tampered %v, passed %v", ep.TestsTampered, ep.Passed)
+	}
+}
+
+func TestEpisodeRecordsErrorsNeverRaises(t *testing.T) {
+	cases := map[string]track.Func{
+		"down": func(context.Context, *track.Env) track.Outcome {
+			return track.Outcome{Err: errors.New("model server unreachable")}
+		},
+		"panic": func(context.Context, *track.Env) track.Outcome { panic("boom") },
+	}
+	for word, fn := range cases {
+		ep, traj := runJob(t, Config{Tracks: cases}, "leap_year", word)
+		if ep.ExitReason != results.ExitError || ep.Error == "" || ep.Passed {
+			t.Fatalf("%s: exit %q, error %q, passed %v", word, ep.ExitReason, ep.Error, ep.Passed)
+		}
+		if end := traj.last(); end.Kind != results.EventEnd || end.Exit != results.ExitError || end.Error == "" {
+			t.Fatalf("%s: end event %+v", word, end)
+		}
+		_ = fn
+	}
+	ep, _ := runJob(t, Config{Tracks: cases}, "leap_year", "nope")
+	if ep.ExitReason != results.ExitError || !strings.Contains(ep.Error, `unknown track "nope"`) {
+		t.Fatalf("unknown track: exit %q, error %q", ep.ExitReason, ep.Error)
+	}
+}
+
+func TestEpisodeInterrupted(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	stopped := func(ctx context.Context, env *track.Env) track.Outcome {
+		cancel()
+		return track.Outcome{Err: ctx.Err()}
+	}
+	traj := &memTrajectory{}
+	ep := Episode(ctx, Config{Tracks: map[string]track.Func{"s": stopped}}, Job{Task: courseTask(t, "leap_year"), Track: "s", Seed: 1}, traj)
+	if ep.ExitReason != results.ExitInterrupted {
+		t.Fatalf("exit %q, want interrupted", ep.ExitReason)
+	}
+	if ep.TestsTotal == 0 {
+		t.Fatal("an interrupted episode was not graded")
+	}
+}
+
+func TestEpisodePosture(t *testing.T) {
+	cases := []struct {
+		posture, label string
+		guidance       bool
+	}{
+		{"off", PostureGeneral, false},
+		{"auto", PostureGeneral, false}, // a lone copy in the temp root is a general directory
+		{"on", PostureCoding, true},
+	}
+	for _, c := range cases {
+		fn, env := spy(Oracle)
+		ep, _ := runJob(t, Config{Posture: c.posture, Tracks: map[string]track.Func{"oracle": fn}}, "parse_date", "oracle")
+		if ep.Posture != c.label || (env.Guidance == detect.Guidance) != c.guidance || (env.Guidance != "") != c.guidance {
+			t.Errorf("posture %s: recorded %q, guidance given %v; want %q, %v", c.posture, ep.Posture, env.Guidance != "", c.label, c.guidance)
+		}
+	}
+}

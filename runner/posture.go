@@ -1,0 +1,31 @@
+package runner
+
+import "bench/detect"
+
+// Posture labels recorded in results.Episode.Posture.
+const (
+	PostureCoding  = "coding"
+	PostureGeneral = "general"
+)
+
+// Posture is what a track is given about the workspace: the coding
+// guidance and snapshot, or nothing, and the label recorded for it.
+type Posture struct {
+	Guidance string
+	Snapshot string
+	Label    string
+}
+
+// decidePosture applies --posture to a workspace: off gives the general
+// posture; on gives the coding guidance (with a snapshot when the detector
+// finds a root); auto asks the detector, as the cli platform would.
+func decidePosture(posture, dir string) Posture {
+	if posture != "on" && posture != "auto" {
+		return Posture{Label: PostureGeneral}
+	}
+	d, err := detect.Detect(dir, posture, "cli")
+	if posture == "auto" && (err != nil || !d.Guidance) {
+		return Posture{Label: PostureGeneral}
+	}
+	return Posture{Guidance: detect.Guidance, Snapshot: d.Snapshot, Label: PostureCoding}
+}

@@ -1,0 +1,78 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+
+	"bench/results"
+)
+
+// Sink stores a run's results: one trajectory per episode and each
+// finished episode. *results.Writer fits it through WriterSink.
+type Sink interface {
+	Trajectory(task, track string, seed, repeat int) (Trajectory, error)
+	Append(ep results.Episode) error
+}
+
+// Run runs jobs with cfg on parallel workers, in order, appending every
+// finished episode to sink and then passing it to progress (which may be
+// nil). Once ctx is cancelled no further job starts; running ones are
+// recorded as interrupted. A failure to append stops the scheduling and
+// is returned; an episode's own failure never is.
+func Run(ctx context.Context, cfg Config, sink Sink, jobs []Job, parallel int, progress func(results.Episode)) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var appendErr error
+	Dispatch(ctx, jobs, parallel, func(ctx context.Context, j Job) results.Episode {
+		return runOne(ctx, cfg, sink, j)
+	}, func(ep results.Episode) {
+		if appendErr != nil {
+			return
+		}
+		if err := sink.Append(ep); err != nil {
+			appendErr = fmt.Errorf("recording episode %s: %w", ep.Key(), err)
+			cancel()
+			return
+		}
+		if progress != nil {
+			progress(ep)
+		}
+	})
+	return appendErr
+}
+
+// runOne opens the job's trajectory, runs the episode and closes it.
+func runOne(ctx context.Context, cfg Config, sink Sink, j Job) results.Episode {
+	traj, err := sink.Trajectory(j.Task.Name, j.Track, j.Seed, j.Repeat)
+	if err != nil {
+		traj = &lostTrajectory{err: fmt.Errorf("opening the trajectory: %w", err)}
+	}
+	ep := Episode(ctx, cfg, j, traj)
+	if err := traj.Close(); err != nil && ep.Error == "" {
+		ep.Error = "closing the trajectory: " + err.Error()
+	}
+	return ep
+}
+
+// lostTrajectory stands in for a trajectory that could not be opened: it
+// drops events and reports why, so the episode still runs and says so.
+type lostTrajectory struct{ err error }
+
+func (l *lostTrajectory) Record(results.Event) {}
+func (l *lostTrajectory) Err() error           { return l.err }
+func (l *lostTrajectory) Close() error         { return nil }
+
+// WriterSink adapts a results.Writer to Sink.
+type WriterSink struct{ W *results.Writer }
+
+// Trajectory opens the episode's trajectory file.
+func (s WriterSink) Trajectory(task, track string, seed, repeat int) (Trajectory, error) {
+	t, err := s.W.Trajectory(task, track, seed, repeat)
+	if err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// Append appends a finished episode to episodes.jsonl.
+func (s WriterSink) Append(ep results.Episode) error { return s.W.Append(ep) }

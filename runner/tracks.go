@@ -1,0 +1,27 @@
+package runner
+
+import (
+	"sort"
+
+	"bench/runner/track"
+)
+
+// Tracks returns the registry of tracks by their command-line word (a contract).
+func Tracks() map[string]track.Func {
+	return map[string]track.Func{
+		"oracle": Oracle,
+	}
+}
+
+// TrackWords returns the valid track words, sorted.
+func TrackWords() []string {
+	var words []string
+	for w := range Tracks() {
+		words = append(words, w)
+	}
+	sort.Strings(words)
+	return words
+}
+
+// NeedsModel reports whether a track calls the model.
+func NeedsModel(word string) bool { return word != "oracle" }
