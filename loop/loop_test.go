@@ -19,7 +19,7 @@ import (
 )
 
 // newEnv returns an episode environment on a small temp workspace.
-func newEnv(t *testing.T, chat model.Chatter) (*track.Env, *fakeRecorder) {
+func newEnv(t testing.TB, chat model.Chatter) (*track.Env, *fakeRecorder) {
 	t.Helper()
 	dir := t.TempDir()
 	write := func(name, body string) {
@@ -68,7 +68,7 @@ func TestAgentRunsToolsInOrderUntilAnswer(t *testing.T) {
 	if tail[1].ToolName != "edit_file" || !strings.HasPrefix(tail[1].Content, "edited calc.py") {
 		t.Errorf("second tool message = %+v", tail[1])
 	}
-	wantKinds := []string{"request", "response", "tool_call", "tool_result", "tool_call", "write", "tool_result", "request", "response", "end"}
+	wantKinds := []string{"request", "response", "tool_call", "tool_result", "tool_call", "write", "tool_result", "request", "response"}
 	if got := rec.kinds(); !slices.Equal(got, wantKinds) {
 		t.Errorf("events = %v\nwant %v", got, wantKinds)
 	}
@@ -130,9 +130,6 @@ func TestAgentMaxTurnsEndsWithOneCallWithoutTools(t *testing.T) {
 	// The final call's tool request is not run.
 	if n := len(rec.of(results.EventToolCall)); n != 3 {
 		t.Errorf("%d tool calls run, want 3", n)
-	}
-	if end := rec.of(results.EventEnd); len(end) != 1 || end[0].Exit != results.ExitMaxTurns {
-		t.Errorf("end events = %+v", end)
 	}
 }
 
@@ -308,13 +305,10 @@ func TestAgentInterrupted(t *testing.T) {
 		}
 		return say(calls("list_files", `{"path":"."}`))
 	}}
-	env, rec := newEnv(t, chat)
+	env, _ := newEnv(t, chat)
 	out := Agent(ctx, env)
-	if out.Exit != results.ExitInterrupted {
-		t.Errorf("exit = %q, want interrupted", out.Exit)
-	}
-	if end := rec.of(results.EventEnd); len(end) != 1 || end[0].Exit != results.ExitInterrupted {
-		t.Errorf("end events = %+v", end)
+	if out.Exit != results.ExitInterrupted || out.ModelCalls != 2 {
+		t.Errorf("exit = %q after %d calls, want interrupted after 2", out.Exit, out.ModelCalls)
 	}
 }
 
@@ -326,8 +320,8 @@ func TestAgentModelErrorEndsWithError(t *testing.T) {
 	if out.Exit != results.ExitError || !errors.Is(out.Err, boom) || out.ModelCalls != 2 {
 		t.Errorf("exit %q, err %v, calls %d; want error, boom, 2", out.Exit, out.Err, out.ModelCalls)
 	}
-	if end := rec.of(results.EventEnd); len(end) != 1 || end[0].Error != boom.Error() {
-		t.Errorf("end events = %+v", end)
+	if n := len(rec.of(results.EventResponse)); n != 1 {
+		t.Errorf("%d response events; the failed call has none", n)
 	}
 }
 

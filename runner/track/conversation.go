@@ -52,14 +52,11 @@ func (c *Conversation) Messages() []model.Message { return c.msgs }
 // Turn is the number of model calls started so far; events are stamped with it.
 func (c *Conversation) Turn() int { return c.out.ModelCalls }
 
-// End records the end event with the exit reason and error, and returns the
-// outcome summed so far (model calls, usage, model time, steps) with them.
+// End returns the outcome summed so far (model calls, usage, model time,
+// steps) with the exit reason and error. It records no event: the episode
+// (runner.Episode) records the end event once grading is done, also for
+// tracks that never got this far.
 func (c *Conversation) End(exit string, err error) Outcome {
-	ev := results.Event{Kind: results.EventEnd, Exit: exit}
-	if err != nil {
-		ev.Error = err.Error()
-	}
-	c.Record(ev)
 	o := c.out
 	o.Exit, o.Err = exit, err
 	return o
