@@ -32,6 +32,8 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		Commands: []*cli.Command{
 			versionCommand(),
 			tasksCommand(),
+			predictCommand(),
+			checkCommand(),
 		},
 	}
 }

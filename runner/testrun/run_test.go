@@ -100,8 +100,10 @@ func alive(pid int) bool {
 // forkSleeper is a Python program that starts a grandchild sleeping 60s,
 // writes its pid to sleeper.pid, then does what tail says.
 const forkSleeper = `import subprocess, sys
+import os
 p = subprocess.Popen(["sleep", "60"])
-open("sleeper.pid", "w").write(str(p.pid))
+open("sleeper.tmp", "w").write(str(p.pid))
+os.rename("sleeper.tmp", "sleeper.pid")
 print("started", flush=True)
 `
 
@@ -116,6 +118,18 @@ func sleeperPid(t *testing.T, dir string) int {
 		t.Fatal(err)
 	}
 	return pid
+}
+
+// cancelWhenStarted cancels once the test process has started its sleeper
+// (or after ten seconds, so a broken test cannot hang).
+func cancelWhenStarted(dir string, cancel context.CancelFunc) {
+	defer cancel()
+	for range 500 {
+		if _, err := os.Stat(filepath.Join(dir, "sleeper.pid")); err == nil {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 // waitDead waits a little for the kernel to reap pid.
@@ -136,12 +150,13 @@ func TestRunTimeoutKillsGrandchild(t *testing.T) {
 	}
 	dir := t.TempDir()
 	start := time.Now()
-	res, err := Run(context.Background(), dir, []string{"python3", "-c", forkSleeper + "import time\ntime.sleep(60)\n"}, 700*time.Millisecond)
+	// The timeout leaves python ample time to start and fork on a loaded machine.
+	res, err := Run(context.Background(), dir, []string{"python3", "-c", forkSleeper + "import time\ntime.sleep(60)\n"}, 3*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if took := time.Since(start); took > 5*time.Second {
-		t.Errorf("Run took %s after a 700ms timeout", took)
+	if took := time.Since(start); took > 8*time.Second {
+		t.Errorf("Run took %s after a 3s timeout", took)
 	}
 	if !res.TimedOut || res.AllPassed() || !strings.Contains(res.Output, "timeout") {
 		t.Errorf("TimedOut = %v, output %q", res.TimedOut, res.Output)
@@ -179,7 +194,7 @@ func TestRunContextCancelled(t *testing.T) {
 	needPython(t)
 	dir := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(300*time.Millisecond, cancel)
+	go cancelWhenStarted(dir, cancel)
 	start := time.Now()
 	res, err := Run(ctx, dir, []string{"python3", "-c", forkSleeper + "import time\ntime.sleep(60)\n"}, time.Minute)
 	if !errors.Is(err, context.Canceled) {

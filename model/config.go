@@ -1,0 +1,147 @@
+package model
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+)
+
+// Backends New understands.
+const (
+	BackendOllama = "ollama"
+	BackendOpenAI = "openai"
+)
+
+// Defaults applied by New and by the clients when a field is left zero.
+const (
+	DefaultOllamaHost = "http://127.0.0.1:11434"
+	DefaultOpenAIHost = "http://127.0.0.1:8080/v1" // mlx_lm.server and llama.cpp's server listen on 8080
+	DefaultNumCtx     = 8192                       // pinned context window: never the server's default
+	DefaultTimeout    = 10 * time.Minute           // one model call, each attempt
+	DefaultMaxRetries = 3
+	DefaultRetryBase  = 500 * time.Millisecond
+	DefaultDial       = 3 * time.Second  // a down host fails in seconds, not minutes
+	InspectTimeout    = 10 * time.Second // one Inspect call
+)
+
+// Config selects and tunes a model client.
+//
+// Zero fields take the defaults above. MaxRetries < 0 disables retries;
+// RetryBase and DialTimeout exist so tests can make backoff and dialling fast.
+type Config struct {
+	Backend     string        // "ollama" (default) or "openai"
+	Host        string        // base URL; "" = OLLAMA_HOST (ollama) / OPENAI_BASE_URL (openai), else the default
+	Model       string        // model name as the server knows it
+	Timeout     time.Duration // per attempt of one call
+	MaxRetries  int           // retries after 5xx or a dropped connection
+	Encoding    string        // token estimate encoding; "" = cl100k_base
+	RetryBase   time.Duration // first backoff delay; doubled per retry, with jitter
+	DialTimeout time.Duration // TCP connect timeout
+}
+
+// withDefaults returns cfg with every zero field set.
+func (cfg Config) withDefaults() Config {
+	if cfg.Backend == "" {
+		cfg.Backend = BackendOllama
+	}
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = DefaultTimeout
+	}
+	if cfg.MaxRetries == 0 {
+		cfg.MaxRetries = DefaultMaxRetries
+	}
+	if cfg.MaxRetries < 0 {
+		cfg.MaxRetries = 0
+	}
+	if cfg.RetryBase <= 0 {
+		cfg.RetryBase = DefaultRetryBase
+	}
+	if cfg.DialTimeout <= 0 {
+		cfg.DialTimeout = DefaultDial
+	}
+	return cfg
+}
+
+// BaseURL is the server address the client for cfg talks to: Config.Host,
+// else the backend's environment variable (OLLAMA_HOST or OPENAI_BASE_URL),
+// else the backend's default. A bare host:port gets an http:// scheme; an
+// OpenAI-compatible URL without a path gets /v1.
+func (cfg Config) BaseURL() (string, error) {
+	backend := cfg.Backend
+	if backend == "" {
+		backend = BackendOllama
+	}
+	host, env, def := strings.TrimSpace(cfg.Host), "OLLAMA_HOST", DefaultOllamaHost
+	if backend == BackendOpenAI {
+		env, def = "OPENAI_BASE_URL", DefaultOpenAIHost
+	} else if backend != BackendOllama {
+		return "", fmt.Errorf("unknown backend %q: use %s or %s", backend, BackendOllama, BackendOpenAI)
+	}
+	if host == "" {
+		host = strings.TrimSpace(os.Getenv(env))
+	}
+	if host == "" {
+		host = def
+	}
+	if !strings.Contains(host, "://") {
+		host = "http://" + host
+	}
+	u, err := url.Parse(host)
+	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
+		return "", fmt.Errorf("bad server address %q: expected a URL such as %s or a host:port", host, def)
+	}
+	if backend == BackendOpenAI && strings.Trim(u.Path, "/") == "" {
+		u.Path = "/v1"
+	}
+	return strings.TrimRight(u.String(), "/"), nil
+}
+
+// New returns the client for cfg.Backend.
+func New(cfg Config) (Client, error) {
+	cfg = cfg.withDefaults()
+	switch cfg.Backend {
+	case BackendOllama:
+		return newOllama(cfg)
+	case BackendOpenAI:
+		return newOpenAI(cfg)
+	}
+	return nil, fmt.Errorf("unknown backend %q: use %s or %s", cfg.Backend, BackendOllama, BackendOpenAI)
+}
+
+// httpClient is the transport of both clients: a short dial timeout so a down
+// host fails fast; no overall timeout, since each call carries its own.
+func httpClient(cfg Config) *http.Client {
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	d := &net.Dialer{Timeout: cfg.DialTimeout, KeepAlive: 30 * time.Second}
+	tr.DialContext = d.DialContext
+	return &http.Client{Transport: tailTransport{base: tr}}
+}
+
+// Client is a Chatter that can also describe its server.
+type Client interface {
+	Chatter
+	// Inspect asks the server for its version, its models and whether the
+	// configured model is present and supports tools. It does not retry.
+	Inspect(ctx context.Context) (ServerInfo, error)
+}
+
+// ServerInfo is what Inspect learned about the server.
+//
+// Tools is true when the server says the model supports tool calling, and
+// also when the server cannot say (OpenAI-compatible servers, Ollama before
+// capabilities were reported): unknown is assumed to work, and a real
+// refusal surfaces later as ErrNoToolSupport.
+type ServerInfo struct {
+	Backend  string
+	Host     string
+	Version  string   // "" when the server does not report one
+	Models   []string // sorted
+	HasModel bool
+	Digest   string // Ollama only
+	Tools    bool
+}

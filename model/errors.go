@@ -1,0 +1,171 @@
+package model
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// Error kinds, testable with errors.Is on any error a client returns.
+var (
+	ErrModelNotFound = errors.New("model not found")
+	ErrNoToolSupport = errors.New("model does not support tools")
+	ErrUnreachable   = errors.New("model server unreachable")
+	ErrServer        = errors.New("model server error")
+	ErrTimeout       = errors.New("model call timed out")
+	ErrInterrupted   = errors.New("interrupted")
+	ErrBadReply      = errors.New("unreadable reply from model server")
+	ErrRequest       = errors.New("model server rejected the request")
+)
+
+// Error is a classified failure of one model call.
+type Error struct {
+	Kind    error  // one of the Err* kinds
+	Backend string // "ollama" or "openai"
+	Host    string
+	Model   string
+	Status  int           // HTTP status, when there was one
+	Retries int           // failed attempts that were retried before giving up
+	Timeout time.Duration // for ErrTimeout: the per-call limit
+	Detail  string        // the server's or the transport's own words
+	Err     error         // the underlying error
+}
+
+// Error says what went wrong and, where there is one, the command that fixes it.
+func (e *Error) Error() string {
+	var head, hint string
+	switch e.Kind {
+	case ErrModelNotFound:
+		head = fmt.Sprintf("model %q not found on %s", e.Model, e.Host)
+		hint = fmt.Sprintf("run `ollama pull %s`", e.Model)
+		if e.Backend == BackendOpenAI {
+			hint = "start the server with that model, or pass --model with one it serves (bench doctor --backend openai lists them)"
+		}
+	case ErrNoToolSupport:
+		head = fmt.Sprintf("model %q on %s does not support tool calling", e.Model, e.Host)
+		hint = "choose a model that does (e.g. qwen3:8b) with --model"
+	case ErrUnreachable:
+		head = fmt.Sprintf("cannot reach the Ollama server at %s", e.Host)
+		hint = "start it with `ollama serve`, or point elsewhere with --host / OLLAMA_HOST / --backend openai"
+		if e.Backend == BackendOpenAI {
+			head = fmt.Sprintf("cannot reach the OpenAI-compatible server at %s", e.Host)
+			hint = "start it (mlx_lm.server, llama-server, vllm serve), or point elsewhere with --host, or use --backend ollama"
+		}
+	case ErrServer:
+		head = fmt.Sprintf("model server %s failed", e.Host)
+	case ErrTimeout:
+		head = fmt.Sprintf("model call to %s timed out after %s", e.Host, e.Timeout)
+		hint = "raise the limit with --timeout"
+	case ErrInterrupted:
+		return "model call interrupted"
+	case ErrBadReply:
+		head = fmt.Sprintf("model server %s sent a reply bench cannot read", e.Host)
+	case ErrRequest:
+		head = fmt.Sprintf("model server %s rejected the request", e.Host)
+	default:
+		head = fmt.Sprintf("model call to %s failed", e.Host)
+	}
+	if e.Retries > 0 {
+		head += fmt.Sprintf(" (gave up after %d retries)", e.Retries)
+	}
+	switch {
+	case hint != "" && e.Detail != "":
+		return head + " (" + e.Detail + "): " + hint
+	case hint != "":
+		return head + ": " + hint
+	case e.Detail != "":
+		return head + ": " + e.Detail
+	}
+	return head
+}
+
+// Is reports whether target is e's kind; ErrInterrupted also matches context.Canceled.
+func (e *Error) Is(target error) bool {
+	return target == e.Kind || (e.Kind == ErrInterrupted && target == context.Canceled)
+}
+
+// Unwrap returns the underlying error.
+func (e *Error) Unwrap() error { return e.Err }
+
+// retryable reports whether another attempt may succeed: a 5xx or a dropped connection.
+func retryable(err error) bool {
+	var e *Error
+	return errors.As(err, &e) && e.Kind == ErrServer
+}
+
+// edge holds what the classifier needs to name the failure.
+type edge struct {
+	backend, host, model string
+	timeout              time.Duration
+}
+
+// classify turns a transport, status or decoding error into an *Error.
+// parent is the caller's context; a deadline of the per-attempt context alone
+// is a timeout. status is the HTTP status (0 if none) and detail the server's message.
+func (g edge) classify(parent context.Context, err error, status int, detail string) *Error {
+	e := &Error{Backend: g.backend, Host: g.host, Model: g.model, Status: status, Err: err, Detail: detail}
+	if e.Detail == "" && err != nil {
+		e.Detail = err.Error()
+	}
+	switch {
+	case parent.Err() != nil && errors.Is(parent.Err(), context.Canceled):
+		e.Kind = ErrInterrupted
+	case isDial(err):
+		e.Kind = ErrUnreachable
+	case errors.Is(err, context.DeadlineExceeded) || isNetTimeout(err):
+		e.Kind, e.Timeout, e.Detail = ErrTimeout, g.timeout, ""
+		if parent.Err() != nil {
+			e.Detail = "the caller's deadline passed"
+		}
+	case status == 404:
+		e.Kind = ErrModelNotFound
+	case status >= 500:
+		e.Kind = ErrServer
+		e.Detail = fmt.Sprintf("HTTP %d: %s", status, detail)
+	case strings.Contains(strings.ToLower(detail), "does not support tools"):
+		e.Kind = ErrNoToolSupport
+	case status >= 400:
+		e.Kind = ErrRequest
+		e.Detail = fmt.Sprintf("HTTP %d: %s", status, detail)
+	case isDropped(err):
+		e.Kind = ErrServer
+		e.Detail = "the connection dropped: " + e.Detail
+	default:
+		e.Kind = ErrBadReply
+	}
+	return e
+}
+
+// isDial reports a failure to connect at all (refused, no route, DNS, dial timeout).
+func isDial(err error) bool {
+	var op *net.OpError
+	if errors.As(err, &op) && op.Op == "dial" {
+		return true
+	}
+	var dns *net.DNSError
+	return errors.As(err, &dns)
+}
+
+// isNetTimeout reports a transport timeout other than dialling.
+func isNetTimeout(err error) bool {
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout() && !isDial(err)
+}
+
+// errDropped marks a stream that ended without its final chunk.
+var errDropped = errors.New("the reply stream ended before its final chunk")
+
+// isDropped reports a connection lost after it was made.
+func isDropped(err error) bool {
+	if err == nil {
+		return false
+	}
+	return errors.Is(err, errDropped) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) ||
+		strings.Contains(err.Error(), "connection reset") || strings.HasSuffix(err.Error(), ": EOF")
+}

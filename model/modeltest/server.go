@@ -1,0 +1,239 @@
+package modeltest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"bench/model"
+)
+
+// DefaultModel is the model every fake serves unless SetModels says otherwise.
+const DefaultModel = "qwen3:8b"
+
+// DefaultDigest is DefaultModel's digest on the fake Ollama.
+const DefaultDigest = "sha256:fa3e0a4b4d1c9e2f7b6a5d8c3e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f"
+
+// Model is one model a fake server holds.
+type Model struct {
+	Name         string
+	Digest       string
+	Capabilities []string // as in Ollama's /api/show, e.g. "completion", "tools"
+}
+
+// Server is a fake model server. Its zero value is not usable: use NewOllama or NewOpenAI.
+type Server struct {
+	URL     string // base address: for Ollama the host, for OpenAI the host (clients add /v1)
+	Version string // what /api/version reports
+
+	t       testing.TB
+	backend string
+	srv     *httptest.Server
+	closing chan struct{}
+
+	mu       sync.Mutex
+	script   []Reply
+	served   int
+	requests []Request
+	models   []Model
+}
+
+func newServer(t testing.TB, backend string, script []Reply, mux func(*Server) http.Handler) *Server {
+	t.Helper()
+	s := &Server{
+		t:       t,
+		backend: backend,
+		Version: "0.17.4",
+		closing: make(chan struct{}),
+		script:  slices.Clone(script),
+		models:  []Model{{Name: DefaultModel, Digest: DefaultDigest, Capabilities: []string{"completion", "tools"}}},
+	}
+	s.srv = httptest.NewServer(mux(s))
+	s.URL = s.srv.URL
+	t.Cleanup(s.Close)
+	return s
+}
+
+// Close stops the server, releasing handlers that hang or wait. Tests need
+// not call it: it runs at cleanup.
+func (s *Server) Close() {
+	select {
+	case <-s.closing:
+		return
+	default:
+		close(s.closing)
+	}
+	s.srv.Close()
+}
+
+// Config is a model.Config pointing at the fake, with the default model,
+// fast retries and a short timeout, for tests.
+func (s *Server) Config() model.Config {
+	return model.Config{
+		Backend:    s.backend,
+		Host:       s.URL,
+		Model:      DefaultModel,
+		Timeout:    5 * time.Second,
+		RetryBase:  time.Millisecond,
+		MaxRetries: 3,
+	}
+}
+
+// SetModels replaces the models the server holds.
+func (s *Server) SetModels(ms ...Model) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.models = slices.Clone(ms)
+}
+
+// Push appends replies to the script.
+func (s *Server) Push(rs ...Reply) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.script = append(s.script, rs...)
+}
+
+// Requests returns the chat requests received so far, in order.
+func (s *Server) Requests() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.requests)
+}
+
+// Remaining is the number of scripted replies not yet served (an Always entry counts once).
+func (s *Server) Remaining() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.script)
+}
+
+func (s *Server) model(name string) (Model, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, m := range s.models {
+		if m.Name == name || m.Name == name+":latest" {
+			return m, true
+		}
+	}
+	return Model{}, false
+}
+
+func (s *Server) modelList() []Model {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.models)
+}
+
+// next records req and returns the reply for it, resolving Func replies.
+// ok is false when the script is exhausted.
+func (s *Server) next(req Request) (Reply, bool) {
+	s.mu.Lock()
+	req.N = len(s.requests)
+	s.requests = append(s.requests, req)
+	if len(s.script) == 0 {
+		s.mu.Unlock()
+		return Reply{}, false
+	}
+	r := s.script[0]
+	if !r.always {
+		s.script = s.script[1:]
+	}
+	s.served++
+	s.mu.Unlock()
+	for r.fn != nil {
+		always := r.always
+		r = r.fn(req)
+		r.always = always
+	}
+	return r, true
+}
+
+// wait applies a reply's delay or hang; it reports false when the client left
+// or the server is closing.
+func (s *Server) wait(ctx context.Context, r Reply) bool {
+	if r.hang {
+		select {
+		case <-ctx.Done():
+		case <-s.closing:
+		}
+		return false
+	}
+	if r.delay <= 0 {
+		return true
+	}
+	t := time.NewTimer(r.delay)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+	case <-s.closing:
+	}
+	return false
+}
+
+// exhausted answers a request beyond the script, and fails the test.
+func (s *Server) exhausted(w http.ResponseWriter, n int) {
+	msg := fmt.Sprintf("fake %s server: script exhausted (request %d has no scripted reply)", s.backend, n+1)
+	s.t.Errorf("%s", msg)
+	s.writeError(w, http.StatusInternalServerError, msg)
+}
+
+// writeError writes the backend's error body.
+func (s *Server) writeError(w http.ResponseWriter, code int, msg string) {
+	if msg == "" {
+		msg = fmt.Sprintf("fake error: %d %s", code, http.StatusText(code))
+	}
+	var body any = map[string]string{"error": msg}
+	if s.backend == model.BackendOpenAI {
+		typ := "invalid_request_error"
+		if code >= 500 {
+			typ = "server_error"
+		}
+		body = map[string]any{"error": map[string]any{"message": msg, "type": typ, "param": nil, "code": nil}}
+	}
+	writeJSON(w, code, body)
+}
+
+func writeJSON(w http.ResponseWriter, code int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(code)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// readBody reads a request body; it fails the request on error.
+func readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
+	b, err := io.ReadAll(r.Body)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return nil, false
+	}
+	return b, true
+}
+
+// completionTokens is the fake's count of a reply when none was scripted.
+func completionTokens(r Reply) int {
+	if r.completion >= 0 {
+		return r.completion
+	}
+	n := len(r.text)
+	for _, c := range r.calls {
+		n += len(c.Name) + len(c.Arguments)
+	}
+	return n/4 + 1
+}
+
+// promptTokens is the fake's count of a request when none was scripted.
+func promptTokens(r Reply, body []byte) int {
+	if r.prompt >= 0 {
+		return r.prompt
+	}
+	return len(body)/4 + 1
+}

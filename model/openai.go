@@ -1,0 +1,214 @@
+package model
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"time"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/shared"
+)
+
+// openaiClient talks to an OpenAI-compatible chat-completions server
+// (mlx_lm.server, llama.cpp's server, vLLM) through the official Go client.
+//
+// The context window is fixed when such a server starts, so num_ctx is not
+// sent; think is passed as chat_template_kwargs.enable_thinking, which
+// llama.cpp, vLLM and mlx_lm read and other servers ignore.
+type openaiClient struct {
+	cfg   Config
+	host  string
+	api   openai.Client
+	est   *Estimator
+	retry retrier
+}
+
+// dummyAPIKey is sent when OPENAI_API_KEY is unset: local servers want none.
+const dummyAPIKey = "bench-local"
+
+func newOpenAI(cfg Config) (*openaiClient, error) {
+	host, err := cfg.BaseURL()
+	if err != nil {
+		return nil, err
+	}
+	est, err := NewEstimator(cfg.Encoding)
+	if err != nil {
+		return nil, err
+	}
+	key := os.Getenv("OPENAI_API_KEY")
+	if key == "" {
+		key = dummyAPIKey
+	}
+	g := edge{backend: BackendOpenAI, host: host, model: cfg.Model, timeout: cfg.Timeout}
+	return &openaiClient{
+		cfg:  cfg,
+		host: host,
+		api: openai.NewClient(
+			option.WithBaseURL(host+"/"),
+			option.WithAPIKey(key),
+			option.WithHTTPClient(httpClient(cfg)),
+			option.WithMaxRetries(0), // bench retries, and counts them
+		),
+		est:   est,
+		retry: retrier{max: cfg.MaxRetries, base: cfg.RetryBase, timeout: cfg.Timeout, edge: g},
+	}, nil
+}
+
+// Chat sends req as one non-streamed chat completion.
+func (c *openaiClient) Chat(ctx context.Context, req Request) (Response, error) {
+	start := time.Now()
+	params, err := c.params(req)
+	if err != nil {
+		return Response{}, err
+	}
+	think := option.WithJSONSet("chat_template_kwargs", map[string]any{"enable_thinking": req.Options.Think})
+	var resp Response
+	retries, err := c.retry.do(ctx, func(actx context.Context) error {
+		cc, err := c.api.Chat.Completions.New(actx, params, think)
+		if err != nil {
+			return c.classify(ctx, err)
+		}
+		resp, err = c.reply(cc)
+		return err
+	})
+	resp.Retries = retries
+	resp.Wall = time.Since(start)
+	if err != nil {
+		return Response{Retries: retries, Wall: resp.Wall}, err
+	}
+	resp.ModelTime = resp.Wall
+	c.est.fill(req, &resp)
+	return resp, nil
+}
+
+// reply converts the first choice of a completion.
+func (c *openaiClient) reply(cc *openai.ChatCompletion) (Response, error) {
+	if len(cc.Choices) == 0 {
+		e := c.retry.edge.classify(context.Background(), errors.New("no choices"), 0, "the completion has no choices")
+		e.Kind = ErrBadReply
+		return Response{}, e
+	}
+	ch := cc.Choices[0]
+	resp := Response{
+		Message:    Message{Role: RoleAssistant, Content: ch.Message.Content},
+		DoneReason: ch.FinishReason,
+		Usage: Usage{
+			PromptTokens:     int(cc.Usage.PromptTokens),
+			CompletionTokens: int(cc.Usage.CompletionTokens),
+		},
+	}
+	for _, tc := range ch.Message.ToolCalls {
+		resp.Message.ToolCalls = append(resp.Message.ToolCalls, ToolCall{
+			ID: tc.ID, Name: tc.Function.Name, Arguments: tc.Function.Arguments,
+		})
+	}
+	return resp, nil
+}
+
+// classify maps an error of the OpenAI client to an *Error.
+func (c *openaiClient) classify(parent context.Context, err error) *Error {
+	var ae *openai.Error
+	if errors.As(err, &ae) {
+		detail := ae.Message
+		if detail == "" {
+			detail = clip(ae.RawJSON(), 200)
+		}
+		if detail == "" && ae.Response != nil {
+			detail = ae.Response.Status
+		}
+		return c.retry.edge.classify(parent, err, ae.StatusCode, detail)
+	}
+	e := c.retry.edge.classify(parent, err, 0, "")
+	if e.Kind == ErrBadReply {
+		e.Detail = "expected a chat completion in JSON: " + clip(err.Error(), 200)
+	}
+	return e
+}
+
+// params converts req into the wire form: seed and temperature always, top_p when set.
+func (c *openaiClient) params(req Request) (openai.ChatCompletionNewParams, error) {
+	p := openai.ChatCompletionNewParams{
+		Model:       shared.ChatModel(c.cfg.Model),
+		Seed:        openai.Int(int64(req.Options.Seed)),
+		Temperature: openai.Float(req.Options.Temperature),
+	}
+	if req.Options.TopP != 0 {
+		p.TopP = openai.Float(req.Options.TopP)
+	}
+	for _, m := range req.Messages {
+		p.Messages = append(p.Messages, openaiMessage(m))
+	}
+	for _, t := range req.Tools {
+		var schema map[string]any
+		raw := t.Parameters
+		if len(raw) == 0 {
+			raw = []byte(`{"type":"object","properties":{}}`)
+		}
+		if err := json.Unmarshal(raw, &schema); err != nil {
+			return p, fmt.Errorf("tool %q: parameters must be a JSON Schema object: %v", t.Name, err)
+		}
+		fd := shared.FunctionDefinitionParam{Name: t.Name, Parameters: shared.FunctionParameters(schema)}
+		if t.Description != "" {
+			fd.Description = openai.String(t.Description)
+		}
+		p.Tools = append(p.Tools, openai.ChatCompletionFunctionTool(fd))
+	}
+	return p, nil
+}
+
+// openaiMessage converts one message; tool results become tool messages
+// answering their tool_call_id.
+func openaiMessage(m Message) openai.ChatCompletionMessageParamUnion {
+	switch m.Role {
+	case RoleSystem:
+		return openai.SystemMessage(m.Content)
+	case RoleTool:
+		return openai.ToolMessage(m.Content, m.ToolCallID)
+	case RoleAssistant:
+		a := openai.ChatCompletionAssistantMessageParam{}
+		a.Content.OfString = openai.String(m.Content)
+		for _, tc := range m.ToolCalls {
+			a.ToolCalls = append(a.ToolCalls, openai.ChatCompletionMessageToolCallUnionParam{
+				OfFunction: &openai.ChatCompletionMessageFunctionToolCallParam{
+					ID: tc.ID,
+					Function: openai.ChatCompletionMessageFunctionToolCallFunctionParam{
+						Name: tc.Name, Arguments: tc.Arguments,
+					},
+				},
+			})
+		}
+		return openai.ChatCompletionMessageParamUnion{OfAssistant: &a}
+	}
+	return openai.UserMessage(m.Content)
+}
+
+// Inspect lists the served models (GET /models). OpenAI-compatible servers
+// report neither a version nor tool support: Version stays "" and Tools is
+// assumed true.
+func (c *openaiClient) Inspect(ctx context.Context) (ServerInfo, error) {
+	parent := ctx
+	ctx, cancel := context.WithTimeout(ctx, min(InspectTimeout, c.cfg.Timeout))
+	defer cancel()
+	info := ServerInfo{Backend: BackendOpenAI, Host: c.host, Tools: true}
+	page, err := c.api.Models.List(ctx)
+	if err != nil {
+		e := c.classify(parent, err)
+		if e.Kind == ErrModelNotFound {
+			e.Kind = ErrRequest
+		}
+		return info, e
+	}
+	for _, m := range page.Data {
+		info.Models = append(info.Models, m.ID)
+		if m.ID == c.cfg.Model {
+			info.HasModel = true
+		}
+	}
+	slices.Sort(info.Models)
+	return info, nil
+}

@@ -1,0 +1,50 @@
+package model
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+)
+
+func TestBackoffIsBoundedExponentialWithJitter(t *testing.T) {
+	r := retrier{base: 100 * time.Millisecond}
+	for n := 0; n < 40; n++ {
+		want := min(100*time.Millisecond<<min(n, 20), maxBackoff)
+		for range 50 {
+			d := r.backoff(n)
+			if d < want/2 || d > want {
+				t.Fatalf("backoff(%d) = %v, want in [%v, %v]", n, d, want/2, want)
+			}
+		}
+	}
+}
+
+func TestRetrierStopsOnCancelDuringBackoff(t *testing.T) {
+	r := retrier{max: 5, base: time.Hour, timeout: time.Second, edge: edge{host: "h"}}
+	ctx, cancel := context.WithCancel(context.Background())
+	calls := 0
+	time.AfterFunc(20*time.Millisecond, cancel)
+	n, err := r.do(ctx, func(context.Context) error {
+		calls++
+		return &Error{Kind: ErrServer}
+	})
+	if !errors.Is(err, ErrInterrupted) || calls != 1 || n != 1 {
+		t.Fatalf("err=%v calls=%d retries=%d", err, calls, n)
+	}
+}
+
+func TestErrorKindsAreDistinct(t *testing.T) {
+	kinds := []error{ErrModelNotFound, ErrNoToolSupport, ErrUnreachable, ErrServer, ErrTimeout, ErrInterrupted, ErrBadReply, ErrRequest}
+	for _, k := range kinds {
+		e := &Error{Kind: k, Host: "h", Model: "m"}
+		for _, other := range kinds {
+			if errors.Is(e, other) != (k == other) {
+				t.Errorf("errors.Is(%v, %v) wrong", k, other)
+			}
+		}
+		if errors.Is(e, context.Canceled) != (k == ErrInterrupted) {
+			t.Errorf("%v vs context.Canceled", k)
+		}
+	}
+}
