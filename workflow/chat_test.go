@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"bench/model"
+	"bench/model/modeltest"
 	"bench/runner/track"
 )
 
@@ -16,25 +17,34 @@ type sentRequest struct {
 // Last is the request's last message.
 func (r sentRequest) Last() model.Message { return r.Messages[len(r.Messages)-1] }
 
-// onFixture returns an environment on a copy of the named task whose model
-// answers with the texts that script computes from it, in order, and a
-// function returning the requests the model was sent.
+// ollama is the real Ollama client talking to a fake server playing script.
+func ollama(t *testing.T, script ...modeltest.Reply) (model.Chatter, *modeltest.Server) {
+	t.Helper()
+	srv := modeltest.NewOllama(t, script...)
+	c, err := model.New(srv.Config())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, srv
+}
+
+// onFixture returns an environment on a copy of the named task whose model,
+// the real Ollama client on a fake server, answers with the texts that
+// script computes from it, in order; and a function returning the requests
+// the server received.
 func onFixture(t *testing.T, name string, script func(env *track.Env) []string) (*track.Env, *fakeRecorder, func() []sentRequest) {
 	t.Helper()
 	env, rec := fixture(t, name, nil)
-	chat := &fakeChatter{}
+	var replies []modeltest.Reply
 	for _, s := range script(env) {
-		chat.script = append(chat.script, say(text(s)))
+		replies = append(replies, modeltest.Text(s))
 	}
+	chat, srv := ollama(t, replies...)
 	env.Model = chat
 	return env, rec, func() []sentRequest {
 		var out []sentRequest
-		for _, r := range chat.requests {
-			sr := sentRequest{Messages: r.Messages}
-			for _, tool := range r.Tools {
-				sr.Tools = append(sr.Tools, tool.Name)
-			}
-			out = append(out, sr)
+		for _, r := range srv.Requests() {
+			out = append(out, sentRequest{Messages: r.Messages, Tools: r.Tools})
 		}
 		return out
 	}

@@ -7,7 +7,6 @@ import (
 	"errors"
 
 	"bench/model"
-	"bench/model/tokens"
 	"bench/results"
 )
 
@@ -21,9 +20,10 @@ type Conversation struct {
 	env   *Env
 	rec   results.Recorder // the episode's recorder
 	msgs  []model.Message
-	est   []int // offline token estimate of each message
+	est   []int // offline token estimate of each message's share of a prompt
 	sent  int   // messages already shown in a request event
-	count *tokens.Counter
+	count *model.Estimator
+	base  int // the estimate of an empty request
 	out   Outcome
 }
 
@@ -33,7 +33,9 @@ type Conversation struct {
 func NewConversation(env *Env, system string) *Conversation {
 	c := &Conversation{env: env, rec: env.Rec}
 	env.Rec = c
-	c.count, _ = tokens.New(tokens.Default) // the estimate is informative; without it, it stays 0
+	if e, err := model.NewEstimator(""); err == nil { // the estimate is informative; without it, it stays 0
+		c.count, c.base = e, e.Request(model.Request{})
+	}
 	c.Add(model.Message{Role: model.RoleSystem, Content: system})
 	return c
 }
@@ -118,27 +120,23 @@ func Digest(m model.Message) string {
 	return hex.EncodeToString(h.Sum(nil))[:8]
 }
 
+// estimate is m's share of a prompt's estimate: the same figure as the
+// client's est_prompt_tokens, counted once per message instead of once per call.
 func (c *Conversation) estimate(m model.Message) int {
 	if c.count == nil {
 		return 0
 	}
-	n := c.count.Count(m.Role) + c.count.Count(m.Content)
-	for _, tc := range m.ToolCalls {
-		n += c.count.Count(tc.Name) + c.count.Count(tc.Arguments)
-	}
-	return n
+	return c.count.Request(model.Request{Messages: []model.Message{m}}) - c.base
 }
 
 // promptEstimate is the offline estimate of the whole prompt: every message and tool schema.
 func (c *Conversation) promptEstimate(tools []model.Tool) int {
-	n := 0
+	if c.count == nil {
+		return 0
+	}
+	n := c.count.Request(model.Request{Tools: tools})
 	for _, e := range c.est {
 		n += e
-	}
-	if c.count != nil {
-		for _, t := range tools {
-			n += c.count.Count(t.Name) + c.count.Count(t.Description) + c.count.Count(string(t.Parameters))
-		}
 	}
 	return n
 }
@@ -158,7 +156,7 @@ func toResults(msgs []model.Message) []results.Message {
 // ExitFor names the exit reason of a track stopped by err: interrupted when
 // ctx was cancelled or the call was interrupted, error otherwise.
 func ExitFor(ctx context.Context, err error) string {
-	if ctx.Err() != nil || errors.Is(err, context.Canceled) {
+	if ctx.Err() != nil || errors.Is(err, model.ErrInterrupted) || errors.Is(err, context.Canceled) {
 		return results.ExitInterrupted
 	}
 	return results.ExitError

@@ -34,6 +34,8 @@ func TestExitFor(t *testing.T) {
 		{live, errors.New("500"), results.ExitError},
 		{live, fmt.Errorf("call: %w", context.Canceled), results.ExitInterrupted},
 		{dead, errors.New("anything"), results.ExitInterrupted},
+		{live, fmt.Errorf("call: %w", model.ErrInterrupted), results.ExitInterrupted},
+		{live, fmt.Errorf("call: %w", model.ErrServer), results.ExitError},
 	} {
 		if got := ExitFor(tc.ctx, tc.err); got != tc.want {
 			t.Errorf("ExitFor(%v) = %q, want %q", tc.err, got, tc.want)
