@@ -78,7 +78,7 @@ func TestAgentRunsToolsInOrderUntilAnswer(t *testing.T) {
 }
 
 func TestAgentRequestEventsHoldOnlyNewMessages(t *testing.T) {
-	chat := &fakeChatter{script: []fakeReply{say(calls("list_files", `{"path":"."}`)), say(text("ok"))}}
+	chat := &fakeChatter{script: []fakeReply{say(calls("list_files", `{"path":""}`)), say(text("ok"))}}
 	env, rec := newEnv(t, chat)
 	Agent(context.Background(), env)
 	reqs := rec.of(results.EventRequest)
@@ -98,7 +98,7 @@ func TestAgentRequestEventsHoldOnlyNewMessages(t *testing.T) {
 	if first.EstTokens <= 0 || second.EstTokens <= first.EstTokens {
 		t.Errorf("estimates = %d, %d; want positive and growing", first.EstTokens, second.EstTokens)
 	}
-	if !strings.Contains(rec.of(results.EventToolResult)[0].Result, "test_calc.py") {
+	if got := rec.of(results.EventToolResult)[0].Result; got != "calc.py\ntest_calc.py" {
 		t.Errorf("list_files result = %q", rec.of(results.EventToolResult)[0].Result)
 	}
 }

@@ -157,6 +157,9 @@ func capText(text string, limit int) string {
 func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
 
 func listFiles(_ context.Context, env *track.Env, a map[string]string) (string, error) {
+	if strings.TrimSpace(a["path"]) == "" {
+		a["path"] = "." // an empty directory argument means the whole workspace
+	}
 	dir, err := Confine(env.Dir, a["path"])
 	if err != nil {
 		return "", err

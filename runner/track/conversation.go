@@ -24,14 +24,16 @@ type Conversation struct {
 	sent  int   // messages already shown in a request event
 	count *model.Estimator
 	base  int // the estimate of an empty request
-	out   Outcome
+	// toolEst caches the estimate of an empty request offering a tool set, by the set's names.
+	toolEst map[string]int
+	out     Outcome
 }
 
 // NewConversation starts a conversation whose first message is system. It
 // routes env.Rec through the conversation, so that every event of the
 // episode (test runs included) is stamped with the turn it belongs to.
 func NewConversation(env *Env, system string) *Conversation {
-	c := &Conversation{env: env, rec: env.Rec}
+	c := &Conversation{env: env, rec: env.Rec, toolEst: map[string]int{}}
 	env.Rec = c
 	if e, err := model.NewEstimator(""); err == nil { // the estimate is informative; without it, it stays 0
 		c.count, c.base = e, e.Request(model.Request{})
@@ -134,7 +136,15 @@ func (c *Conversation) promptEstimate(tools []model.Tool) int {
 	if c.count == nil {
 		return 0
 	}
-	n := c.count.Request(model.Request{Tools: tools})
+	key := ""
+	for _, t := range tools {
+		key += t.Name + "\x00"
+	}
+	n, ok := c.toolEst[key] // a track offers the same tools call after call
+	if !ok {
+		n = c.count.Request(model.Request{Tools: tools})
+		c.toolEst[key] = n
+	}
 	for _, e := range c.est {
 		n += e
 	}
