@@ -246,3 +246,43 @@ func TestOllamaRequestEstimateMatchesClient(t *testing.T) {
 		t.Errorf("request estimates sum to %d; the client estimated %d", sum, out.Usage.EstPromptTokens)
 	}
 }
+
+// TestAgentTrajectoryOnDisk records an episode through the real trajectory
+// writer and reads it back: every event is on disk, in order, turn-stamped.
+func TestAgentTrajectoryOnDisk(t *testing.T) {
+	t.Parallel()
+	chat, _ := ollama(t, call("read_file", `{"path":"leap.py"}`), call("run_tests", `{}`), modeltest.Text("Looked."))
+	env, _ := fixture(t, "leap_year", chat)
+	w, err := results.Create(t.TempDir(), results.Run{ID: "test", Model: modeltest.DefaultModel})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	traj, err := w.Trajectory("leap_year", "agent", 1, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env.Rec = traj
+	Agent(context.Background(), env)
+	if err := traj.Close(); err != nil {
+		t.Fatal(err)
+	}
+	events, warnings, err := results.ReadTrajectory(traj.Path())
+	if err != nil || len(warnings) > 0 {
+		t.Fatalf("read back: %v %v", err, warnings)
+	}
+	var got []string
+	for i, ev := range events {
+		got = append(got, ev.Kind)
+		if i > 0 && ev.Seq != events[i-1].Seq+1 {
+			t.Errorf("event %d has seq %d after %d", i, ev.Seq, events[i-1].Seq)
+		}
+	}
+	want := []string{"request", "response", "tool_call", "tool_result", "request", "response", "tool_call", "test_run", "tool_result", "request", "response"}
+	if !slices.Equal(got, want) {
+		t.Errorf("events on disk = %v\nwant %v", got, want)
+	}
+	if events[7].Turn != 2 || events[7].TestsTotal == 0 {
+		t.Errorf("test_run event = %+v", events[7])
+	}
+}
