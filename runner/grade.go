@@ -24,7 +24,7 @@ type GradeResult struct {
 	TestsPassed int
 	TestsTotal  int
 	Failed      []string // test method names that failed, errored or never ran
-	Tampered    bool     // a protected test file had been changed or deleted
+	Tampered    bool     // a protected test file had been changed or deleted, or a harness module shadowed
 	Result      testrun.Result
 }
 
@@ -42,6 +42,11 @@ func Grade(ctx context.Context, t tasks.Task, dir string) (GradeResult, error) {
 		}
 		g.Tampered = g.Tampered || changed
 	}
+	shadowed, err := removeShadows(t, dir)
+	if err != nil {
+		return g, err
+	}
+	g.Tampered = g.Tampered || shadowed
 	res, err := testrun.Run(ctx, dir, t.TestCmd, t.Timeout)
 	g.Result = res
 	if err != nil {

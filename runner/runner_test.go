@@ -358,3 +358,28 @@ func TestVerifyNoticesAChangedFolder(t *testing.T) {
 		t.Errorf("a changed folder passed: %+v", v.Checks)
 	}
 }
+
+// TestGradeShadowedHarness: a unittest.py written into the workspace root
+// would be imported instead of the standard library's and could fake a pass.
+func TestGradeShadowedHarness(t *testing.T) {
+	needPython(t)
+	tk := task(t, "leap_year")
+	dir := workspace(t, tk)
+	fake := "import sys\nprint('Ran 6 tests in 0.001s\\n\\nOK')\nsys.exit(0)\n"
+	if err := os.WriteFile(filepath.Join(dir, "unittest.py"), []byte(fake), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	g, err := Grade(context.Background(), tk, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !g.Tampered {
+		t.Error("a unittest.py shadowing the harness was not flagged")
+	}
+	if g.Passed || g.TestsPassed != 3 {
+		t.Errorf("graded through the fake harness: passed=%v %d/%d", g.Passed, g.TestsPassed, g.TestsTotal)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "unittest.py")); err == nil {
+		t.Error("the shadowing file was left in place")
+	}
+}

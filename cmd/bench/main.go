@@ -34,6 +34,9 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			tasksCommand(),
 			predictCommand(),
 			checkCommand(),
+			reportCommand(),
+			compareCommand(),
+			detectCommand(),
 		},
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -14,6 +15,7 @@ import (
 	"golang.org/x/term"
 
 	"bench/report/predict"
+	"bench/tasks"
 )
 
 // predictClock stamps predictions; tests replace it.
@@ -36,9 +38,10 @@ func predictCommand() *cli.Command {
 			"terminal to be asked. After the run, bench check --predictions FILE RUN_DIR scores them.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "out", Value: "predictions.json", Usage: "write the predictions to `FILE`"},
-			&cli.StringFlag{Name: "tasks", Usage: "predict for these `TASKS` (a,b)"},
+			&cli.StringFlag{Name: "tasks", Usage: "predict for these `TASKS` (a,b; default: all)"},
 			&cli.StringSliceFlag{Name: "answer", Usage: "answers for a task, one letter per question: `TASK=yyn` (repeatable)"},
 			&cli.BoolFlag{Name: "force", Usage: "replace an existing predictions file"},
+			tasksDirFlag(),
 		},
 		Action: runPredict,
 	}
@@ -48,28 +51,21 @@ func runPredict(c *cli.Context) error {
 	if c.NArg() > 0 {
 		return fmt.Errorf("predict takes no arguments (got %q); name tasks with --tasks", c.Args().Slice())
 	}
-	given, order, err := parseAnswerFlags(c.StringSlice("answer"))
+	given, err := parseAnswerFlags(c.StringSlice("answer"))
 	if err != nil {
 		return err
 	}
-	names, err := predictTaskNames(c, order)
+	selected, err := predictTasks(c)
 	if err != nil {
 		return err
 	}
-	for task := range given {
-		if !slices.Contains(names, task) {
-			return fmt.Errorf("--answer %s=…: %s is not among the tasks to predict (%s)", task, task, strings.Join(names, ", "))
-		}
+	unanswered, err := unansweredTasks(selected, given)
+	if err != nil {
+		return err
 	}
 	out := c.String("out")
 	if _, err := os.Stat(out); err == nil && !c.Bool("force") {
 		return fmt.Errorf("%s already exists; predictions are written once, before the run (use --force to replace it, or --out for another file)", out)
-	}
-	var unanswered []string
-	for _, name := range names {
-		if _, ok := given[name]; !ok {
-			unanswered = append(unanswered, name)
-		}
 	}
 	if len(unanswered) > 0 && !predictIsTerminal(c.App.Reader) {
 		return fmt.Errorf("no answers for %s: give --answer TASK=yyn for each (y or n to each of the three questions in bench predict --help), or run bench predict on a terminal to be asked", strings.Join(unanswered, ", "))
@@ -77,14 +73,14 @@ func runPredict(c *cli.Context) error {
 
 	file := predict.File{BenchVersion: version()}
 	in := bufio.NewReader(c.App.Reader)
-	for _, name := range names {
-		answers, ok := given[name]
+	for _, t := range selected {
+		answers, ok := given[t.Name]
 		if !ok {
-			if answers, err = askAnswers(c.App.Writer, in, name); err != nil {
+			if answers, err = askAnswers(c.App.Writer, in, t); err != nil {
 				return err
 			}
 		}
-		file.Predictions = append(file.Predictions, predict.NewPrediction(name, answers, predictClock()))
+		file.Predictions = append(file.Predictions, predict.NewPrediction(t.Name, answers, predictClock()))
 	}
 	if err := predict.Save(out, file, c.Bool("force")); err != nil {
 		return err
@@ -92,50 +88,73 @@ func runPredict(c *cli.Context) error {
 	return printPredictions(c.App.Writer, out, file)
 }
 
-// parseAnswerFlags reads --answer TASK=yyn values, keeping the order tasks were named in.
-func parseAnswerFlags(values []string) (map[string]predict.Answers, []string, error) {
+// unansweredTasks lists the selected tasks without an --answer, and refuses
+// an --answer for a task that is not selected.
+func unansweredTasks(selected []tasks.Task, given map[string]predict.Answers) ([]string, error) {
+	var names, unanswered []string
+	for _, t := range selected {
+		names = append(names, t.Name)
+		if _, ok := given[t.Name]; !ok {
+			unanswered = append(unanswered, t.Name)
+		}
+	}
+	for _, task := range slices.Sorted(maps.Keys(given)) {
+		if !slices.Contains(names, task) {
+			return nil, fmt.Errorf("--answer %s=…: %s is not among the tasks to predict (%s)", task, task, strings.Join(names, ", "))
+		}
+	}
+	return unanswered, nil
+}
+
+// parseAnswerFlags reads --answer TASK=yyn values.
+func parseAnswerFlags(values []string) (map[string]predict.Answers, error) {
 	given := map[string]predict.Answers{}
-	var order []string
 	for _, v := range values {
 		task, letters, ok := strings.Cut(v, "=")
 		task = strings.TrimSpace(task)
 		if !ok || task == "" {
-			return nil, nil, fmt.Errorf("--answer %q: want TASK=yyn, one letter y or n per question", v)
+			return nil, fmt.Errorf("--answer %q: want TASK=yyn, one letter y or n per question", v)
 		}
 		a, err := predict.ParseAnswers(letters)
 		if err != nil {
-			return nil, nil, fmt.Errorf("--answer %s: %v", v, err)
+			return nil, fmt.Errorf("--answer %s: %v", v, err)
 		}
 		if _, dup := given[task]; dup {
-			return nil, nil, fmt.Errorf("--answer: task %s is answered twice", task)
+			return nil, fmt.Errorf("--answer: task %s is answered twice", task)
 		}
 		given[task] = a
-		order = append(order, task)
 	}
-	return given, order, nil
+	return given, nil
 }
 
-// predictTaskNames is the tasks to predict: --tasks, else the tasks answered with --answer.
-func predictTaskNames(c *cli.Context, answered []string) ([]string, error) {
+// predictTasks is the tasks to predict: those named by --tasks, else all of
+// --tasks-dir (or the built-in ones).
+func predictTasks(c *cli.Context) ([]tasks.Task, error) {
+	all, err := loadTasks(tasksDir(c))
+	if err != nil {
+		return nil, err
+	}
 	var names []string
 	for _, n := range strings.Split(c.String("tasks"), ",") {
-		if n = strings.TrimSpace(n); n != "" && !slices.Contains(names, n) {
+		if n = strings.TrimSpace(n); n != "" {
 			names = append(names, n)
 		}
 	}
-	if len(names) == 0 {
-		names = answered
+	selected, err := tasks.Select(all, names)
+	if err != nil {
+		return nil, fmt.Errorf("--tasks: %w", err)
 	}
-	if len(names) == 0 {
-		return nil, errors.New("no tasks to predict: name them with --tasks a,b or answer them with --answer TASK=yyn")
+	if len(selected) == 0 {
+		return nil, errors.New("no tasks to predict")
 	}
-	return names, nil
+	return selected, nil
 }
 
-// askAnswers asks the three questions about task, repeating a question until
-// it gets y or n.
-func askAnswers(w io.Writer, in *bufio.Reader, task string) (predict.Answers, error) {
-	fmt.Fprintf(w, "%s\n", task)
+// askAnswers asks the three questions about a task, repeating a question
+// until it gets y or n.
+func askAnswers(w io.Writer, in *bufio.Reader, t tasks.Task) (predict.Answers, error) {
+	fmt.Fprintf(w, "%s: %s\n  the workflow sends %s and the test output; the tests are %s\n", t.Name, t.Title, t.Source, strings.Join(t.TestFiles, ", "))
+	task := t.Name
 	var yes [3]bool
 	for i, q := range predict.Questions {
 		for {

@@ -77,7 +77,7 @@ func TestPredictThenCheck(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p := f.Predictions[3]; p.Task != "leap_year" || p.Prediction != predict.Workflow || !p.Time.Equal(predictedAt) || p.Time.Location() != time.UTC {
+	if p := f.Predictions[0]; p.Task != "leap_year" || p.Prediction != predict.Workflow || !p.Time.Equal(predictedAt) || p.Time.Location() != time.UTC {
 		t.Errorf("recorded %+v", p)
 	}
 
@@ -96,17 +96,17 @@ func TestPredictThenCheck(t *testing.T) {
 func TestPredictRefusesOverwrite(t *testing.T) {
 	fakePredictEnv(t, predictedAt, false)
 	file := filepath.Join(t.TempDir(), "p.json")
-	if _, _, err := runCLI(t, "predict", "--out", file, "--answer", "leap_year=yyy"); err != nil {
+	if _, _, err := runCLI(t, "predict", "--out", file, "--tasks", "leap_year", "--answer", "leap_year=yyy"); err != nil {
 		t.Fatal(err)
 	}
-	_, _, err := runCLI(t, "predict", "--out", file, "--answer", "leap_year=nnn")
+	_, _, err := runCLI(t, "predict", "--out", file, "--tasks", "leap_year", "--answer", "leap_year=nnn")
 	if err == nil || !strings.Contains(err.Error(), "already exists") || !strings.Contains(err.Error(), "--force") {
 		t.Fatalf("err = %v", err)
 	}
 	if f, _ := predict.Load(file); f.Predictions[0].Prediction != predict.Workflow {
 		t.Fatal("the refused run changed the file")
 	}
-	if _, _, err := runCLI(t, "predict", "--out", file, "--answer", "leap_year=nnn", "--force"); err != nil {
+	if _, _, err := runCLI(t, "predict", "--out", file, "--tasks", "leap_year", "--answer", "leap_year=nnn", "--force"); err != nil {
 		t.Fatal(err)
 	}
 	if f, _ := predict.Load(file); f.Predictions[0].Prediction != predict.Agent {
@@ -121,7 +121,7 @@ func TestPredictAsksOnATerminal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Count(out, "2. Will one edit") != 2 || !strings.Contains(out, "please answer y or n") || strings.Contains(out, "leap_year\n  1.") {
+	if strings.Count(out, "2. Will one edit") != 2 || !strings.Contains(out, "please answer y or n") || strings.Contains(out, "leap_year:") || !strings.Contains(out, "the workflow sends dateparse.py") {
 		t.Errorf("questions asked:\n%s", out)
 	}
 	f, _ := predict.Load(file)
@@ -158,7 +158,9 @@ func TestPredictBadFlags(t *testing.T) {
 		{[]string{"--answer", "leap_year=yes"}, "three letters"},
 		{[]string{"--answer", "leap_year=yyy", "--answer", "leap_year=nnn"}, "answered twice"},
 		{[]string{"--tasks", "slugify", "--answer", "leap_year=yyy"}, "leap_year is not among the tasks"},
-		{nil, "no tasks to predict"},
+		{[]string{"--tasks", "nope"}, `unknown task "nope"; known tasks: leap_year, parse_date, slugify, word_freq`},
+		{[]string{"--tasks-dir", "/no/such/tasks", "--answer", "leap_year=yyy"}, "/no/such/tasks"},
+		{[]string{"--answer", "leap_year=yyy"}, "no answers for parse_date, slugify, word_freq"},
 	} {
 		_, _, err := runCLI(t, append([]string{"predict", "--out", out}, c.args...)...)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -170,7 +172,7 @@ func TestPredictBadFlags(t *testing.T) {
 func TestCheckRefusesLatePredictions(t *testing.T) {
 	fakePredictEnv(t, runStarted.Add(time.Minute), false)
 	file := filepath.Join(t.TempDir(), "p.json")
-	if _, _, err := runCLI(t, "predict", "--out", file, "--answer", "slugify=yyn"); err != nil {
+	if _, _, err := runCLI(t, "predict", "--out", file, "--tasks", "slugify", "--answer", "slugify=yyn"); err != nil {
 		t.Fatal(err)
 	}
 	run := writeLessonRun(t, runStarted)
@@ -187,7 +189,7 @@ func TestCheckErrors(t *testing.T) {
 	fakePredictEnv(t, predictedAt, false)
 	dir := t.TempDir()
 	file := filepath.Join(dir, "p.json")
-	runCLI(t, "predict", "--out", file, "--answer", "slugify=yyn")
+	runCLI(t, "predict", "--out", file, "--tasks", "slugify", "--answer", "slugify=yyn")
 	missingRun := filepath.Join(dir, "no-run")
 	for _, c := range []struct {
 		args []string
@@ -207,7 +209,7 @@ func TestCheckErrors(t *testing.T) {
 func TestCheckWarnsAboutTornLines(t *testing.T) {
 	fakePredictEnv(t, predictedAt, false)
 	file := filepath.Join(t.TempDir(), "p.json")
-	runCLI(t, "predict", "--out", file, "--answer", "slugify=yyn")
+	runCLI(t, "predict", "--out", file, "--tasks", "slugify", "--answer", "slugify=yyn")
 	run := writeLessonRun(t, runStarted)
 	f, _ := os.OpenFile(filepath.Join(run, results.EpisodesFile), os.O_WRONLY|os.O_APPEND, 0)
 	f.WriteString(`{"format":1,"task":"slu`)

@@ -87,3 +87,9 @@ type Prediction struct {
 func NewPrediction(task string, a Answers, now time.Time) Prediction {
 	return Prediction{Task: task, Answers: a, Prediction: a.Predict(), Time: now.UTC()}
 }
+
+// String describes the prediction in one line, such as
+// "parse_date: nny → agent (2026-11-29T21:00:00Z)".
+func (p Prediction) String() string {
+	return fmt.Sprintf("%s: %s → %s (%s)", p.Task, p.Answers, p.Prediction, p.Time.Format(time.RFC3339))
+}

@@ -1,0 +1,162 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"bench/report"
+	"bench/results"
+)
+
+// reportFormats are the values of `bench report --format`.
+var reportFormats = []string{"text", "markdown", "csv", "json"}
+
+func reportCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "report",
+		Usage:     "summarize one or more runs (merged): pass rates with intervals, pass@k, tokens, twins, paired tests",
+		ArgsUsage: "DIR... [--format text|markdown|csv|json] [--plot FILE.svg]",
+		Description: "Reads the run folders (run.json and episodes.jsonl), merges their episodes and prints, per task and track,\n" +
+			"passes out of n with a Wilson 95% interval, pass@k, median tokens and turns, exit reasons; per task the\n" +
+			"agent/workflow token ratio and an exact McNemar test; tool sequences and twin runs. Caveats are footnotes.\n" +
+			"--plot writes one SVG file with two panels: pass rate per task and track, and median tokens.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "format", Value: "text", Usage: "output format: text, markdown, csv or json"},
+			&cli.StringFlag{Name: "plot", Usage: "also write an SVG plot (pass rate with Wilson whiskers, median tokens) to `FILE`"},
+		},
+		Action: func(c *cli.Context) error {
+			dirs, err := argsWithTrailingFlags(c)
+			if err != nil {
+				return err
+			}
+			if len(dirs) == 0 {
+				return fmt.Errorf("report needs at least one run folder: bench report DIR... (for example results/<run-id>)")
+			}
+			return writeReport(c.App.Writer, dirs, c.String("format"), c.String("plot"))
+		},
+	}
+}
+
+// printReport prints the report of one run folder, as `bench run` does at
+// its end.
+func printReport(c *cli.Context, dir, format string) error {
+	return writeReport(c.App.Writer, []string{dir}, format, "")
+}
+
+// writeReport reads and merges the run folders, writes the report in format
+// to w, and the SVG plot to plotPath unless it is empty.
+func writeReport(w io.Writer, dirs []string, format, plotPath string) error {
+	write, err := reportWriter(format)
+	if err != nil {
+		return err
+	}
+	inputs, err := readRuns(dirs)
+	if err != nil {
+		return err
+	}
+	rep := report.Build(inputs)
+	if err := write(w, rep); err != nil {
+		return err
+	}
+	if plotPath != "" {
+		return writePlot(plotPath, rep)
+	}
+	return nil
+}
+
+// reportWriter returns the renderer of a --format value.
+func reportWriter(format string) (func(io.Writer, *report.Report) error, error) {
+	switch strings.ToLower(strings.TrimSpace(format)) {
+	case "text":
+		return report.WriteText, nil
+	case "markdown", "md":
+		return report.WriteMarkdown, nil
+	case "csv":
+		return report.WriteCSV, nil
+	case "json":
+		return report.WriteJSON, nil
+	}
+	return nil, fmt.Errorf("unknown --format %q: want one of %s", format, strings.Join(reportFormats, ", "))
+}
+
+// readRuns reads each run folder with results.Read.
+func readRuns(dirs []string) ([]report.Input, error) {
+	inputs := make([]report.Input, 0, len(dirs))
+	for _, dir := range dirs {
+		data, err := results.Read(dir)
+		if err != nil {
+			return nil, err
+		}
+		inputs = append(inputs, report.Input(data))
+	}
+	return inputs, nil
+}
+
+// writePlot writes the report's SVG plot to path.
+func writePlot(path string, rep *report.Report) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("writing the plot: %w", err)
+	}
+	if err := report.WriteSVG(f, rep); err != nil {
+		f.Close()
+		return fmt.Errorf("writing the plot %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("writing the plot %s: %w", path, err)
+	}
+	return nil
+}
+
+// argsWithTrailingFlags returns the positional arguments of c, applying any
+// of the command's flags that follow them (`bench report DIR --format json`):
+// urfave/cli stops parsing flags at the first positional argument.
+func argsWithTrailingFlags(c *cli.Context) ([]string, error) {
+	args := c.Args().Slice()
+	var pos []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return append(pos, args[i+1:]...), nil
+		}
+		name, ok := strings.CutPrefix(a, "--")
+		if !ok {
+			name, ok = strings.CutPrefix(a, "-")
+		}
+		if !ok || name == "" {
+			pos = append(pos, a)
+			continue
+		}
+		name, value, hasValue := strings.Cut(name, "=")
+		if !hasFlag(c, name) {
+			return nil, fmt.Errorf("unknown flag %s for bench %s", a, c.Command.Name)
+		}
+		if !hasValue {
+			if i+1 >= len(args) {
+				return nil, fmt.Errorf("flag --%s needs a value", name)
+			}
+			i++
+			value = args[i]
+		}
+		if err := c.Set(name, value); err != nil {
+			return nil, fmt.Errorf("flag --%s: %w", name, err)
+		}
+	}
+	return pos, nil
+}
+
+// hasFlag reports whether the command of c defines a flag called name.
+func hasFlag(c *cli.Context, name string) bool {
+	for _, f := range c.Command.Flags {
+		for _, n := range f.Names() {
+			if n == name {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,111 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// syntheticRun is the labelled synthetic run folder of the report's golden
+// tests (see report/testdata/README.md); syntheticNew is a second one.
+const (
+	syntheticRun = "../../report/testdata/synthetic-run"
+	syntheticNew = "../../report/testdata/synthetic-new"
+)
+
+func TestReportGoldenEveryFormat(t *testing.T) {
+	for _, f := range []struct{ format, golden string }{
+		{"text", "report.txt.golden"},
+		{"markdown", "report.md.golden"},
+		{"csv", "report.csv.golden"},
+		{"json", "report.json.golden"},
+	} {
+		t.Run(f.format, func(t *testing.T) {
+			out, errOut, err := runCLI(t, "report", "--format", f.format, syntheticRun)
+			if err != nil {
+				t.Fatalf("bench report: %v\n%s", err, errOut)
+			}
+			checkGolden(t, f.golden, out)
+		})
+	}
+}
+
+func TestReportFlagsAfterFolders(t *testing.T) {
+	before, _, err := runCLI(t, "report", "--format", "csv", syntheticRun)
+	if err != nil {
+		t.Fatal(err)
+	}
+	after, _, err := runCLI(t, "report", syntheticRun, "--format=csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if before != after || !strings.HasPrefix(after, "task,track,n,passed") {
+		t.Errorf("--format after the folder gave another output:\n%s\nvs\n%s", after, before)
+	}
+}
+
+func TestReportMergesRunsAndNotesDigests(t *testing.T) {
+	out, _, err := runCLI(t, "report", syntheticRun, syntheticNew)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"run synthetic-run:", "run synthetic-new:",
+		" parse_date  workflow  9/12 ", // 1/4 + 8/8 merged
+		"the digest differs between merged runs (sha256:synthetic0000, sha256:synthetic1111)",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("merged report lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestReportPlot(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "run.svg")
+	if _, errOut, err := runCLI(t, "report", syntheticRun, "--plot", path); err != nil {
+		t.Fatalf("bench report --plot: %v\n%s", err, errOut)
+	}
+	svg, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"<svg", "parse_date", "leap_year"} {
+		if !strings.Contains(string(svg), want) {
+			t.Errorf("the plot lacks %q (%d bytes)", want, len(svg))
+		}
+	}
+}
+
+func TestReportBadInput(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"report"}, "at least one run folder"},
+		{[]string{"report", "--format", "xml", syntheticRun}, `unknown --format "xml": want one of text, markdown, csv, json`},
+		{[]string{"report", syntheticRun, "--colour", "red"}, "unknown flag --colour"},
+		{[]string{"report", syntheticRun, "--format"}, "flag --format needs a value"},
+		{[]string{"report", filepath.Join(t.TempDir(), "missing")}, "does not exist"},
+		{[]string{"compare", syntheticRun}, "compare needs two run folders, OLD and NEW; got 1"},
+		{[]string{"compare", syntheticRun, syntheticNew, "--format", "csv"}, `unknown --format "csv"`},
+	} {
+		_, _, err := runCLI(t, c.args...)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("bench %s: err = %v, want one containing %q", strings.Join(c.args, " "), err, c.want)
+		}
+	}
+}
+
+func TestCompareGolden(t *testing.T) {
+	out, errOut, err := runCLI(t, "compare", syntheticRun, syntheticNew)
+	if err != nil {
+		t.Fatalf("bench compare: %v\n%s", err, errOut)
+	}
+	checkGolden(t, "compare.txt.golden", out)
+	for _, want := range []string{"+75.0pp (p=0.018 n=4+8)", "~ (p=1.000 n=4+8)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("compare output lacks %q", want)
+		}
+	}
+}

@@ -1,0 +1,161 @@
+package report
+
+import (
+	"hash/fnv"
+	"slices"
+	"strings"
+)
+
+// Build computes the report over the episodes of all inputs (merged runs).
+func Build(inputs []Input) *Report {
+	rep := &Report{}
+	notes := &footnotes{}
+	rep.Runs = runInfos(inputs)
+	cells := group(inputs)
+	for _, c := range cells {
+		rep.Rows = append(rep.Rows, summarize(c, notes))
+		rep.Sequences = append(rep.Sequences, sequences(c)...)
+	}
+	rep.Ratios, rep.McNemar = pairs(cells)
+	rep.Twins = twins(cells, inputs, notes)
+	markDivergedRows(rep, notes)
+	runNotes(inputs, notes)
+	rep.Footnotes = notes.list
+	rep.round()
+	return rep
+}
+
+// runInfos describes the inputs.
+func runInfos(inputs []Input) []RunInfo {
+	infos := make([]RunInfo, len(inputs))
+	for i, in := range inputs {
+		infos[i] = RunInfo{
+			ID: in.Run.ID, Dir: in.Dir, BenchVersion: in.Run.BenchVersion, Backend: in.Run.Backend,
+			Model: in.Run.Model, ModelDigest: in.Run.ModelDigest, Episodes: len(in.Episodes),
+		}
+	}
+	return infos
+}
+
+// summarize computes the row of one cell.
+func summarize(c *cell, notes *footnotes) Row {
+	n := len(c.entries)
+	row := Row{Task: c.task, Track: c.track, N: n}
+	tokens := make([]float64, n)
+	est := make([]float64, n)
+	turns := make([]float64, n)
+	exits := map[string]int{}
+	for i, e := range c.entries {
+		if e.ep.Passed {
+			row.Passed++
+		}
+		tokens[i] = float64(e.ep.PromptTokens + e.ep.CompletionTokens)
+		est[i] = float64(e.ep.EstPromptTokens + e.ep.EstCompletionTokens)
+		turns[i] = float64(e.ep.Turns)
+		exits[e.ep.ExitReason]++
+	}
+	row.Rate = float64(row.Passed) / float64(n)
+	row.Wilson = Wilson(row.Passed, n)
+	for _, k := range PassAtKs {
+		if k <= n {
+			row.PassAtK = append(row.PassAtK, PassK{K: k, P: PassAtK(n, row.Passed, k)})
+		}
+	}
+	slices.Sort(tokens)
+	slices.Sort(est)
+	slices.Sort(turns)
+	row.MedianTokens, row.MedianEstTokens, row.MedianTurns = median(tokens), median(est), median(turns)
+	row.Exits = counts(exits, compareExits)
+	if n == 1 {
+		row.Notes = append(row.Notes, notes.add("n = 1: examples, not rates"))
+	}
+	return row
+}
+
+// counts lists a map's counts ordered by name with order.
+func counts(m map[string]int, order func(a, b string) int) []Count {
+	names := make([]string, 0, len(m))
+	for name := range m {
+		names = append(names, name)
+	}
+	slices.SortFunc(names, order)
+	out := make([]Count, len(names))
+	for i, name := range names {
+		out[i] = Count{name, m[name]}
+	}
+	return out
+}
+
+// sequences lists the distinct tool-call sequences of a cell, most frequent
+// first (ties by sequence).
+func sequences(c *cell) []Sequence {
+	idx := map[string]int{}
+	var out []Sequence
+	for _, e := range c.entries {
+		key := strings.Join(e.ep.ToolCalls, "\x00")
+		i, ok := idx[key]
+		if !ok {
+			i = len(out)
+			idx[key] = i
+			out = append(out, Sequence{Task: c.task, Track: c.track, Tools: e.ep.ToolCalls})
+		}
+		out[i].Count++
+	}
+	slices.SortStableFunc(out, func(a, b Sequence) int {
+		if a.Count != b.Count {
+			return b.Count - a.Count
+		}
+		return slices.Compare(a.Tools, b.Tools)
+	})
+	return out
+}
+
+// seedFor derives a bootstrap seed from a task name, so that every task's
+// interval is reproducible on its own.
+func seedFor(task string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(task))
+	return h.Sum64()
+}
+
+// tokensOf returns a cell's sorted token totals, reported or estimated.
+func tokensOf(c *cell, estimated bool) []float64 {
+	xs := make([]float64, len(c.entries))
+	for i, e := range c.entries {
+		if estimated {
+			xs[i] = float64(e.ep.EstPromptTokens + e.ep.EstCompletionTokens)
+		} else {
+			xs[i] = float64(e.ep.PromptTokens + e.ep.CompletionTokens)
+		}
+	}
+	slices.Sort(xs)
+	return xs
+}
+
+// runNotes adds the caveats that concern whole runs: digests that differ
+// between merged runs, and the readers' warnings (e.g. torn lines).
+func runNotes(inputs []Input, notes *footnotes) {
+	digests := map[string][]string{}
+	for _, in := range inputs {
+		m := in.Run.Model
+		if !slices.Contains(digests[m], in.Run.ModelDigest) {
+			digests[m] = append(digests[m], in.Run.ModelDigest)
+		}
+	}
+	models := make([]string, 0, len(digests))
+	for m := range digests {
+		models = append(models, m)
+	}
+	slices.Sort(models)
+	for _, m := range models {
+		if d := digests[m]; len(d) > 1 {
+			slices.Sort(d)
+			notes.add("model " + m + ": the digest differs between merged runs (" + strings.Join(d, ", ") + "): the runs may not have used the same weights")
+		}
+	}
+	for _, in := range inputs {
+		for _, w := range in.Warnings {
+			notes.add(w) // the reader's warnings name the file and line
+		}
+	}
+}

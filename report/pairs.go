@@ -1,0 +1,97 @@
+package report
+
+// pairedTracks are the (A, B) track pairs compared per task: the agent
+// against each workflow track.
+var pairedTracks = [][2]string{{"agent", "workflow"}, {"agent", "workflow-retry"}}
+
+// pairs computes, per task and paired tracks present, the token ratio A/B
+// and the exact McNemar test.
+func pairs(cells []*cell) ([]Ratio, []McNemar) {
+	byTask := map[string]map[string]*cell{}
+	var tasks []string
+	for _, c := range cells {
+		if byTask[c.task] == nil {
+			byTask[c.task] = map[string]*cell{}
+			tasks = append(tasks, c.task) // cells are sorted by task
+		}
+		byTask[c.task][c.track] = c
+	}
+	var ratios []Ratio
+	var tests []McNemar
+	for _, task := range tasks {
+		for _, p := range pairedTracks {
+			a, b := byTask[task][p[0]], byTask[task][p[1]]
+			if a == nil || b == nil {
+				continue
+			}
+			if r, ok := ratio(a, b); ok {
+				ratios = append(ratios, r)
+			}
+			tests = append(tests, mcnemar(a, b))
+		}
+	}
+	return ratios, tests
+}
+
+// ratio compares the median tokens of num and den: backend-reported tokens
+// when both medians are positive, else the offline estimate; no ratio when
+// neither basis has a positive denominator.
+func ratio(num, den *cell) (Ratio, bool) {
+	r := Ratio{Task: num.task, Num: num.track, Den: den.track, NumN: len(num.entries), DenN: len(den.entries)}
+	for _, basis := range []string{"reported", "estimated"} {
+		xs, ys := tokensOf(num, basis == "estimated"), tokensOf(den, basis == "estimated")
+		mx, my := median(xs), median(ys)
+		if mx <= 0 || my <= 0 {
+			continue
+		}
+		r.Basis, r.NumMedian, r.DenMedian, r.Ratio = basis, mx, my, mx/my
+		if len(xs) > 1 && len(ys) > 1 {
+			iv := RatioInterval(xs, ys, seedFor(num.task+"/"+num.track+"/"+den.track))
+			r.Interval = &iv
+		}
+		return r, true
+	}
+	return r, false
+}
+
+// pairKey identifies an episode within a task and track for pairing: its
+// seed, repeat, and how many episodes with the same seed and repeat came
+// before it (merged runs may each hold one).
+type pairKey struct{ seed, repeat, occurrence int }
+
+// outcomes maps a cell's episodes by pairKey to whether they passed.
+func outcomes(c *cell) map[pairKey]bool {
+	seen := map[[2]int]int{}
+	m := make(map[pairKey]bool, len(c.entries))
+	for _, e := range c.entries {
+		sr := [2]int{e.ep.Seed, e.ep.Repeat}
+		m[pairKey{sr[0], sr[1], seen[sr]}] = e.ep.Passed
+		seen[sr]++
+	}
+	return m
+}
+
+// mcnemar pairs the episodes of a and b by seed and repeat and tests them.
+func mcnemar(a, b *cell) McNemar {
+	t := McNemar{Task: a.task, A: a.track, B: b.track}
+	bm := outcomes(b)
+	for k, pa := range outcomes(a) {
+		pb, ok := bm[k]
+		if !ok {
+			continue
+		}
+		t.Pairs++
+		switch {
+		case pa && pb:
+			t.BothPass++
+		case pa:
+			t.OnlyA++
+		case pb:
+			t.OnlyB++
+		default:
+			t.BothFail++
+		}
+	}
+	t.P = McNemarExact(t.OnlyA, t.OnlyB)
+	return t
+}

@@ -1,0 +1,56 @@
+package report
+
+import (
+	"math"
+	"strconv"
+)
+
+// sig6 rounds x to six significant digits, so that the report's figures do
+// not depend on the last bits of floating-point arithmetic (which may differ
+// between CPUs, e.g. where multiply-adds are fused).
+func sig6(x float64) float64 {
+	if x == 0 || math.IsNaN(x) || math.IsInf(x, 0) {
+		return x
+	}
+	y, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'g', 6, 64), 64)
+	return y
+}
+
+// round rounds every computed figure of the report with sig6, and turns nil
+// lists into empty ones so that the JSON document always has its arrays.
+func (rep *Report) round() {
+	for i := range rep.Rows {
+		r := &rep.Rows[i]
+		r.Rate, r.Wilson.Low, r.Wilson.High = sig6(r.Rate), sig6(r.Wilson.Low), sig6(r.Wilson.High)
+		for j := range r.PassAtK {
+			r.PassAtK[j].P = sig6(r.PassAtK[j].P)
+		}
+	}
+	for i := range rep.Ratios {
+		r := &rep.Ratios[i]
+		r.Ratio = sig6(r.Ratio)
+		if r.Interval != nil {
+			r.Interval.Low, r.Interval.High = sig6(r.Interval.Low), sig6(r.Interval.High)
+		}
+	}
+	for i := range rep.McNemar {
+		rep.McNemar[i].P = sig6(rep.McNemar[i].P)
+	}
+	rep.Rows = nonNil(rep.Rows)
+	rep.Ratios = nonNil(rep.Ratios)
+	rep.McNemar = nonNil(rep.McNemar)
+	rep.Sequences = nonNil(rep.Sequences)
+	rep.Twins = nonNil(rep.Twins)
+	rep.Footnotes = nonNil(rep.Footnotes)
+	for i := range rep.Sequences {
+		rep.Sequences[i].Tools = nonNil(rep.Sequences[i].Tools)
+	}
+}
+
+// nonNil returns xs, or an empty slice when it is nil.
+func nonNil[T any](xs []T) []T {
+	if xs == nil {
+		return []T{}
+	}
+	return xs
+}

@@ -1,0 +1,119 @@
+package report
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"gonum.org/v1/gonum/stat"
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// Confidence is the level of every interval in the report.
+const Confidence = 0.95
+
+// z95 is the two-sided normal quantile for Confidence.
+var z95 = distuv.UnitNormal.Quantile(1 - (1-Confidence)/2)
+
+// Interval is a closed interval [Low, High].
+type Interval struct {
+	Low  float64 `json:"low"`
+	High float64 `json:"high"`
+}
+
+// Wilson returns the Wilson score interval at the report's Confidence for
+// passed successes out of n trials. It returns [0, 1] when n is 0.
+func Wilson(passed, n int) Interval {
+	if n <= 0 {
+		return Interval{0, 1}
+	}
+	nf := float64(n)
+	p := float64(passed) / nf
+	z2 := z95 * z95
+	denom := 1 + z2/nf
+	center := (p + z2/(2*nf)) / denom
+	half := z95 / denom * math.Sqrt(p*(1-p)/nf+z2/(4*nf*nf))
+	return Interval{math.Max(0, center-half), math.Min(1, center+half)}
+}
+
+// PassAtK is the unbiased estimator of the chance that at least one of k
+// samples passes, given c passes out of n (Chen et al., 2021):
+// 1 − C(n−c, k)/C(n, k), computed as a product so that large n cannot
+// overflow. It returns NaN when k > n or k < 1.
+func PassAtK(n, c, k int) float64 {
+	if k < 1 || k > n {
+		return math.NaN()
+	}
+	if n-c < k {
+		return 1
+	}
+	q := 1.0
+	for i := n - c + 1; i <= n; i++ {
+		q *= 1 - float64(k)/float64(i)
+	}
+	return 1 - q
+}
+
+// McNemarExact returns the two-sided exact McNemar p-value for b and c
+// discordant pairs: a binomial test of min(b, c) against Binomial(b+c, ½).
+// With no discordant pair the p-value is 1.
+func McNemarExact(b, c int) float64 {
+	n := b + c
+	if n == 0 {
+		return 1
+	}
+	d := distuv.Binomial{N: float64(n), P: 0.5}
+	return math.Min(1, 2*d.CDF(float64(min(b, c))))
+}
+
+// median returns the empirical median (stat.Quantile, Empirical kind) of
+// sorted; NaN when it is empty.
+func median(sorted []float64) float64 {
+	if len(sorted) == 0 {
+		return math.NaN()
+	}
+	return stat.Quantile(0.5, stat.Empirical, sorted, nil)
+}
+
+// sortedCopy returns xs sorted ascending, as a new slice.
+func sortedCopy(xs []float64) []float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return s
+}
+
+// bootstrapResamples is the number of resamples behind a bootstrap interval.
+const bootstrapResamples = 2000
+
+// RatioInterval returns a percentile-bootstrap interval for
+// median(num)/median(den), both sorted ascending, drawing from a PCG
+// generator seeded with seed so that the same data always give the same
+// interval.
+//
+// The median of a resample of size n from sorted data is its k-th order
+// statistic, k = ⌈n/2⌉ (the element stat.Quantile's Empirical kind picks),
+// and the k-th smallest of n uniform indices is ⌊n·U⌋ with U ~ Beta(k,
+// n−k+1). Drawing U directly gives exactly the distribution of resampling
+// element by element, in constant time per resample.
+func RatioInterval(num, den []float64, seed uint64) Interval {
+	rng := rand.New(rand.NewPCG(seed, 0x62656e6368)) // "bench"
+	ratios := make([]float64, bootstrapResamples)
+	for i := range ratios {
+		ratios[i] = resampledMedian(num, rng) / resampledMedian(den, rng)
+	}
+	slices.Sort(ratios)
+	alpha := (1 - Confidence) / 2
+	return Interval{
+		Low:  stat.Quantile(alpha, stat.Empirical, ratios, nil),
+		High: stat.Quantile(1-alpha, stat.Empirical, ratios, nil),
+	}
+}
+
+// resampledMedian draws the median of one bootstrap resample of sorted.
+func resampledMedian(sorted []float64, rng *rand.Rand) float64 {
+	n := len(sorted)
+	k := (n + 1) / 2
+	u := distuv.Beta{Alpha: float64(k), Beta: float64(n - k + 1), Src: rng}.Rand()
+	i := int(float64(n) * u)
+	return sorted[min(i, n-1)]
+}

@@ -1,0 +1,117 @@
+package report
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+func near(a, b, tol float64) bool { return math.Abs(a-b) <= tol }
+
+func TestWilsonKnownValues(t *testing.T) {
+	for _, c := range []struct {
+		passed, n int
+		low, high float64
+	}{
+		{81, 263, 0.2553, 0.3662}, // the worked example of the Wilson interval on Wikipedia
+		{5, 10, 0.2366, 0.7634},
+		{0, 10, 0, 0.2775},
+		{10, 10, 0.7225, 1},
+		{1, 4, 0.0456, 0.6994},
+	} {
+		got := Wilson(c.passed, c.n)
+		if !near(got.Low, c.low, 5e-5) || !near(got.High, c.high, 5e-5) {
+			t.Errorf("Wilson(%d, %d) = [%.4f, %.4f], want [%.4f, %.4f]", c.passed, c.n, got.Low, got.High, c.low, c.high)
+		}
+	}
+	if got := Wilson(0, 0); got != (Interval{0, 1}) {
+		t.Errorf("Wilson(0, 0) = %v, want [0, 1]", got)
+	}
+}
+
+func TestPassAtK(t *testing.T) {
+	for _, c := range []struct {
+		n, c, k int
+		want    float64
+	}{
+		{5, 2, 2, 0.7},  // 1 − C(3,2)/C(5,2) = 1 − 3/10
+		{4, 1, 1, 0.25}, // pass@1 is the pass rate
+		{10, 0, 5, 0},
+		{10, 10, 3, 1},
+		{10, 8, 3, 1},                  // fewer than k failures: some sample of k always passes
+		{20, 5, 10, 1 - 3003.0/184756}, // C(15,10)/C(20,10)
+	} {
+		if got := PassAtK(c.n, c.c, c.k); !near(got, c.want, 1e-12) {
+			t.Errorf("PassAtK(%d, %d, %d) = %v, want %v", c.n, c.c, c.k, got, c.want)
+		}
+	}
+	if got := PassAtK(3, 1, 5); !math.IsNaN(got) {
+		t.Errorf("PassAtK with k > n = %v, want NaN", got)
+	}
+	// Stable for large n, where the binomial coefficients overflow float64.
+	if got, want := PassAtK(100000, 50000, 10), 1-math.Pow(0.5, 10); !near(got, want, 1e-4) {
+		t.Errorf("PassAtK(100000, 50000, 10) = %v, want about %v", got, want)
+	}
+}
+
+func TestMcNemarExactKnownValues(t *testing.T) {
+	for _, c := range []struct {
+		b, c int
+		want float64
+	}{
+		{1, 9, 2 * 11.0 / 1024}, // 2·P(X ≤ 1), X ~ B(10, ½)
+		{0, 5, 2.0 / 32},
+		{9, 1, 2 * 11.0 / 1024},
+		{3, 3, 1},
+		{0, 0, 1},
+		{2, 12, 2 * 106.0 / 16384}, // 1+14+91 = 106 ways of at most 2 of 14
+	} {
+		if got := McNemarExact(c.b, c.c); !near(got, c.want, 1e-9) {
+			t.Errorf("McNemarExact(%d, %d) = %v, want %v", c.b, c.c, got, c.want)
+		}
+	}
+}
+
+func TestRatioIntervalDeterministic(t *testing.T) {
+	num := []float64{900, 1000, 1100, 1200, 5000}
+	den := []float64{200, 210, 250, 300}
+	a := RatioInterval(num, den, 42)
+	b := RatioInterval(num, den, 42)
+	if a != b {
+		t.Fatalf("same seed, different intervals: %v and %v", a, b)
+	}
+	if c := RatioInterval(num, den, 43); c == a {
+		t.Logf("another seed gave the same interval %v (possible with few data)", c)
+	}
+	ratio := median(num) / median(den)
+	if a.Low > ratio || a.High < ratio {
+		t.Errorf("interval %v does not hold the ratio of medians %v", a, ratio)
+	}
+}
+
+// TestResampledMedianMatchesNaive checks the order-statistic shortcut against
+// resampling element by element: the two distributions of the median of a
+// resample must agree.
+func TestResampledMedianMatchesNaive(t *testing.T) {
+	data := []float64{1, 2, 3, 4, 5, 6, 7}
+	const draws = 200000
+	fast := map[float64]int{}
+	naive := map[float64]int{}
+	rng := rand.New(rand.NewPCG(1, 2))
+	buf := make([]float64, len(data))
+	for range draws {
+		fast[resampledMedian(data, rng)]++
+		for i := range buf {
+			buf[i] = data[rng.IntN(len(data))]
+		}
+		slices.Sort(buf)
+		naive[median(buf)]++
+	}
+	for _, x := range data {
+		f, n := float64(fast[x])/draws, float64(naive[x])/draws
+		if !near(f, n, 0.006) {
+			t.Errorf("P(median = %v): shortcut %.4f, naive %.4f", x, f, n)
+		}
+	}
+}

@@ -1,0 +1,146 @@
+package report
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/renderer"
+	"github.com/olekukonko/tablewriter/tw"
+)
+
+// WriteText renders the report as plain-text tables for a terminal.
+func WriteText(w io.Writer, rep *Report) error {
+	return writeTextTables(w, append(runLines(rep), emptyLine(rep)...), tables(rep), rep.Footnotes)
+}
+
+// WriteMarkdown renders the report as Markdown: headings, pipe tables and
+// footnotes.
+func WriteMarkdown(w io.Writer, rep *Report) error {
+	return writeMarkdownTables(w, "bench report", append(runLines(rep), emptyLine(rep)...), tables(rep), rep.Footnotes)
+}
+
+// writeTextTables writes intro lines, titled tables and footnotes as text.
+func writeTextTables(w io.Writer, intro []string, ts []table, notes []Footnote) error {
+	bw := bufio.NewWriter(w)
+	for _, l := range intro {
+		fmt.Fprintln(bw, l)
+	}
+	for i, t := range ts {
+		if i > 0 || len(intro) > 0 {
+			fmt.Fprintln(bw)
+		}
+		fmt.Fprintf(bw, "%s\n\n", t.title)
+		var buf bytes.Buffer
+		if err := renderTable(&buf, t, renderer.NewBlueprint(tw.Rendition{
+			Borders:  tw.BorderNone,
+			Symbols:  tw.NewSymbols(tw.StyleASCII),
+			Settings: tw.Settings{Separators: tw.Separators{BetweenColumns: tw.Off, BetweenRows: tw.Off}, Lines: tw.Lines{ShowHeaderLine: tw.On}},
+		}), nil); err != nil {
+			return err
+		}
+		writeTrimmed(bw, buf.Bytes())
+	}
+	writeFootnotes(bw, notes, "")
+	return bw.Flush()
+}
+
+// writeMarkdownTables writes a heading, intro bullets, titled tables and
+// footnotes as Markdown.
+func writeMarkdownTables(w io.Writer, heading string, intro []string, ts []table, notes []Footnote) error {
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "# %s\n", heading)
+	if len(intro) > 0 {
+		fmt.Fprintln(bw)
+	}
+	for _, l := range intro {
+		fmt.Fprintln(bw, "- "+l)
+	}
+	for _, t := range ts {
+		fmt.Fprintf(bw, "\n## %s\n\n", t.title)
+		if err := renderTable(bw, t, renderer.NewMarkdown(), escapeMarkdown); err != nil {
+			return err
+		}
+	}
+	writeFootnotes(bw, notes, "- ")
+	return bw.Flush()
+}
+
+// writeTrimmed writes text without the spaces that pad the last column.
+func writeTrimmed(w *bufio.Writer, text []byte) {
+	for line := range bytes.Lines(text) {
+		w.Write(bytes.TrimRight(line, " \n"))
+		w.WriteByte('\n')
+	}
+}
+
+// renderTable writes one table with the given tablewriter renderer, each
+// cell passed through escape when it is not nil.
+func renderTable(w io.Writer, t table, r tw.Renderer, escape func(string) string) error {
+	tbl := tablewriter.NewTable(w,
+		tablewriter.WithRenderer(r),
+		tablewriter.WithHeaderAutoFormat(tw.Off),
+		tablewriter.WithHeaderAlignment(tw.AlignLeft),
+		tablewriter.WithRowAlignment(tw.AlignLeft),
+		tablewriter.WithRowAutoWrap(tw.WrapNone),
+	)
+	tbl.Header(cells(t.header, escape))
+	for _, row := range t.rows {
+		if err := tbl.Append(cells(row, escape)); err != nil {
+			return err
+		}
+	}
+	return tbl.Render()
+}
+
+// cells applies escape (if any) to a row, returning a new row.
+func cells(row []string, escape func(string) string) []string {
+	if escape == nil {
+		return row
+	}
+	out := make([]string, len(row))
+	for i, c := range row {
+		out[i] = escape(c)
+	}
+	return out
+}
+
+// escapeMarkdown keeps a cell from breaking a pipe table.
+func escapeMarkdown(s string) string {
+	return strings.ReplaceAll(s, "|", `\|`)
+}
+
+// runLines describes the merged runs, one line each.
+func runLines(rep *Report) []string {
+	lines := make([]string, len(rep.Runs))
+	for i, r := range rep.Runs {
+		digest := r.ModelDigest
+		if digest == "" {
+			digest = "digest unknown"
+		}
+		lines[i] = fmt.Sprintf("run %s: %s %s (%s), %d episodes, %s", r.ID, r.Backend, r.Model, digest, r.Episodes, r.Dir)
+	}
+	return lines
+}
+
+// emptyLine says so when the runs hold no finished episode.
+func emptyLine(rep *Report) []string {
+	if len(rep.Rows) > 0 {
+		return nil
+	}
+	return []string{"no finished episodes yet"}
+}
+
+// writeFootnotes writes the footnotes, each line prefixed with bullet.
+func writeFootnotes(w io.Writer, notes []Footnote, bullet string) {
+	if len(notes) == 0 {
+		return
+	}
+	fmt.Fprintln(w)
+	for _, f := range notes {
+		fmt.Fprintf(w, "%s[%d] %s\n", bullet, f.ID, f.Text)
+	}
+}
