@@ -1,0 +1,36 @@
+package loop
+
+import (
+	"context"
+	"testing"
+
+	"bench/model"
+)
+
+// BenchmarkAgentTurn measures the loop's own cost per turn (prompt
+// bookkeeping, token estimate, events, one list_files call) with a model that
+// answers at once.
+func BenchmarkAgentTurn(b *testing.B) {
+	const turns = 20
+	chat := &fakeChatter{next: func(int, model.Request) fakeReply { return say(calls("list_files", `{"path":"."}`)) }}
+	env, _ := newEnv(b, chat)
+	b.ReportAllocs()
+	for b.Loop() {
+		chat.requests = chat.requests[:0]
+		env.Rec = &fakeRecorder{}
+		env.MaxTurns = turns
+		Agent(context.Background(), env)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*(turns+1)), "ns/call")
+}
+
+// BenchmarkConfine measures path confinement of a nested path that does not exist yet.
+func BenchmarkConfine(b *testing.B) {
+	root := b.TempDir()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Confine(root, "pkg/sub/new_file.py"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

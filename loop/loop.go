@@ -1,0 +1,83 @@
+// Package loop is the agent track: a model that chooses its next step with
+// tools, one call at a time, until it answers without a tool call or a
+// budget stops it.
+//
+// The loop itself only schedules: the prompt text lives in prompts.go, the
+// tools in tools.go, path confinement in paths.go, and the message history
+// and its trajectory events in track.Conversation.
+package loop
+
+import (
+	"context"
+
+	"bench/model"
+	"bench/results"
+	"bench/runner/track"
+)
+
+// DefaultMaxTurns is the turn budget when env.MaxTurns is 0.
+const DefaultMaxTurns = 25
+
+// Agent is the agent track (named "agent" on the command line).
+//
+// Each turn calls the model with the tools. If the reply asks for tools,
+// they run one at a time, in order, and each result is appended as a tool
+// message; a tool failure is a result, never the end of the loop. The loop
+// stops with done when a reply asks for no tool; with max_turns after one
+// last call without tools once env.MaxTurns turns are spent; with
+// token_budget once the backend-reported tokens reach env.MaxTokens; with
+// interrupted when ctx is cancelled; with error when the model fails.
+func Agent(ctx context.Context, env *track.Env) track.Outcome {
+	maxTurns := env.MaxTurns
+	if maxTurns <= 0 {
+		maxTurns = DefaultMaxTurns
+	}
+	tools := newRegistry()
+	specs := tools.specs()
+	conv := track.NewConversation(env, systemPrompt(env.Guidance, env.Snapshot))
+	conv.Add(model.Message{Role: model.RoleUser, Content: taskPrompt(env.Task)})
+
+	var calls []string
+	turns := 0
+	end := func(exit string, err error) track.Outcome {
+		out := conv.End(exit, err)
+		out.Turns, out.ToolCalls = turns, calls
+		return out
+	}
+	for {
+		if err := ctx.Err(); err != nil {
+			return end(results.ExitInterrupted, err)
+		}
+		final := turns >= maxTurns
+		offer := specs
+		if final {
+			conv.Add(model.Message{Role: model.RoleUser, Content: finalPrompt})
+			offer = nil
+		}
+		resp, err := conv.Call(ctx, offer)
+		if err != nil {
+			return end(track.ExitFor(ctx, err), err)
+		}
+		if !final {
+			turns++
+		}
+		switch {
+		case env.MaxTokens > 0 && conv.Usage().Total() >= env.MaxTokens:
+			return end(results.ExitTokenBudget, nil)
+		case final:
+			return end(results.ExitMaxTurns, nil)
+		case len(resp.Message.ToolCalls) == 0:
+			return end(results.ExitDone, nil)
+		}
+		for _, tc := range resp.Message.ToolCalls {
+			calls = append(calls, tc.Name)
+			conv.Record(results.Event{Kind: results.EventToolCall, Tool: tc.Name, Args: tc.Arguments})
+			text, isErr := tools.call(ctx, env, tc)
+			conv.Record(results.Event{Kind: results.EventToolResult, Tool: tc.Name, Result: text, IsError: isErr})
+			conv.Add(model.Message{Role: model.RoleTool, Content: text, ToolName: tc.Name, ToolCallID: tc.ID})
+			if err := ctx.Err(); err != nil {
+				return end(results.ExitInterrupted, err)
+			}
+		}
+	}
+}

@@ -1,0 +1,176 @@
+package track
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+
+	"bench/model"
+	"bench/results"
+)
+
+// Conversation is the message history of one episode. It sends requests
+// through env.Model, records a request and a response event for every call,
+// and sums calls, usage, model time and step digests into an Outcome.
+//
+// The first message is the system prompt; it is set once, when the
+// conversation is made, and never changes afterwards.
+type Conversation struct {
+	env   *Env
+	rec   results.Recorder // the episode's recorder
+	msgs  []model.Message
+	est   []int // offline token estimate of each message's share of a prompt
+	sent  int   // messages already shown in a request event
+	count *model.Estimator
+	base  int // the estimate of an empty request
+	// toolEst caches the estimate of an empty request offering a tool set, by the set's names.
+	toolEst map[string]int
+	out     Outcome
+}
+
+// NewConversation starts a conversation whose first message is system. It
+// routes env.Rec through the conversation, so that every event of the
+// episode (test runs included) is stamped with the turn it belongs to.
+func NewConversation(env *Env, system string) *Conversation {
+	c := &Conversation{env: env, rec: env.Rec, toolEst: map[string]int{}}
+	env.Rec = c
+	if e, err := model.NewEstimator(""); err == nil { // the estimate is informative; without it, it stays 0
+		c.count, c.base = e, e.Request(model.Request{})
+	}
+	c.Add(model.Message{Role: model.RoleSystem, Content: system})
+	return c
+}
+
+// Add appends messages to the history; they are sent with the next call.
+func (c *Conversation) Add(msgs ...model.Message) {
+	for _, m := range msgs {
+		c.msgs = append(c.msgs, m)
+		c.est = append(c.est, c.estimate(m))
+	}
+}
+
+// Messages returns the history so far.
+func (c *Conversation) Messages() []model.Message { return c.msgs }
+
+// Turn is the number of model calls started so far; events are stamped with it.
+func (c *Conversation) Turn() int { return c.out.ModelCalls }
+
+// End returns the outcome summed so far (model calls, usage, model time,
+// steps) with the exit reason and error. It records no event: the episode
+// (runner.Episode) records the end event once grading is done, also for
+// tracks that never got this far.
+func (c *Conversation) End(exit string, err error) Outcome {
+	o := c.out
+	o.Exit, o.Err = exit, err
+	return o
+}
+
+// Record stamps ev with the current turn and hands it to the recorder.
+func (c *Conversation) Record(ev results.Event) {
+	ev.Turn = c.Turn()
+	c.rec.Record(ev)
+}
+
+// Call sends the whole history with tools (nil for none), records the request
+// (only the messages added since the previous one) and, on success, the
+// response, and appends the reply to the history.
+func (c *Conversation) Call(ctx context.Context, tools []model.Tool) (model.Response, error) {
+	c.out.ModelCalls++
+	req := model.Request{Messages: append([]model.Message(nil), c.msgs...), Tools: tools, Options: c.env.Options}
+	ev := results.Event{Kind: results.EventRequest, Messages: toResults(c.msgs[c.sent:]), EstTokens: c.promptEstimate(tools)}
+	for _, t := range tools {
+		ev.Tools = append(ev.Tools, t.Name)
+	}
+	c.sent = len(c.msgs)
+	c.Record(ev)
+	resp, err := c.env.Model.Chat(ctx, req)
+	if err != nil {
+		return resp, err
+	}
+	reply := resp.Message
+	if reply.Role == "" {
+		reply.Role = model.RoleAssistant
+	}
+	c.Add(reply)
+	c.sent = len(c.msgs) // the reply is recorded in the response event
+	stored := toResults([]model.Message{reply})[0]
+	c.Record(results.Event{
+		Kind: results.EventResponse, Reply: &stored,
+		PromptTokens: resp.Usage.PromptTokens, CompletionTokens: resp.Usage.CompletionTokens,
+		EstCompletion: resp.Usage.EstCompletionTokens,
+		DurationMS:    resp.Wall.Milliseconds(), Retries: resp.Retries,
+	})
+	c.out.Usage = c.out.Usage.Add(resp.Usage)
+	c.out.ModelTime += resp.ModelTime
+	c.out.Steps = append(c.out.Steps, Digest(reply))
+	return resp, nil
+}
+
+// Digest is a short, stable fingerprint of a reply: the first 8 hex digits
+// of the SHA-256 of its content and tool calls. Twin runs diverge at the
+// first step whose digests differ.
+func Digest(m model.Message) string {
+	h := sha256.New()
+	h.Write([]byte(m.Content))
+	for _, tc := range m.ToolCalls {
+		h.Write([]byte{0})
+		h.Write([]byte(tc.Name))
+		h.Write([]byte{0})
+		h.Write([]byte(tc.Arguments))
+	}
+	return hex.EncodeToString(h.Sum(nil))[:8]
+}
+
+// estimate is m's share of a prompt's estimate: the same figure as the
+// client's est_prompt_tokens, counted once per message instead of once per call.
+func (c *Conversation) estimate(m model.Message) int {
+	if c.count == nil {
+		return 0
+	}
+	return c.count.Request(model.Request{Messages: []model.Message{m}}) - c.base
+}
+
+// promptEstimate is the offline estimate of the whole prompt: every message and tool schema.
+func (c *Conversation) promptEstimate(tools []model.Tool) int {
+	if c.count == nil {
+		return 0
+	}
+	key := ""
+	for _, t := range tools {
+		key += t.Name + "\x00"
+	}
+	n, ok := c.toolEst[key] // a track offers the same tools call after call
+	if !ok {
+		n = c.count.Request(model.Request{Tools: tools})
+		c.toolEst[key] = n
+	}
+	for _, e := range c.est {
+		n += e
+	}
+	return n
+}
+
+func toResults(msgs []model.Message) []results.Message {
+	out := make([]results.Message, 0, len(msgs))
+	for _, m := range msgs {
+		rm := results.Message{Role: m.Role, Content: m.Content, ToolName: m.ToolName}
+		for _, tc := range m.ToolCalls {
+			rm.ToolCalls = append(rm.ToolCalls, results.ToolCall{Name: tc.Name, Arguments: tc.Arguments})
+		}
+		out = append(out, rm)
+	}
+	return out
+}
+
+// ExitFor names the exit reason of a track stopped by err: interrupted when
+// ctx was cancelled or the call was interrupted, error otherwise.
+func ExitFor(ctx context.Context, err error) string {
+	if ctx.Err() != nil || errors.Is(err, model.ErrInterrupted) || errors.Is(err, context.Canceled) {
+		return results.ExitInterrupted
+	}
+	return results.ExitError
+}
+
+// Usage is the token usage summed over the calls so far.
+func (c *Conversation) Usage() model.Usage { return c.out.Usage }

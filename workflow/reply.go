@@ -1,0 +1,75 @@
+package workflow
+
+import (
+	"strings"
+)
+
+// reply is what the workflow reads from a model's answer.
+type reply struct {
+	Path      string   // the path of the FILE: line; "" when there is none
+	HasMarker bool     // a line "FILE: <path>" was found
+	Blocks    []string // the fenced code blocks, in order, without their fences
+	AfterMark []string // the code blocks that follow the FILE: line
+	Rest      string   // the text after the FILE: line, when it holds no code block
+}
+
+// parseReply finds the first "FILE: <path>" line and the fenced code blocks
+// (``` or ~~~ fences, with an optional language tag) of a reply.
+func parseReply(text string) reply {
+	var r reply
+	lines := strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
+	var block []string
+	fence := ""
+	markLine := -1
+	for i, line := range lines {
+		trim := strings.TrimSpace(line)
+		if fence != "" {
+			if strings.HasPrefix(trim, fence) && strings.Trim(trim, fence[:1]) == "" {
+				content := strings.Join(block, "\n") + "\n"
+				r.Blocks = append(r.Blocks, content)
+				if r.HasMarker {
+					r.AfterMark = append(r.AfterMark, content)
+				}
+				fence, block = "", nil
+				continue
+			}
+			block = append(block, line)
+			continue
+		}
+		if f := openingFence(trim); f != "" {
+			fence = f
+			continue
+		}
+		if !r.HasMarker {
+			if p, ok := fileMarker(trim); ok {
+				r.HasMarker, r.Path, markLine = true, p, i
+			}
+		}
+	}
+	if r.HasMarker && len(r.AfterMark) == 0 {
+		r.Rest = strings.TrimSpace(strings.Join(lines[markLine+1:], "\n")) + "\n"
+	}
+	return r
+}
+
+// openingFence returns the fence that a line opens (``` or ~~~, three or more), or "".
+func openingFence(trim string) string {
+	for _, c := range []string{"`", "~"} {
+		if strings.HasPrefix(trim, c+c+c) {
+			n := len(trim) - len(strings.TrimLeft(trim, c))
+			return strings.Repeat(c, n)
+		}
+	}
+	return ""
+}
+
+// fileMarker reads a line "FILE: <path>", allowing markdown emphasis or a
+// code span around the marker or the path.
+func fileMarker(trim string) (string, bool) {
+	t := strings.Trim(trim, "*_#` ")
+	if len(t) < 5 || !strings.EqualFold(t[:5], "FILE:") {
+		return "", false
+	}
+	p := strings.Trim(strings.TrimSpace(t[5:]), "*_`\"' ")
+	return p, p != ""
+}

@@ -1,0 +1,33 @@
+package workflow
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestParseReply(t *testing.T) {
+	for _, tc := range []struct {
+		name, text string
+		marker     bool
+		path       string
+		blocks     []string
+		afterMark  int
+		rest       string
+	}{
+		{"marker and block", "FILE: slugify.py\n```python\nimport re\n```\n", true, "slugify.py", []string{"import re\n"}, 1, ""},
+		{"no marker", "Here is the fix:\n```python\ndef f():\n    pass\n```\nDone.", false, "", []string{"def f():\n    pass\n"}, 0, ""},
+		{"no block", "Just change line 3.", false, "", nil, 0, ""},
+		{"emphasised marker", "**FILE: `pkg/a.py`**\n~~~\nx = 1\n~~~", true, "pkg/a.py", []string{"x = 1\n"}, 1, ""},
+		{"block before marker", "```\nold\n```\nFILE: a.py\n```\nnew\n```", true, "a.py", []string{"old\n", "new\n"}, 1, ""},
+		{"marker without block", "FILE: a.py\nx = 1\n", true, "a.py", nil, 0, "x = 1\n"},
+		{"two blocks", "FILE: a.py\n```\none\n```\n```\ntwo\n```", true, "a.py", []string{"one\n", "two\n"}, 2, ""},
+		{"inner fence kept", "FILE: README.md\n````\n```\ncode\n```\n````", true, "README.md", []string{"```\ncode\n```\n"}, 1, ""},
+		{"marker inside a block is code", "```\nFILE: a.py\n```", false, "", []string{"FILE: a.py\n"}, 0, ""},
+		{"crlf", "FILE: a.py\r\n```\r\nx\r\n```\r\n", true, "a.py", []string{"x\n"}, 1, ""},
+	} {
+		r := parseReply(tc.text)
+		if r.HasMarker != tc.marker || r.Path != tc.path || !slices.Equal(r.Blocks, tc.blocks) || len(r.AfterMark) != tc.afterMark || r.Rest != tc.rest {
+			t.Errorf("%s: got %+v", tc.name, r)
+		}
+	}
+}

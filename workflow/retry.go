@@ -1,0 +1,87 @@
+package workflow
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"bench/loop"
+	"bench/model"
+	"bench/results"
+	"bench/runner/track"
+)
+
+// DefaultTries is the number of attempts of workflow-retry when env.Tries is 0.
+const DefaultTries = 2
+
+// Retry is the evaluator-optimizer workflow (named "workflow-retry"). It asks
+// as Workflow does, but a reply without the FILE: line, naming another file
+// than the task's source, or without exactly one code block is rejected:
+// nothing is written, a reject event names the problem, and the model is
+// asked again, told what was wrong. A well-formed reply is written and the
+// tests rerun; their exit code is the evaluator. Up to env.Tries attempts
+// (DefaultTries when 0), each failed one followed by the new test output.
+func Retry(ctx context.Context, env *track.Env) track.Outcome {
+	tries := env.Tries
+	if tries <= 0 {
+		tries = DefaultTries
+	}
+	conv := track.NewConversation(env, systemPrompt)
+	res, err := env.RunTests(ctx)
+	if err != nil {
+		return end(conv, track.ExitFor(ctx, err), err)
+	}
+	source, err := os.ReadFile(filepath.Join(env.Dir, env.Task.Source))
+	if err != nil {
+		return end(conv, results.ExitError, fmt.Errorf("read the task's source file %s: %w", env.Task.Source, err))
+	}
+	conv.Add(model.Message{Role: model.RoleUser, Content: fixPrompt(env.Task, res.Normalized, string(source))})
+	for attempt := 1; attempt <= tries; attempt++ {
+		resp, err := conv.Call(ctx, nil)
+		if err != nil {
+			return end(conv, track.ExitFor(ctx, err), err)
+		}
+		r := parseReply(resp.Message.Content)
+		content, problem := strict(env, r)
+		if problem != "" {
+			conv.Record(results.Event{Kind: results.EventReject, Path: r.Path, Reason: problem})
+			if attempt < tries {
+				conv.Add(model.Message{Role: model.RoleUser, Content: rejectPrompt(env.Task.Source, problem)})
+			}
+			continue
+		}
+		if err := write(conv, env, env.Task.Source, content, results.EventWrite, ""); err != nil {
+			return end(conv, results.ExitError, err)
+		}
+		res, err = env.RunTests(ctx)
+		if err != nil {
+			return end(conv, track.ExitFor(ctx, err), err)
+		}
+		if res.ExitCode == 0 && !res.TimedOut {
+			break
+		}
+		if attempt < tries {
+			conv.Add(model.Message{Role: model.RoleUser, Content: againPrompt(env.Task.Source, res.Normalized)})
+		}
+	}
+	return end(conv, results.ExitDone, nil)
+}
+
+// strict checks a reply against the format and returns the content to write,
+// or the problem that makes it unusable.
+func strict(env *track.Env, r reply) (content, problem string) {
+	if !r.HasMarker {
+		return "", "the reply has no \"FILE: <path>\" line"
+	}
+	if _, err := loop.Confine(env.Dir, r.Path); err != nil {
+		return "", fmt.Sprintf("the FILE: path %q is not allowed: %v", r.Path, err)
+	}
+	if filepath.Clean(r.Path) != filepath.Clean(env.Task.Source) {
+		return "", fmt.Sprintf("the FILE: line names %s, but the file to fix is %s", r.Path, env.Task.Source)
+	}
+	if len(r.Blocks) != 1 {
+		return "", fmt.Sprintf("the reply has %d code blocks; it must have exactly one, holding the complete file", len(r.Blocks))
+	}
+	return r.Blocks[0], ""
+}
