@@ -3,13 +3,18 @@ package runner
 import (
 	"sort"
 
+	"bench/loop"
 	"bench/runner/track"
+	"bench/workflow"
 )
 
 // Tracks returns the registry of tracks by their command-line word (a contract).
 func Tracks() map[string]track.Func {
 	return map[string]track.Func{
-		"oracle": Oracle,
+		"workflow":       workflow.Workflow,
+		"workflow-retry": workflow.Retry,
+		"agent":          loop.Agent,
+		"oracle":         Oracle,
 	}
 }
 
