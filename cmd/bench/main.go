@@ -31,6 +31,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		ExitErrHandler: func(*cli.Context, error) {}, // main decides the exit code
 		Commands: []*cli.Command{
 			versionCommand(),
+			tokensCommand(),
 		},
 	}
 }
