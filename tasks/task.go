@@ -18,5 +18,6 @@ type Task struct {
 	TestFiles     []string      // protected files, relative to repo/; graded from pristine copies
 	Timeout       time.Duration // for one run of TestCmd
 	PartialExpect string        // text the partial/ overlay's failure must contain; "" when there is no partial/
+	Tests         []string      // test method names defined in TestFiles, in file order (e.g. "test_century")
 	FS            fs.FS         // the task folder: task.toml, repo/, solution/, optional partial/
 }

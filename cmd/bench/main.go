@@ -31,6 +31,9 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		ExitErrHandler: func(*cli.Context, error) {}, // main decides the exit code
 		Commands: []*cli.Command{
 			versionCommand(),
+			tasksCommand(),
+			predictCommand(),
+			checkCommand(),
 			tokensCommand(),
 		},
 	}

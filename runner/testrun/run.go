@@ -3,12 +3,135 @@ package testrun
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"syscall"
 	"time"
 )
 
+// MaxOutput is how many bytes of a test run's output are kept.
+const MaxOutput = 64 << 10
+
+// waitDelay bounds how long Run waits for output or exit after it killed
+// the process group.
+const waitDelay = 2 * time.Second
+
+// ErrNoCommand is returned for an empty argv.
+var ErrNoCommand = errors.New("testrun: empty test command")
+
 // Run runs argv in dir with a scrubbed environment, in its own process
-// group, killing the group after timeout, and parses the output.
-// It returns an error only when the command cannot be started.
+// group, killing the group after timeout (0 means no timeout) or when ctx
+// is cancelled, and parses the output. Every process left in the group is
+// killed when the command exits.
+//
+// It returns an error when the command cannot be started (a missing
+// interpreter is one clear sentence) and, together with the partial Result,
+// when ctx was cancelled; a timeout is not an error but Result.TimedOut.
 func Run(ctx context.Context, dir string, argv []string, timeout time.Duration) (Result, error) {
-	return Result{}, errors.New("testrun: not implemented yet")
+	if len(argv) == 0 {
+		return Result{}, ErrNoCommand
+	}
+	bin, err := exec.LookPath(argv[0])
+	if err != nil {
+		if errors.Is(err, exec.ErrNotFound) {
+			return Result{}, fmt.Errorf("%s is needed on PATH to run the tasks' tests, and it was not found", argv[0])
+		}
+		return Result{}, fmt.Errorf("test command %s: %w", argv[0], err)
+	}
+	runCtx, cancel := ctx, context.CancelFunc(func() {})
+	if timeout > 0 {
+		runCtx, cancel = context.WithTimeout(ctx, timeout)
+	}
+	defer cancel()
+
+	cmd := exec.CommandContext(runCtx, bin, argv[1:]...)
+	cmd.Args[0] = argv[0]
+	cmd.Dir = dir
+	cmd.Env = Environ(dir)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return killGroup(cmd) }
+	cmd.WaitDelay = waitDelay
+
+	// Our own pipe: Wait returns when the test process exits, even if a
+	// grandchild still holds the write end; we then kill the group.
+	r, w, err := os.Pipe()
+	if err != nil {
+		return Result{}, fmt.Errorf("test output pipe: %w", err)
+	}
+	cmd.Stdout, cmd.Stderr = w, w
+	out := newCapBuffer(MaxOutput)
+	copied := make(chan struct{})
+
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		r.Close()
+		w.Close()
+		return Result{}, fmt.Errorf("starting %s in %s: %w", argv[0], dir, err)
+	}
+	w.Close()
+	go func() {
+		io.Copy(out, r)
+		close(copied)
+	}()
+	waitErr := cmd.Wait()
+	killGroup(cmd)
+	select {
+	case <-copied:
+	case <-time.After(waitDelay): // a process that left the group still holds the pipe
+	}
+	r.Close()
+	<-copied
+
+	res := Result{
+		ExitCode: cmd.ProcessState.ExitCode(),
+		Duration: time.Since(start),
+	}
+	res.Output, res.CutBytes = out.String()
+	res.TimedOut = errors.Is(runCtx.Err(), context.DeadlineExceeded) && ctx.Err() == nil
+	if res.TimedOut {
+		res.Output += fmt.Sprintf("\n[bench: the tests were stopped after the %s timeout]\n", timeout)
+	}
+	res.Normalized = Normalize(res.Output, dir)
+	Parse(res.Output).apply(&res)
+	if ctx.Err() != nil {
+		return res, fmt.Errorf("test run interrupted: %w", ctx.Err())
+	}
+	var exitErr *exec.ExitError
+	if waitErr != nil && !errors.As(waitErr, &exitErr) && !errors.Is(waitErr, exec.ErrWaitDelay) && !res.TimedOut {
+		return res, fmt.Errorf("running %s: %w", argv[0], waitErr)
+	}
+	return res, nil
+}
+
+// killGroup kills every process in the command's process group.
+func killGroup(cmd *exec.Cmd) error {
+	if cmd.Process == nil {
+		return nil
+	}
+	err := syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	if errors.Is(err, syscall.ESRCH) {
+		return os.ErrProcessDone
+	}
+	return err
+}
+
+// Environ returns the whole environment a test run gets: PATH from the
+// parent, HOME set to the workspace, a UTF-8 locale and settings that keep
+// Python deterministic and the workspace free of bytecode. Nothing else of
+// the parent's environment (tokens, keys) is passed on.
+func Environ(dir string) []string {
+	path := os.Getenv("PATH")
+	if path == "" {
+		path = "/usr/local/bin:/usr/bin:/bin"
+	}
+	return []string{
+		"PATH=" + path,
+		"HOME=" + dir,
+		"LANG=C.UTF-8",
+		"LC_ALL=C.UTF-8",
+		"PYTHONDONTWRITEBYTECODE=1",
+		"PYTHONHASHSEED=0",
+	}
 }

@@ -33,8 +33,9 @@ type Result struct {
 	Cases      []Case
 	Passed     int
 	Total      int
-	Failed     []string // names of failed or errored tests, in output order
+	Failed     []string // method names of failed or errored tests, in output order
 	Duration   time.Duration
+	LoadError  bool // a test module could not be imported (unittest.loader._FailedTest): its tests never ran
 }
 
 // AllPassed reports whether the run passed every test it found.

@@ -1,0 +1,53 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/urfave/cli/v2"
+
+	"bench/report/predict"
+	"bench/results"
+)
+
+func checkCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "check",
+		Usage:     "score predictions written with bench predict against what happened in runs",
+		ArgsUsage: "RUN_DIR...",
+		Description: "A task's outcome is \"workflow\" if the workflow track passed in most of its episodes,\n" +
+			"else \"agent\" if the agent track did, else \"neither\" (a tie is not most; interrupted\n" +
+			"episodes are left out; several run folders are merged). Predictions written after a\n" +
+			"run started are refused.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "predictions", Usage: "the predictions `FILE` written by bench predict", Required: true},
+		},
+		Action: runCheck,
+	}
+}
+
+func runCheck(c *cli.Context) error {
+	if c.NArg() == 0 {
+		return errors.New("name at least one run folder: bench check --predictions FILE RUN_DIR...")
+	}
+	file, err := predict.Load(c.String("predictions"))
+	if err != nil {
+		return err
+	}
+	var runs []results.Data
+	for _, dir := range c.Args().Slice() {
+		data, err := results.Read(dir)
+		if err != nil {
+			return err
+		}
+		for _, w := range data.Warnings {
+			fmt.Fprintln(c.App.ErrWriter, "warning:", w)
+		}
+		runs = append(runs, data)
+	}
+	score, err := predict.Check(file, runs)
+	if err != nil {
+		return err
+	}
+	return predict.Render(c.App.Writer, score)
+}

@@ -1,0 +1,206 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os/exec"
+	"sort"
+	"strconv"
+	"strings"
+
+	"bench/runner"
+	"bench/tasks"
+
+	"github.com/olekukonko/tablewriter"
+	"github.com/urfave/cli/v2"
+)
+
+// tasksDirFlag is the --tasks-dir flag every command that reads tasks shares.
+func tasksDirFlag() cli.Flag {
+	return &cli.StringFlag{
+		Name:  "tasks-dir",
+		Usage: "load tasks from `DIR` (one folder per task, as in tasks/) instead of the built-in ones",
+	}
+}
+
+func tasksCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "tasks",
+		Usage:     "list the fixture tasks",
+		ArgsUsage: " ",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "json", Usage: "print a JSON array instead of a table"},
+			tasksDirFlag(),
+		},
+		Action: listTasks,
+		Subcommands: []*cli.Command{{
+			Name:      "verify",
+			Usage:     "oracle check: each original fails, each partial fix fails as expected, each solution passes, the folders stay unchanged",
+			ArgsUsage: "[TASK...]",
+			Flags:     []cli.Flag{tasksDirFlag()},
+			Action:    verifyTasks,
+		}},
+	}
+}
+
+// tasksDir returns --tasks-dir wherever it was given on the command line:
+// "bench tasks --tasks-dir D verify" as well as "bench tasks verify --tasks-dir D".
+func tasksDir(c *cli.Context) string {
+	for _, lc := range c.Lineage() {
+		if v := lc.String("tasks-dir"); v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// loadTasks returns the tasks in dir, or the built-in ones when dir is "".
+func loadTasks(dir string) ([]tasks.Task, error) {
+	if dir == "" {
+		return tasks.Load(tasks.Embedded())
+	}
+	return tasks.FromDir(dir)
+}
+
+// taskInfo is one task as `bench tasks --json` prints it.
+type taskInfo struct {
+	Name      string   `json:"name"`
+	Title     string   `json:"title"`
+	Files     []string `json:"files"` // the files of repo/, as copied into a workspace
+	Tests     int      `json:"tests"`
+	TestNames []string `json:"test_names"`
+	Source    string   `json:"source"` // the file the workflow track sends
+	TestFiles []string `json:"test_files"`
+	TestCmd   []string `json:"test_cmd"`
+	Timeout   string   `json:"timeout"`
+	Partial   bool     `json:"partial"`
+}
+
+func describe(t tasks.Task) (taskInfo, error) {
+	var files []string
+	err := fs.WalkDir(t.FS, "repo", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() {
+			files = append(files, strings.TrimPrefix(p, "repo/"))
+		}
+		return nil
+	})
+	if err != nil {
+		return taskInfo{}, fmt.Errorf("task %s: listing repo/: %w", t.Name, err)
+	}
+	sort.Strings(files)
+	return taskInfo{
+		Name: t.Name, Title: t.Title, Files: files, Tests: len(t.Tests), TestNames: t.Tests,
+		Source: t.Source, TestFiles: t.TestFiles, TestCmd: t.TestCmd, Timeout: t.Timeout.String(),
+		Partial: t.PartialExpect != "",
+	}, nil
+}
+
+func listTasks(c *cli.Context) error {
+	if c.Args().Len() > 0 {
+		return fmt.Errorf("tasks: unexpected argument %q (did you mean `bench tasks verify`?)", c.Args().First())
+	}
+	all, err := loadTasks(tasksDir(c))
+	if err != nil {
+		return err
+	}
+	infos := make([]taskInfo, 0, len(all))
+	for _, t := range all {
+		info, err := describe(t)
+		if err != nil {
+			return err
+		}
+		infos = append(infos, info)
+	}
+	if c.Bool("json") {
+		enc := json.NewEncoder(c.App.Writer)
+		enc.SetIndent("", "  ")
+		return enc.Encode(infos)
+	}
+	table := tablewriter.NewTable(c.App.Writer)
+	table.Header("Task", "Title", "Files", "Tests", "Source")
+	for _, in := range infos {
+		if err := table.Append(in.Name, in.Title, strings.Join(in.Files, ", "), strconv.Itoa(in.Tests), in.Source); err != nil {
+			return err
+		}
+	}
+	return table.Render()
+}
+
+func verifyTasks(c *cli.Context) error {
+	all, err := loadTasks(tasksDir(c))
+	if err != nil {
+		return err
+	}
+	selected, err := tasks.Select(all, c.Args().Slice())
+	if err != nil {
+		return err
+	}
+	if err := needInterpreters(selected); err != nil {
+		return err
+	}
+	var failed []string
+	table := tablewriter.NewTable(c.App.Writer)
+	table.Header("Task", "Check", "Result", "Detail")
+	for _, t := range selected {
+		v := runner.Verify(c.Context, t)
+		for _, ch := range v.Checks {
+			result := "ok"
+			if !ch.OK {
+				result = "FAIL"
+			}
+			if err := table.Append(t.Name, ch.Name, result, ch.Detail); err != nil {
+				return err
+			}
+		}
+		if !v.OK() {
+			failed = append(failed, describeFailure(v))
+		}
+		if c.Context.Err() != nil {
+			break
+		}
+	}
+	if err := table.Render(); err != nil {
+		return err
+	}
+	if c.Context.Err() != nil {
+		return fmt.Errorf("tasks verify: interrupted")
+	}
+	if len(failed) > 0 {
+		return cli.Exit(fmt.Sprintf("tasks verify: %d of %d tasks failed: %s", len(failed), len(selected), strings.Join(failed, "; ")), 1)
+	}
+	fmt.Fprintf(c.App.Writer, "all %d tasks verified\n", len(selected))
+	return nil
+}
+
+// describeFailure names a failed task and its failed checks.
+func describeFailure(v runner.Verification) string {
+	var bad []string
+	for _, ch := range v.Checks {
+		if !ch.OK {
+			bad = append(bad, ch.Name)
+		}
+	}
+	return fmt.Sprintf("%s (%s)", v.Task, strings.Join(bad, ", "))
+}
+
+// needInterpreters checks, before any work, that every test command's
+// program is on PATH, so a missing python3 is one sentence rather than a
+// failed check per task.
+func needInterpreters(all []tasks.Task) error {
+	seen := map[string]bool{}
+	for _, t := range all {
+		prog := t.TestCmd[0]
+		if seen[prog] {
+			continue
+		}
+		seen[prog] = true
+		if _, err := exec.LookPath(prog); err != nil {
+			return fmt.Errorf("%s is needed on PATH to run the tasks' tests (task %s), and it was not found", prog, t.Name)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,194 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"bench/tasks"
+
+	"github.com/otiai10/copy"
+)
+
+// needPython skips a test on a machine without python3 and lets the tests
+// that run Python run in parallel.
+func needPython(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 is not on PATH")
+	}
+	t.Parallel()
+}
+
+// copyTasks writes the built-in tasks into a fresh folder for --tasks-dir.
+func copyTasks(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := copy.Copy(".", dir, copy.Options{FS: tasks.Embedded(), PermissionControl: copy.AddPermission(0o200)}); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// treeHash hashes every path, mode and byte under dir.
+func treeHash(t *testing.T, dir string) string {
+	t.Helper()
+	h := sha256.New()
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		h.Write([]byte(rel + "\x00" + info.Mode().String() + "\x00"))
+		if d.Type().IsRegular() {
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			h.Write(data)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+func TestTasksTable(t *testing.T) {
+	out, _, err := runCLI(t, "tasks")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGolden(t, "tasks.golden", out)
+}
+
+func TestTasksJSON(t *testing.T) {
+	out, _, err := runCLI(t, "tasks", "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGolden(t, "tasks-json.golden", out)
+	var got []taskInfo
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 4 || got[1].Name != "parse_date" || got[1].Tests != 7 || got[1].Source != "dateparse.py" || !got[1].Partial {
+		t.Errorf("unexpected JSON: %+v", got)
+	}
+}
+
+func TestTasksFromDir(t *testing.T) {
+	dir := copyTasks(t)
+	out, _, err := runCLI(t, "tasks", "--tasks-dir", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	embedded, _, _ := runCLI(t, "tasks")
+	if out != embedded {
+		t.Errorf("--tasks-dir on a copy of the built-in tasks printed\n%s\nwant\n%s", out, embedded)
+	}
+}
+
+func TestTasksBadManifest(t *testing.T) {
+	dir := copyTasks(t)
+	manifest := filepath.Join(dir, "slugify", "task.toml")
+	data, _ := os.ReadFile(manifest)
+	os.WriteFile(manifest, []byte(strings.Replace(string(data), `timeout = "30s"`, `timeout = 30`, 1)), 0o644)
+	_, _, err := runCLI(t, "tasks", "--tasks-dir", dir)
+	if err == nil {
+		t.Fatal("a bad task.toml was accepted")
+	}
+	for _, want := range []string{manifest, `"timeout"`, "expected a string"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q lacks %q", err, want)
+		}
+	}
+}
+
+func TestTasksUnexpectedArgument(t *testing.T) {
+	_, _, err := runCLI(t, "tasks", "verfy")
+	if err == nil || !strings.Contains(err.Error(), `"verfy"`) {
+		t.Errorf("err = %v", err)
+	}
+}
+
+func TestTasksVerify(t *testing.T) {
+	needPython(t)
+	out, _, err := runCLI(t, "tasks", "verify")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	checkGolden(t, "tasks-verify.golden", out)
+}
+
+// TestTasksVerifyBrokenSolution: a --tasks-dir copy whose solution does not
+// pass exits 1 naming the task, and verify leaves the folder as it was.
+func TestTasksVerifyBrokenSolution(t *testing.T) {
+	needPython(t)
+	dir := copyTasks(t)
+	orig, err := os.ReadFile(filepath.Join(dir, "leap_year", "repo", "leap.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "leap_year", "solution", "leap.py"), orig, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before := treeHash(t, dir)
+	out, _, err := runCLI(t, "tasks", "verify", "--tasks-dir", dir, "leap_year", "word_freq")
+	if err == nil {
+		t.Fatalf("verify passed a broken solution:\n%s", out)
+	}
+	if code := exitCode(err, &strings.Builder{}); code != 1 {
+		t.Errorf("exit code %d, want 1", code)
+	}
+	if msg := err.Error(); !strings.Contains(msg, "leap_year (solution passes)") || strings.Contains(msg, "word_freq") {
+		t.Errorf("error %q should name leap_year and its failed check only", msg)
+	}
+	if !strings.Contains(out, "FAIL") || !strings.Contains(out, "test_divisible_by_four_hundred") {
+		t.Errorf("the table does not show the failure:\n%s", out)
+	}
+	if after := treeHash(t, dir); after != before {
+		t.Error("tasks verify changed the tasks folder")
+	}
+}
+
+func TestTasksVerifyUnknownTask(t *testing.T) {
+	_, _, err := runCLI(t, "tasks", "verify", "leap")
+	if err == nil || !strings.Contains(err.Error(), "known tasks: leap_year, parse_date, slugify, word_freq") {
+		t.Errorf("err = %v", err)
+	}
+}
+
+func TestTasksVerifyMissingPython(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	out, _, err := runCLI(t, "tasks", "verify")
+	if err == nil {
+		t.Fatal("verify succeeded without python3")
+	}
+	if msg := err.Error(); !strings.HasPrefix(msg, "python3 is needed on PATH to run the tasks' tests") || strings.Contains(msg, "\n") {
+		t.Errorf("err = %q, want one sentence about python3", msg)
+	}
+	if out != "" {
+		t.Errorf("printed a table without python3:\n%s", out)
+	}
+}
+
+// TestTasksDirBeforeVerify: --tasks-dir given to "tasks" reaches "verify".
+func TestTasksDirBeforeVerify(t *testing.T) {
+	dir := t.TempDir()
+	_, _, err := runCLI(t, "tasks", "--tasks-dir", dir, "verify")
+	if err == nil || !strings.Contains(err.Error(), "no tasks in "+dir) {
+		t.Errorf("err = %v, want the empty --tasks-dir to be used", err)
+	}
+}

@@ -1,0 +1,200 @@
+package results
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+)
+
+// File names inside a run folder (a contract).
+const (
+	RunFile         = "run.json"
+	EpisodesFile    = "episodes.jsonl"
+	TrajectoriesDir = "trajectories"
+)
+
+// Writer appends finished episodes to a run folder and opens trajectory files.
+// Append is safe for concurrent use by several episode goroutines.
+type Writer struct {
+	dir   string
+	runID string
+
+	mu     sync.Mutex
+	eps    *os.File
+	size   int64 // bytes of episodes.jsonl known to be whole lines
+	closed bool
+}
+
+// Create makes the run folder dir, writes run.json atomically (with Format set,
+// and Started set to now when zero, in UTC) and opens an empty episodes.jsonl.
+// It refuses a folder that already holds a run.
+func Create(dir string, run Run) (*Writer, error) {
+	runPath := filepath.Join(dir, RunFile)
+	if _, err := os.Stat(runPath); err == nil {
+		return nil, fmt.Errorf("%s already holds a run (%s exists); use --resume %s to finish it, or choose another folder", dir, RunFile, dir)
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("checking %s: %w", runPath, err)
+	}
+	epsPath := filepath.Join(dir, EpisodesFile)
+	if _, err := os.Stat(epsPath); err == nil {
+		return nil, fmt.Errorf("%s holds %s but no %s; it is not a run bench can add to (move it away or choose another folder)", dir, EpisodesFile, RunFile)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, TrajectoriesDir), 0o755); err != nil {
+		return nil, fmt.Errorf("creating the run folder: %w", err)
+	}
+	run.Format = FormatVersion
+	if run.Started.IsZero() {
+		run.Started = time.Now()
+	}
+	run.Started = run.Started.UTC()
+	data, err := json.MarshalIndent(run, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("encoding %s: %w", runPath, err)
+	}
+	if err := writeFileAtomic(runPath, append(data, '\n')); err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(epsPath, os.O_WRONLY|os.O_CREATE|os.O_EXCL|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("creating %s: %w", epsPath, err)
+	}
+	for _, d := range []string{dir, filepath.Dir(dir)} { // the new files, then the new folder
+		if err := syncDir(d); err != nil {
+			f.Close()
+			return nil, err
+		}
+	}
+	return &Writer{dir: dir, runID: run.ID, eps: f}, nil
+}
+
+// Resume reopens the run in dir for appending and returns what it holds so
+// far, so the caller can skip finished episodes. A torn last line of
+// episodes.jsonl is cut off first, with a warning, so the file stays valid JSONL.
+func Resume(dir string) (*Writer, Data, error) {
+	data, tail, err := read(dir)
+	if err != nil {
+		return nil, Data{}, err
+	}
+	epsPath := filepath.Join(dir, EpisodesFile)
+	f, err := os.OpenFile(epsPath, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, Data{}, fmt.Errorf("reopening %s: %w", epsPath, err)
+	}
+	size := tail.end
+	switch {
+	case tail.tornAt >= 0:
+		if err := f.Truncate(tail.tornAt); err != nil {
+			f.Close()
+			return nil, Data{}, fmt.Errorf("cutting the torn last line off %s: %w", epsPath, err)
+		}
+		size = tail.tornAt
+		data.Warnings = append(data.Warnings, fmt.Sprintf("%s: removed the torn last line (%d bytes) before appending", epsPath, tail.end-tail.tornAt))
+	case tail.missingNewline:
+		if _, err := f.Write([]byte{'\n'}); err != nil {
+			f.Close()
+			return nil, Data{}, fmt.Errorf("ending the last line of %s: %w", epsPath, err)
+		}
+		size++
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return nil, Data{}, fmt.Errorf("syncing %s: %w", epsPath, err)
+	}
+	return &Writer{dir: dir, runID: data.Run.ID, eps: f, size: size}, data, nil
+}
+
+// Dir is the run folder.
+func (w *Writer) Dir() string { return w.dir }
+
+// Append writes ep as one line of episodes.jsonl and syncs it to disk.
+// It sets ep.Format, and ep.Run when empty. If the write fails part way, the
+// partial line is cut off again so the file stays valid.
+func (w *Writer) Append(ep Episode) error {
+	ep.Format = FormatVersion
+	if ep.Run == "" {
+		ep.Run = w.runID
+	}
+	line, err := jsonLine(ep)
+	if err != nil {
+		return fmt.Errorf("encoding episode %s: %w", ep.Key(), err)
+	}
+
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed {
+		return fmt.Errorf("appending episode %s: the results writer is closed", ep.Key())
+	}
+	n, err := w.eps.Write(line)
+	if err == nil {
+		err = w.eps.Sync()
+	}
+	if err != nil {
+		if n > 0 {
+			_ = w.eps.Truncate(w.size) // best effort: never leave half a line behind
+		}
+		return fmt.Errorf("appending episode %s to %s: %w", ep.Key(), w.eps.Name(), err)
+	}
+	w.size += int64(n)
+	return nil
+}
+
+// Close closes episodes.jsonl. Trajectories are closed by their owners.
+func (w *Writer) Close() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed {
+		return nil
+	}
+	w.closed = true
+	if err := w.eps.Close(); err != nil {
+		return fmt.Errorf("closing %s: %w", w.eps.Name(), err)
+	}
+	return nil
+}
+
+// writeFileAtomic writes data to path through a temporary file in the same
+// folder, syncs it, renames it into place and syncs the folder.
+func writeFileAtomic(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	defer os.Remove(tmp.Name()) // no-op once renamed
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return fmt.Errorf("syncing %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return syncDir(dir)
+}
+
+// syncDir makes a folder's entries (new or renamed files) durable.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return fmt.Errorf("syncing folder %s: %w", dir, err)
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil {
+		return fmt.Errorf("syncing folder %s: %w", dir, err)
+	}
+	return nil
+}

@@ -1,0 +1,268 @@
+package testrun
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// needPython skips a test on a machine without python3.
+func needPython(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 is not on PATH")
+	}
+}
+
+// writeFiles writes name → content into a fresh workspace and returns it.
+func writeFiles(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, content := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func TestRunUnittest(t *testing.T) {
+	needPython(t)
+	dir := writeFiles(t, map[string]string{
+		"calc.py":      "def add(a, b):\n    return a - b\n",
+		"test_calc.py": "import unittest\nfrom calc import add\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 2), 4)\n\n    def test_zero(self):\n        self.assertEqual(add(0, 0), 0)\n",
+	})
+	res, err := Run(context.Background(), dir, []string{"python3", "-m", "unittest", "-v", "test_calc"}, 20*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.ExitCode != 1 || res.Total != 2 || res.Passed != 1 || strings.Join(res.Failed, ",") != "test_add" || res.AllPassed() {
+		t.Errorf("unexpected result %+v", res)
+	}
+	if !strings.Contains(res.Output, dir) {
+		t.Errorf("raw output lacks the workspace path:\n%s", res.Output)
+	}
+	if strings.Contains(res.Normalized, dir) || !strings.Contains(res.Normalized, `File "./test_calc.py", line 6`) || !strings.Contains(res.Normalized, "Ran 2 tests in Xs") {
+		t.Errorf("normalised output:\n%s", res.Normalized)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "__pycache__")); err == nil {
+		t.Error("the run left __pycache__ in the workspace")
+	}
+}
+
+// TestRunEnvironmentScrubbed proves that nothing of the parent's
+// environment but PATH reaches the test process.
+func TestRunEnvironmentScrubbed(t *testing.T) {
+	needPython(t)
+	t.Setenv("OPENAI_API_KEY", "sk-fake-key-for-the-test")
+	t.Setenv("BENCH_FAKE_TOKEN", "fake-token")
+	// The real interpreter, not a version-manager shim that adds its own variables.
+	exe, err := exec.Command("python3", "-c", "import sys; print(sys.executable)").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	res, err := Run(context.Background(), dir, []string{strings.TrimSpace(string(exe)), "-c", "import os\nfor k in sorted(os.environ): print(k + '=' + os.environ[k])"}, 20*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Split(strings.TrimSpace(res.Output), "\n")
+	want := Environ(dir)
+	sort.Strings(want)
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("environment:\n%s\nwant exactly:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if strings.Contains(res.Output, "fake") {
+		t.Error("a parent secret leaked into the test process")
+	}
+	if !strings.Contains(res.Output, "HOME="+dir+"\n") {
+		t.Error("HOME is not the workspace")
+	}
+}
+
+// alive reports whether pid exists and is not a zombie.
+func alive(pid int) bool {
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	fields := strings.Fields(string(data[strings.LastIndexByte(string(data), ')')+1:]))
+	return len(fields) > 0 && fields[0] != "Z" && fields[0] != "X"
+}
+
+// forkSleeper is a Python program that starts a grandchild sleeping 60s,
+// writes its pid to sleeper.pid, then does what tail says.
+const forkSleeper = `import subprocess, sys
+import os
+p = subprocess.Popen(["sleep", "60"])
+open("sleeper.tmp", "w").write(str(p.pid))
+os.rename("sleeper.tmp", "sleeper.pid")
+print("started", flush=True)
+`
+
+func sleeperPid(t *testing.T, dir string) int {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, "sleeper.pid"))
+	if err != nil {
+		t.Fatal("the test never started its sleeper:", err)
+	}
+	pid, err := strconv.Atoi(string(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pid
+}
+
+// cancelWhenStarted cancels once the test process has started its sleeper
+// (or after ten seconds, so a broken test cannot hang).
+func cancelWhenStarted(dir string, cancel context.CancelFunc) {
+	defer cancel()
+	for range 500 {
+		if _, err := os.Stat(filepath.Join(dir, "sleeper.pid")); err == nil {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// waitDead waits a little for the kernel to reap pid.
+func waitDead(pid int) bool {
+	for range 50 {
+		if !alive(pid) {
+			return true
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return false
+}
+
+func TestRunTimeoutKillsGrandchild(t *testing.T) {
+	needPython(t)
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		t.Skip("needs /proc")
+	}
+	dir := t.TempDir()
+	start := time.Now()
+	// The timeout leaves python ample time to start and fork on a loaded machine.
+	res, err := Run(context.Background(), dir, []string{"python3", "-c", forkSleeper + "import time\ntime.sleep(60)\n"}, 3*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took > 8*time.Second {
+		t.Errorf("Run took %s after a 3s timeout", took)
+	}
+	if !res.TimedOut || res.AllPassed() || !strings.Contains(res.Output, "timeout") {
+		t.Errorf("TimedOut = %v, output %q", res.TimedOut, res.Output)
+	}
+	if pid := sleeperPid(t, dir); !waitDead(pid) {
+		t.Errorf("the sleeper grandchild %d outlived the timeout", pid)
+	}
+}
+
+// TestRunExitLeavesNoOrphan: a test process that exits normally while its
+// grandchild still holds the output pipe neither hangs Run nor survives it.
+func TestRunExitLeavesNoOrphan(t *testing.T) {
+	needPython(t)
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		t.Skip("needs /proc")
+	}
+	dir := t.TempDir()
+	start := time.Now()
+	res, err := Run(context.Background(), dir, []string{"python3", "-c", forkSleeper}, 30*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took > waitDelay {
+		t.Errorf("Run waited %s for an orphan holding the pipe", took)
+	}
+	if res.TimedOut || res.ExitCode != 0 || !strings.Contains(res.Output, "started") {
+		t.Errorf("result %+v", res)
+	}
+	if pid := sleeperPid(t, dir); !waitDead(pid) {
+		t.Errorf("the sleeper grandchild %d outlived the test run", pid)
+	}
+}
+
+func TestRunContextCancelled(t *testing.T) {
+	needPython(t)
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	go cancelWhenStarted(dir, cancel)
+	start := time.Now()
+	res, err := Run(ctx, dir, []string{"python3", "-c", forkSleeper + "import time\ntime.sleep(60)\n"}, time.Minute)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	if res.TimedOut {
+		t.Error("a cancellation was reported as a timeout")
+	}
+	if took := time.Since(start); took > 5*time.Second {
+		t.Errorf("Run took %s after cancel", took)
+	}
+	if _, err := os.Stat("/proc/self/stat"); err == nil {
+		if pid := sleeperPid(t, dir); !waitDead(pid) {
+			t.Errorf("the sleeper %d outlived the cancellation", pid)
+		}
+	}
+}
+
+func TestRunOutputCapped(t *testing.T) {
+	needPython(t)
+	dir := t.TempDir()
+	res, err := Run(context.Background(), dir, []string{"python3", "-c", "import sys\nfor i in range(4000): print('line %05d ' % i + 'x' * 40)\nprint('THE END')"}, 20*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const total = 4000*52 + len("THE END\n")
+	if res.CutBytes != total-MaxOutput {
+		t.Errorf("CutBytes = %d, want %d", res.CutBytes, total-MaxOutput)
+	}
+	if !strings.Contains(res.Output, "[bench: "+strconv.Itoa(res.CutBytes)+" bytes of output cut here") {
+		t.Errorf("no marker naming the cut in the output")
+	}
+	if !strings.HasPrefix(res.Output, "line 00000 ") || !strings.HasSuffix(res.Output, "THE END\n") {
+		t.Error("the cap must keep the start and the end of the output")
+	}
+	if len(res.Output) > MaxOutput+200 {
+		t.Errorf("output is %d bytes, cap is %d", len(res.Output), MaxOutput)
+	}
+}
+
+func TestRunMissingInterpreter(t *testing.T) {
+	_, err := Run(context.Background(), t.TempDir(), []string{"python3-bench-missing", "-m", "unittest"}, time.Second)
+	if err == nil {
+		t.Fatal("a missing interpreter did not fail")
+	}
+	if want := "python3-bench-missing is needed on PATH to run the tasks' tests"; !strings.Contains(err.Error(), want) || strings.Count(err.Error(), "\n") > 0 {
+		t.Errorf("err = %q, want one sentence containing %q", err, want)
+	}
+}
+
+func TestRunEmptyCommand(t *testing.T) {
+	if _, err := Run(context.Background(), t.TempDir(), nil, time.Second); !errors.Is(err, ErrNoCommand) {
+		t.Errorf("err = %v", err)
+	}
+}
+
+func TestCapBufferSmallWrites(t *testing.T) {
+	b := newCapBuffer(10)
+	for _, c := range "abcdefghijklmnopqrstuvwxyz" {
+		b.Write([]byte(string(c)))
+	}
+	out, cut := b.String()
+	if cut != 16 || !strings.HasPrefix(out, "abcde\n[bench: 16 bytes") || !strings.HasSuffix(out, "]\nvwxyz") {
+		t.Errorf("got %q, cut %d", out, cut)
+	}
+	b = newCapBuffer(10)
+	b.Write([]byte("0123456789"))
+	if out, cut := b.String(); out != "0123456789" || cut != 0 {
+		t.Errorf("at the cap: %q, %d", out, cut)
+	}
+}

@@ -1,0 +1,2 @@
+def div(a, b):
+    return a // b

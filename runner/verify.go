@@ -1,0 +1,120 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"bench/tasks"
+)
+
+// Check is one oracle check of a task.
+type Check struct {
+	Name   string `json:"name"`
+	OK     bool   `json:"ok"`
+	Detail string `json:"detail"`
+}
+
+// Verification is the oracle check of one task (DESIGN §2).
+type Verification struct {
+	Task   string  `json:"task"`
+	Checks []Check `json:"checks"`
+}
+
+// OK reports whether every check held.
+func (v Verification) OK() bool {
+	for _, c := range v.Checks {
+		if !c.OK {
+			return false
+		}
+	}
+	return len(v.Checks) > 0
+}
+
+// Names of the oracle checks, in the order Verify runs them.
+const (
+	CheckOriginal  = "original fails"
+	CheckPartial   = "partial fails as expected"
+	CheckSolution  = "solution passes"
+	CheckUnchanged = "folder unchanged"
+)
+
+// Verify runs the oracle check of a task: the original repo/ fails its
+// tests, repo/ + partial/ (where present) fails with PartialExpect in the
+// output, repo/ + solution/ passes every test, and the task folder is
+// byte-identical before and after. Each run uses its own workspace.
+func Verify(ctx context.Context, t tasks.Task) Verification {
+	v := Verification{Task: t.Name}
+	before, err := t.Checksum()
+	if err != nil {
+		v.Checks = append(v.Checks, Check{Name: CheckUnchanged, Detail: err.Error()})
+		return v
+	}
+
+	g, err := gradeOverlay(ctx, t, "")
+	v.Checks = append(v.Checks, judge(CheckOriginal, g, err, func() (bool, string) {
+		return !g.Passed, fmt.Sprintf("%d/%d passed", g.TestsPassed, g.TestsTotal)
+	}))
+	if t.PartialExpect != "" {
+		g, err := gradeOverlay(ctx, t, "partial")
+		v.Checks = append(v.Checks, judge(CheckPartial, g, err, func() (bool, string) {
+			found := strings.Contains(g.Result.Output, t.PartialExpect)
+			switch {
+			case g.Passed:
+				return false, "partial/ passes every test; expected a failure"
+			case !found:
+				return false, fmt.Sprintf("%d/%d passed, but the output lacks %q", g.TestsPassed, g.TestsTotal, t.PartialExpect)
+			}
+			return true, fmt.Sprintf("%d/%d passed; output has %q", g.TestsPassed, g.TestsTotal, t.PartialExpect)
+		}))
+	}
+	g, err = gradeOverlay(ctx, t, "solution")
+	v.Checks = append(v.Checks, judge(CheckSolution, g, err, func() (bool, string) {
+		detail := fmt.Sprintf("%d/%d passed", g.TestsPassed, g.TestsTotal)
+		if !g.Passed {
+			if len(g.Failed) > 0 {
+				detail += "; failed: " + strings.Join(g.Failed, ", ")
+			}
+			if g.Result.TimedOut {
+				detail += "; timed out"
+			}
+		}
+		return g.Passed, detail
+	}))
+
+	after, err := t.Checksum()
+	switch {
+	case err != nil:
+		v.Checks = append(v.Checks, Check{Name: CheckUnchanged, Detail: err.Error()})
+	case after != before:
+		v.Checks = append(v.Checks, Check{Name: CheckUnchanged, Detail: "the task folder changed during the check"})
+	default:
+		v.Checks = append(v.Checks, Check{Name: CheckUnchanged, OK: true, Detail: before[:len("sha256:")+12]})
+	}
+	return v
+}
+
+// judge turns a grading and its error into a check.
+func judge(name string, g GradeResult, err error, ok func() (bool, string)) Check {
+	if err != nil {
+		return Check{Name: name, Detail: err.Error()}
+	}
+	pass, detail := ok()
+	return Check{Name: name, OK: pass, Detail: detail}
+}
+
+// gradeOverlay grades a fresh copy of repo/ with the folder sub overlaid
+// ("" for none), removing the copy afterwards.
+func gradeOverlay(ctx context.Context, t tasks.Task, sub string) (GradeResult, error) {
+	w, err := NewWorkspace(t)
+	if err != nil {
+		return GradeResult{}, err
+	}
+	defer w.Remove()
+	if sub != "" {
+		if err := Overlay(t, w.Dir, sub); err != nil {
+			return GradeResult{}, err
+		}
+	}
+	return Grade(ctx, t, w.Dir)
+}

@@ -1,0 +1,85 @@
+// Package runner runs episodes: it copies a task into a fresh workspace,
+// lets a track work there, and grades the result with pristine tests.
+package runner
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"bench/tasks"
+
+	"github.com/otiai10/copy"
+)
+
+// Workspace is a temporary copy of a task's repo/ that one episode works in.
+type Workspace struct {
+	Dir string // absolute, symlink-resolved path of the copy
+}
+
+// NewWorkspace copies the task's repo/ into a fresh temporary directory.
+// The caller removes it with Remove (or keeps it for inspection).
+func NewWorkspace(t tasks.Task) (*Workspace, error) {
+	dir, err := os.MkdirTemp("", "bench-"+t.Name+"-")
+	if err != nil {
+		return nil, fmt.Errorf("creating a workspace for %s: %w", t.Name, err)
+	}
+	// Resolve links (macOS: /var → /private/var) so that the paths Python
+	// prints start with Dir.
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
+	w := &Workspace{Dir: dir}
+	if err := copyTree(t, "repo", dir); err != nil {
+		w.Remove()
+		return nil, err
+	}
+	return w, nil
+}
+
+// Remove deletes the workspace and everything in it.
+func (w *Workspace) Remove() error {
+	if w == nil || w.Dir == "" {
+		return nil
+	}
+	// A test may have made folders read-only; make them writable so that
+	// RemoveAll can empty them.
+	filepath.WalkDir(w.Dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() {
+			os.Chmod(p, 0o700)
+		}
+		return nil
+	})
+	return os.RemoveAll(w.Dir)
+}
+
+// Overlay copies the task's sub folder ("solution" or "partial") over dir,
+// replacing the files it holds and leaving the others.
+func Overlay(t tasks.Task, dir, sub string) error {
+	if sub != "solution" && sub != "partial" {
+		return fmt.Errorf("overlay %q: expected \"solution\" or \"partial\"", sub)
+	}
+	if info, err := fs.Stat(t.FS, sub); err != nil || !info.IsDir() {
+		return fmt.Errorf("task %s has no %s/ folder to overlay", t.Name, sub)
+	}
+	return copyTree(t, sub, dir)
+}
+
+// copyTree copies the folder src of the task folder into dst. Files come out
+// writable by their owner even when the source is read-only (embedded files
+// are 0444), so that a track can edit them.
+func copyTree(t tasks.Task, src, dst string) error {
+	if t.FS == nil {
+		return fmt.Errorf("task %s has no folder to copy from", t.Name)
+	}
+	err := copy.Copy(src, dst, copy.Options{
+		FS:                t.FS,
+		PermissionControl: copy.AddPermission(0o200),
+		OnSymlink:         func(string) copy.SymlinkAction { return copy.Skip },
+	})
+	if err != nil {
+		return fmt.Errorf("copying %s/%s into %s: %w", t.Name, src, dst, err)
+	}
+	return nil
+}
