@@ -35,6 +35,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			predictCommand(),
 			checkCommand(),
 			tokensCommand(),
+			doctorCommand(),
 		},
 	}
 }
