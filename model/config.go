@@ -123,7 +123,8 @@ func httpClient(cfg Config) *http.Client {
 	return &http.Client{Transport: tailTransport{base: tr}}
 }
 
-// Client is a Chatter that can also describe its server.
+// Client is a Chatter that can also describe its server. The clients New
+// returns are safe for concurrent use.
 type Client interface {
 	Chatter
 	// Inspect asks the server for its version, its models and whether the
