@@ -37,6 +37,8 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			reportCommand(),
 			compareCommand(),
 			detectCommand(),
+			tokensCommand(),
+			doctorCommand(),
 		},
 	}
 }
