@@ -1,0 +1,446 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"bench/model"
+	"bench/results"
+	"bench/runner"
+	"bench/tasks"
+)
+
+// defaultTemperature is the sampling temperature when --temperature is not
+// given: low enough for mostly stable code, high enough that seeds matter.
+const defaultTemperature = 0.7
+
+func runCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "run",
+		Usage:     "run the experiment: tasks × tracks × seeds against a model, recorded in a results folder",
+		ArgsUsage: " ",
+		Flags: append(modelFlags(),
+			&cli.StringFlag{Name: "tasks", Usage: "comma-separated task names (default: all)"},
+			tasksDirFlag(),
+			&cli.StringFlag{Name: "tracks", Value: "workflow,agent", Usage: "comma-separated tracks: " + strings.Join(runner.TrackWords(), ", ")},
+			&cli.StringFlag{Name: "seeds", Value: "1", Usage: "comma-separated seeds; a repeated seed is a twin run"},
+			&cli.Float64Flag{Name: "temperature", Value: defaultTemperature, Usage: "sampling temperature"},
+			&cli.IntFlag{Name: "num-ctx", Value: 8192, Usage: "context window sent with every request"},
+			&cli.Float64Flag{Name: "top-p", Usage: "nucleus sampling; 0 leaves the server's default"},
+			&cli.BoolFlag{Name: "think", Usage: "let thinking models think"},
+			&cli.IntFlag{Name: "max-turns", Value: 25, Usage: "agent: model turns before the final call without tools"},
+			&cli.IntFlag{Name: "max-tokens", Usage: "agent: token budget per episode (0 = none)"},
+			&cli.IntFlag{Name: "tries", Value: 2, Usage: "workflow-retry: attempts"},
+			&cli.StringFlag{Name: "posture", Value: "off", Usage: "coding guidance and snapshot for the model: off, auto or on"},
+			&cli.IntFlag{Name: "parallel", Value: 1, Usage: "episodes run at once"},
+			&cli.StringFlag{Name: "out", Usage: "results folder (default: results/<UTC time>-<model>)"},
+			&cli.StringFlag{Name: "resume", Usage: "finish the run in this results folder, from its run.json"},
+			&cli.BoolFlag{Name: "keep-workspaces", Usage: "keep each episode's workspace after grading"},
+			&cli.StringFlag{Name: "format", Value: "text", Usage: "format of the final report: text, markdown, csv or json"},
+		),
+		Action: runAction,
+	}
+}
+
+// runSetup is everything a run needs, from flags or from a run.json.
+type runSetup struct {
+	run    results.Run
+	tasks  []tasks.Task
+	mcfg   model.Config
+	keep   bool
+	dir    string
+	resume bool
+	format string
+}
+
+func runAction(c *cli.Context) error {
+	if c.Args().Present() {
+		return fmt.Errorf("run takes no arguments, got %q; name tasks with --tasks", c.Args().First())
+	}
+	s, err := setupRun(c)
+	if err != nil {
+		return err
+	}
+	ctx, stop := interruptContext(c.Context, c.App.ErrWriter)
+	defer stop()
+	if !checkReady(ctx, c.App.ErrWriter, s) {
+		return cli.Exit("", 1)
+	}
+	client, err := connect(ctx, &s)
+	if err != nil {
+		return err
+	}
+	w, done, err := openResults(&s)
+	if err != nil {
+		return err
+	}
+	return execute(ctx, c, s, client, w, done)
+}
+
+// setupRun reads and checks the flags, or the run.json of --resume.
+func setupRun(c *cli.Context) (runSetup, error) {
+	if dir := c.String("resume"); dir != "" {
+		return setupResume(c, dir)
+	}
+	tracks, err := parseTracks(c.String("tracks"))
+	if err != nil {
+		return runSetup{}, err
+	}
+	seeds, err := parseSeeds(c.String("seeds"))
+	if err != nil {
+		return runSetup{}, err
+	}
+	if err := checkFlags(c); err != nil {
+		return runSetup{}, err
+	}
+	all, err := loadTasks(c.String("tasks-dir"))
+	if err != nil {
+		return runSetup{}, err
+	}
+	selected := all
+	if names := splitList(c.String("tasks")); len(names) > 0 {
+		if selected, err = tasks.Select(all, names); err != nil {
+			return runSetup{}, err
+		}
+	}
+	refs, err := taskRefs(selected)
+	if err != nil {
+		return runSetup{}, err
+	}
+	s := runSetup{
+		tasks: selected, keep: c.Bool("keep-workspaces"), format: c.String("format"),
+		mcfg: modelConfig(c),
+		run: results.Run{
+			Format: results.FormatVersion, BenchVersion: version(),
+			Backend: c.String("backend"), Host: c.String("host"), Model: c.String("model"),
+			Temperature: c.Float64("temperature"), NumCtx: c.Int("num-ctx"), TopP: c.Float64("top-p"), Think: c.Bool("think"),
+			Seeds: seeds, Tasks: refs, Tracks: tracks, Posture: c.String("posture"),
+			MaxTurns: c.Int("max-turns"), MaxTokens: c.Int("max-tokens"), Tries: c.Int("tries"), Parallel: c.Int("parallel"),
+			Started: time.Now().UTC(),
+		},
+	}
+	host, err := s.mcfg.BaseURL()
+	if err != nil {
+		return runSetup{}, err
+	}
+	s.run.Host = host
+	s.dir = c.String("out")
+	if s.dir == "" {
+		s.dir = filepath.Join("results", s.run.Started.Format("20060102T150405Z")+"-"+safeName(s.run.Model))
+	}
+	s.run.ID = filepath.Base(s.dir)
+	return s, nil
+}
+
+// setupResume rebuilds a run's setup from its run.json; the tasks must be
+// unchanged since the run started.
+func setupResume(c *cli.Context, dir string) (runSetup, error) {
+	data, err := results.Read(dir)
+	if err != nil {
+		return runSetup{}, fmt.Errorf("cannot resume %s: %w", dir, err)
+	}
+	r := data.Run
+	all, err := loadTasks(c.String("tasks-dir"))
+	if err != nil {
+		return runSetup{}, err
+	}
+	var names []string
+	for _, ref := range r.Tasks {
+		names = append(names, ref.Name)
+	}
+	selected, err := tasks.Select(all, names)
+	if err != nil {
+		return runSetup{}, fmt.Errorf("cannot resume %s: %w", dir, err)
+	}
+	refs, err := taskRefs(selected)
+	if err != nil {
+		return runSetup{}, err
+	}
+	for i, ref := range refs {
+		if ref.Checksum != r.Tasks[i].Checksum {
+			return runSetup{}, fmt.Errorf("cannot resume %s: task %s has changed since the run started (checksum %s, run.json has %s)", dir, ref.Name, ref.Checksum, r.Tasks[i].Checksum)
+		}
+	}
+	if err := checkFormat(c.String("format")); err != nil {
+		return runSetup{}, err
+	}
+	if r.Parallel = c.Int("parallel"); r.Parallel < 1 {
+		return runSetup{}, fmt.Errorf("--parallel must be at least 1, got %d", r.Parallel)
+	}
+	return runSetup{
+		run: r, tasks: selected, dir: dir, resume: true, keep: c.Bool("keep-workspaces"), format: c.String("format"),
+		mcfg: model.Config{Backend: r.Backend, Host: r.Host, Model: r.Model, Timeout: c.Duration("timeout")},
+	}, nil
+}
+
+// checkFlags checks the flags that are not lists.
+func checkFlags(c *cli.Context) error {
+	if b := c.String("backend"); b != "ollama" && b != "openai" {
+		return fmt.Errorf("unknown --backend %q: use ollama or openai", b)
+	}
+	if p := c.String("posture"); p != "off" && p != "auto" && p != "on" {
+		return fmt.Errorf("unknown --posture %q: use off, auto or on", p)
+	}
+	for _, f := range []string{"parallel", "max-turns", "tries", "num-ctx"} {
+		if c.Int(f) < 1 {
+			return fmt.Errorf("--%s must be at least 1, got %d", f, c.Int(f))
+		}
+	}
+	if c.Int("max-tokens") < 0 {
+		return fmt.Errorf("--max-tokens must be 0 (no limit) or more, got %d", c.Int("max-tokens"))
+	}
+	if t := c.Float64("temperature"); t < 0 {
+		return fmt.Errorf("--temperature must be 0 or more, got %g", t)
+	}
+	if p := c.Float64("top-p"); p < 0 || p > 1 {
+		return fmt.Errorf("--top-p must be between 0 and 1, got %g", p)
+	}
+	if err := checkFormat(c.String("format")); err != nil {
+		return err
+	}
+	if c.Duration("timeout") <= 0 {
+		return fmt.Errorf("--timeout must be positive, got %s", c.Duration("timeout"))
+	}
+	return nil
+}
+
+// checkFormat checks the --format of the final report.
+func checkFormat(f string) error {
+	switch f {
+	case "text", "markdown", "csv", "json":
+		return nil
+	}
+	return fmt.Errorf("unknown --format %q: use text, markdown, csv or json", f)
+}
+
+// parseTracks splits a comma-separated list of track words and checks each.
+func parseTracks(s string) ([]string, error) {
+	words := splitList(s)
+	if len(words) == 0 {
+		return nil, fmt.Errorf("--tracks is empty: name at least one of %s", strings.Join(runner.TrackWords(), ", "))
+	}
+	valid := runner.Tracks()
+	seen := map[string]bool{}
+	var out []string
+	for _, w := range words {
+		if _, ok := valid[w]; !ok {
+			return nil, fmt.Errorf("unknown track %q in --tracks: valid tracks are %s", w, strings.Join(runner.TrackWords(), ", "))
+		}
+		if !seen[w] {
+			seen[w] = true
+			out = append(out, w)
+		}
+	}
+	return out, nil
+}
+
+// parseSeeds parses a comma-separated list of whole numbers; repeats are kept (twin runs).
+func parseSeeds(s string) ([]int, error) {
+	parts := splitList(s)
+	if len(parts) == 0 {
+		return nil, fmt.Errorf("--seeds is empty: give a comma-separated list of whole numbers such as 1,2,3")
+	}
+	seeds := make([]int, 0, len(parts))
+	for _, p := range parts {
+		n, err := strconv.Atoi(p)
+		if err != nil {
+			return nil, fmt.Errorf("bad --seeds %q: %q is not a whole number; give a comma-separated list such as 1,2,3", s, p)
+		}
+		seeds = append(seeds, n)
+	}
+	return seeds, nil
+}
+
+// splitList splits a comma-separated flag value, dropping blanks.
+func splitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// safeName makes a model name usable in a folder name.
+func safeName(m string) string {
+	return strings.NewReplacer(":", "-", "/", "-", "\\", "-", " ", "-").Replace(m)
+}
+
+// taskRefs names the tasks with their checksums, for run.json.
+func taskRefs(ts []tasks.Task) ([]results.TaskRef, error) {
+	refs := make([]results.TaskRef, 0, len(ts))
+	for _, t := range ts {
+		sum, err := t.Checksum()
+		if err != nil {
+			return nil, fmt.Errorf("checksumming task %s: %w", t.Name, err)
+		}
+		refs = append(refs, results.TaskRef{Name: t.Name, Checksum: sum})
+	}
+	return refs, nil
+}
+
+// needsModel reports whether any of the tracks calls the model.
+func needsModel(tracks []string) bool {
+	for _, t := range tracks {
+		if runner.NeedsModel(t) {
+			return true
+		}
+	}
+	return false
+}
+
+// serverHelp is printed when the preflight fails.
+const serverHelp = `bench run needs a model server and could not use one (see the checks above); nothing was created.
+Start Ollama with "ollama serve" and fetch the model with "ollama pull qwen3:8b" (or the --model you asked for),
+or point bench at another server with --host URL or the OLLAMA_HOST variable,
+or at an OpenAI-compatible one (mlx_lm.server, llama.cpp, vLLM) with --backend openai --host URL.
+A run with --tracks oracle needs no server.`
+
+// checkReady runs the doctor's checks; on failure it prints them, and the
+// server help when a server check failed. Nothing has been created yet.
+func checkReady(ctx context.Context, errw io.Writer, s runSetup) bool {
+	lines, ok := preflight(ctx, s.mcfg, needsModel(s.run.Tracks), s.tasks)
+	if ok {
+		return true
+	}
+	serverFailed := false
+	for _, l := range lines {
+		fmt.Fprintln(errw, l)
+		if !l.OK && l.Name != "python3" && l.Name != "tasks" {
+			serverFailed = true
+		}
+	}
+	if serverFailed {
+		fmt.Fprintln(errw, serverHelp)
+	} else {
+		fmt.Fprintln(errw, "bench run stopped before creating anything: the checks above failed.")
+	}
+	return false
+}
+
+// connect makes the model client when a track needs one and records the
+// model's digest in the run.
+func connect(ctx context.Context, s *runSetup) (model.Chatter, error) {
+	if !needsModel(s.run.Tracks) {
+		return nil, nil
+	}
+	client, err := model.New(s.mcfg)
+	if err != nil {
+		return nil, err
+	}
+	info, err := client.Inspect(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("asking the server about %s: %w", s.mcfg.Model, err)
+	}
+	if s.resume && s.run.ModelDigest != "" && info.Digest != "" && info.Digest != s.run.ModelDigest {
+		return nil, fmt.Errorf("cannot resume %s: the server's %s is now %s, the run started with %s", s.dir, s.run.Model, info.Digest, s.run.ModelDigest)
+	}
+	if !s.resume {
+		s.run.ModelDigest = info.Digest
+	}
+	return client, nil
+}
+
+// openResults creates the results folder, or reopens it on resume and
+// returns the episodes it already holds.
+func openResults(s *runSetup) (*results.Writer, []results.Episode, error) {
+	if !s.resume {
+		w, err := results.Create(s.dir, s.run)
+		return w, nil, err
+	}
+	w, data, err := results.Resume(s.dir)
+	if err != nil {
+		return nil, nil, fmt.Errorf("cannot resume %s: %w", s.dir, err)
+	}
+	return w, data.Episodes, nil
+}
+
+// execute runs the pending episodes, then prints the report.
+func execute(ctx context.Context, c *cli.Context, s runSetup, client model.Chatter, w *results.Writer, done []results.Episode) error {
+	out := c.App.Writer
+	plan := runner.Plan(s.tasks, s.run.Tracks, s.run.Seeds)
+	pending := runner.Pending(plan, done)
+	cfg := runner.Config{
+		RunID: s.run.ID, Model: client,
+		Options:  model.Options{Temperature: s.run.Temperature, NumCtx: s.run.NumCtx, TopP: s.run.TopP, Think: s.run.Think},
+		MaxTurns: s.run.MaxTurns, MaxTokens: s.run.MaxTokens, Tries: s.run.Tries,
+		Posture: s.run.Posture, Keep: s.keep, Tracks: runner.Tracks(),
+	}
+	fmt.Fprintf(out, "bench run: %d episodes (%d tasks × %d tracks × %d seeds) into %s", len(plan), len(s.tasks), len(s.run.Tracks), len(s.run.Seeds), s.dir)
+	if skipped := len(plan) - len(pending); skipped > 0 {
+		fmt.Fprintf(out, "; %d already finished", skipped)
+	}
+	fmt.Fprintln(out)
+	prog := newProgress(out, len(plan), len(plan)-len(pending), passedCount(plan, done))
+	runErr := runner.Run(ctx, cfg, runner.WriterSink{W: w}, pending, s.run.Parallel, prog.episode)
+	prog.finish()
+	if err := w.Close(); err != nil && runErr == nil {
+		runErr = err
+	}
+	if runErr != nil {
+		return runErr
+	}
+	if ctx.Err() != nil {
+		fmt.Fprintf(c.App.ErrWriter, "interrupted: %d of %d episodes are recorded in %s (episodes cut short are marked interrupted and will be redone).\nResume with: bench run --resume %s\n", prog.done, len(plan), s.dir, s.dir)
+		return cli.Exit("", 130)
+	}
+	return printReport(c, s.dir, s.format)
+}
+
+// passedCount counts the passes among the already finished episodes of plan.
+func passedCount(plan []runner.Job, done []results.Episode) int {
+	inPlan := map[string]bool{}
+	for _, j := range plan {
+		inPlan[j.Key()] = true
+	}
+	n := 0
+	for _, ep := range done {
+		if ep.Passed && inPlan[ep.Key()] && ep.ExitReason != results.ExitInterrupted {
+			n++
+		}
+	}
+	return n
+}
+
+// exitNow ends the process on a second interrupt; tests replace it.
+var exitNow = os.Exit
+
+// interruptContext returns a context cancelled by the first SIGINT or
+// SIGTERM; a second one exits at once.
+func interruptContext(parent context.Context, errw io.Writer) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(parent)
+	sig := make(chan os.Signal, 2)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	finished := make(chan struct{})
+	go func() {
+		select {
+		case <-sig:
+		case <-finished:
+			return
+		}
+		fmt.Fprintln(errw, "\ninterrupt: no new episodes; stopping the running ones (press Ctrl-C again to quit at once)")
+		cancel()
+		select {
+		case <-sig:
+			fmt.Fprintln(errw, "second interrupt: quitting now")
+			exitNow(130)
+		case <-finished:
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(sig)
+		close(finished)
+		cancel()
+	}
+}

@@ -1,0 +1,109 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"bench/results"
+)
+
+func TestRunRejectsBadInput(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "run")
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--tracks", "workflow,agnet"}, `unknown track "agnet" in --tracks: valid tracks are agent, oracle, workflow, workflow-retry`},
+		{[]string{"--seeds", "1,two"}, `bad --seeds "1,two": "two" is not a whole number`},
+		{[]string{"--seeds", " , "}, "--seeds is empty"},
+		{[]string{"--tasks", "parse_date,nosuch"}, "nosuch"},
+		{[]string{"--posture", "maybe"}, `unknown --posture "maybe": use off, auto or on`},
+		{[]string{"--backend", "vllm"}, `unknown --backend "vllm": use ollama or openai`},
+		{[]string{"--parallel", "0"}, "--parallel must be at least 1, got 0"},
+		{[]string{"--host", "ftp://example"}, "bad server address"},
+		{[]string{"--format", "pdf"}, `unknown --format "pdf"`},
+		{[]string{"--resume", filepath.Join(t.TempDir(), "missing")}, "cannot resume"},
+	}
+	for _, c := range cases {
+		_, _, err := runCLI(t, append([]string{"run", "--out", out}, c.args...)...)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("run %q: error %v, want one containing %q", c.args, err, c.want)
+		}
+		if strings.Count(strings.TrimSpace(errString(err)), "\n") > 0 {
+			t.Errorf("run %q: error is more than one line: %q", c.args, err)
+		}
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Fatalf("a rejected run created %s", out)
+	}
+}
+
+func errString(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+func TestRunOracleNeedsNoServer(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "oracle")
+	// Nothing listens on port 1: the oracle must not need the server.
+	stdout, stderr, err := runCLI(t, "run", "--host", "http://127.0.0.1:1", "--tracks", "oracle", "--seeds", "1,1", "--out", dir)
+	if err != nil {
+		t.Fatalf("oracle run failed: %v\n%s\n%s", err, stdout, stderr)
+	}
+	data, err := results.Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(data.Run.Tasks) != 4 || len(data.Episodes) != 8 {
+		t.Fatalf("%d tasks, %d episodes; want 4 and 8", len(data.Run.Tasks), len(data.Episodes))
+	}
+	for _, ep := range data.Episodes {
+		if !ep.Passed || ep.ExitReason != results.ExitDone {
+			t.Errorf("oracle %s: passed %v, exit %s, error %q", ep.Key(), ep.Passed, ep.ExitReason, ep.Error)
+		}
+	}
+	r := data.Run
+	if r.Model != "qwen3:8b" || r.Temperature != defaultTemperature || r.NumCtx != 8192 || r.MaxTurns != 25 || r.Tries != 2 || r.Posture != "off" {
+		t.Fatalf("run.json defaults not recorded: %+v", r)
+	}
+	if r.BenchVersion == "" || r.Started.IsZero() || r.Tasks[0].Checksum == "" {
+		t.Fatalf("run.json lacks version, start or checksums: %+v", r)
+	}
+	if !strings.Contains(stdout, "[8/8]") {
+		t.Fatalf("no per-episode progress lines in:\n%s", stdout)
+	}
+	for _, ep := range []string{"parse_date/oracle/seed-1", "parse_date/oracle/seed-1-r1"} {
+		if _, err := os.Stat(filepath.Join(dir, "trajectories", ep+".jsonl")); err != nil {
+			t.Errorf("trajectory %s: %v", ep, err)
+		}
+	}
+	// Resuming a finished run does nothing more.
+	stdout, _, err = runCLI(t, "run", "--resume", dir)
+	if err != nil || !strings.Contains(stdout, "8 already finished") {
+		t.Fatalf("resume of a finished run: %v\n%s", err, stdout)
+	}
+	if data, _ := results.Read(dir); len(data.Episodes) != 8 {
+		t.Fatalf("resume added episodes: %d", len(data.Episodes))
+	}
+}
+
+func TestRunPreflightFailureCreatesNothing(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "never")
+	_, stderr, err := runCLI(t, "run", "--host", "http://127.0.0.1:1", "--tasks", "leap_year", "--out", dir)
+	if err == nil {
+		t.Fatal("a run against an unreachable server succeeded")
+	}
+	for _, want := range []string{"ollama serve", "ollama pull qwen3:8b", "--host", "OLLAMA_HOST", "--backend openai"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("the help does not mention %q:\n%s", want, stderr)
+		}
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Fatalf("a failed preflight created %s", dir)
+	}
+}
