@@ -88,17 +88,21 @@ func BenchmarkHarnessOverhead(b *testing.B) {
 }
 
 // BenchmarkParallelSpeedup reports episodes per second with --parallel 1
-// and 2, and their ratio (target: at least 1.7 on two cores).
+// and 2, and their ratio (target: at least 1.7 on two cores). It also
+// reports the mean test time per episode at each setting: when that grows
+// with parallelism, the test subprocesses themselves compete for the CPUs.
 func BenchmarkParallelSpeedup(b *testing.B) {
-	seeds := []int{1, 2}
-	var one, two time.Duration
+	seeds := []int{1, 2, 3, 4}
+	var one, two, test1, test2 time.Duration
 	var n1, n2 int
 	for b.Loop() {
-		w, _, n := benchRun(b, "workflow", seeds, 1)
-		one, n1 = one+w, n1+n
-		w, _, n = benchRun(b, "workflow", seeds, 2)
-		two, n2 = two+w, n2+n
+		w, t, n := benchRun(b, "workflow", seeds, 1)
+		one, test1, n1 = one+w, test1+t, n1+n
+		w, t, n = benchRun(b, "workflow", seeds, 2)
+		two, test2, n2 = two+w, test2+t, n2+n
 	}
+	b.ReportMetric(float64(test1.Milliseconds())/float64(n1), "test-ms/ep-p1")
+	b.ReportMetric(float64(test2.Milliseconds())/float64(n2), "test-ms/ep-p2")
 	eps1 := float64(n1) / one.Seconds()
 	eps2 := float64(n2) / two.Seconds()
 	b.ReportMetric(eps1, "eps/p1")

@@ -145,6 +145,11 @@ func setupRun(c *cli.Context) (runSetup, error) {
 // setupResume rebuilds a run's setup from its run.json; the tasks must be
 // unchanged since the run started.
 func setupResume(c *cli.Context, dir string) (runSetup, error) {
+	for _, f := range runDefiningFlags {
+		if c.IsSet(f) {
+			return runSetup{}, fmt.Errorf("--resume continues the run as %s describes it; drop --%s (start a new run with --out to change it)", filepath.Join(dir, "run.json"), f)
+		}
+	}
 	data, err := results.Read(dir)
 	if err != nil {
 		return runSetup{}, fmt.Errorf("cannot resume %s: %w", dir, err)
@@ -182,6 +187,10 @@ func setupResume(c *cli.Context, dir string) (runSetup, error) {
 		mcfg: model.Config{Backend: r.Backend, Host: r.Host, Model: r.Model, Timeout: c.Duration("timeout")},
 	}, nil
 }
+
+// runDefiningFlags are the flags whose values run.json records; a resumed
+// run takes them from there and refuses new ones.
+var runDefiningFlags = []string{"backend", "host", "model", "tasks", "tracks", "seeds", "temperature", "num-ctx", "top-p", "think", "max-turns", "max-tokens", "tries", "posture", "out"}
 
 // checkFlags checks the flags that are not lists.
 func checkFlags(c *cli.Context) error {

@@ -27,7 +27,11 @@ func TestRunRejectsBadInput(t *testing.T) {
 		{[]string{"--resume", filepath.Join(t.TempDir(), "missing")}, "cannot resume"},
 	}
 	for _, c := range cases {
-		_, _, err := runCLI(t, append([]string{"run", "--out", out}, c.args...)...)
+		args := append([]string{"run", "--out", out}, c.args...)
+		if c.args[0] == "--resume" {
+			args = append([]string{"run"}, c.args...)
+		}
+		_, _, err := runCLI(t, args...)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("run %q: error %v, want one containing %q", c.args, err, c.want)
 		}
@@ -89,6 +93,10 @@ func TestRunOracleNeedsNoServer(t *testing.T) {
 	}
 	if data, _ := results.Read(dir); len(data.Episodes) != 8 {
 		t.Fatalf("resume added episodes: %d", len(data.Episodes))
+	}
+	_, _, err = runCLI(t, "run", "--resume", dir, "--model", "other:1b")
+	if err == nil || !strings.Contains(err.Error(), "drop --model") {
+		t.Fatalf("resume with a new --model: %v, want a refusal", err)
 	}
 }
 
