@@ -257,3 +257,36 @@ func checkReportRows(t *testing.T, dir string, want map[string]int) {
 		}
 	}
 }
+
+// TestEndToEndModelFailureIsRecorded makes the server fail one call for
+// good: that episode is recorded with exit error and the message, and the
+// run goes on to the next.
+func TestEndToEndModelFailureIsRecorded(t *testing.T) {
+	t.Parallel()
+	solver := newFakeModel(t)
+	srv := modeltest.NewOllama(t, modeltest.Always(modeltest.Func(func(r modeltest.Request) modeltest.Reply {
+		if r.N == 0 {
+			return modeltest.StatusText(400, "the fake refuses this request")
+		}
+		return solver.reply(r)
+	})))
+	dir := filepath.Join(t.TempDir(), "run")
+	stdout, stderr, err := runCLI(t, "run", "--host", srv.URL, "--tracks", "workflow", "--tasks", "leap_year,word_freq", "--out", dir)
+	if err != nil {
+		t.Fatalf("a run with one failed call failed: %v\n%s\n%s", err, stdout, stderr)
+	}
+	data, err := results.Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(data.Episodes) != 2 {
+		t.Fatalf("%d episodes, want 2", len(data.Episodes))
+	}
+	first, second := data.Episodes[0], data.Episodes[1]
+	if first.ExitReason != results.ExitError || !strings.Contains(first.Error, "the fake refuses this request") || first.Passed {
+		t.Errorf("failed call: exit %s, error %q, passed %v", first.ExitReason, first.Error, first.Passed)
+	}
+	if second.ExitReason != results.ExitDone || !second.Passed {
+		t.Errorf("the episode after the failure: exit %s, passed %v, error %q", second.ExitReason, second.Passed, second.Error)
+	}
+}
