@@ -85,8 +85,10 @@ func runTrack(ctx context.Context, cfg Config, job Job, traj Trajectory, ep *res
 		Task: job.Task, Dir: ws.Dir, Model: cfg.Model, Options: opts,
 		MaxTurns: cfg.MaxTurns, MaxTokens: cfg.MaxTokens, Tries: cfg.Tries, Rec: traj,
 	}
-	p := decidePosture(cfg.Posture, ws.Dir)
-	env.Guidance, env.Snapshot, ep.Posture = p.Guidance, p.Snapshot, p.Label
+	if UsesPosture(job.Track) {
+		p := decidePosture(cfg.Posture, ws.Dir)
+		env.Guidance, env.Snapshot, ep.Posture = p.Guidance, p.Snapshot, p.Label
+	}
 	out := safeRun(ctx, fn, env)
 	// Grade even after a cancel: the workspace is still there and a short
 	// test run turns an interrupted episode into a complete record.

@@ -176,10 +176,16 @@ func TestEpisodePosture(t *testing.T) {
 		{"on", PostureCoding, true},
 	}
 	for _, c := range cases {
-		fn, env := spy(Oracle)
-		ep, _ := runJob(t, Config{Posture: c.posture, Tracks: map[string]track.Func{"oracle": fn}}, "parse_date", "oracle")
+		fn, env := spy(Oracle) // registered as the agent, the one track that takes a posture
+		ep, _ := runJob(t, Config{Posture: c.posture, Tracks: map[string]track.Func{"agent": fn}}, "parse_date", "agent")
 		if ep.Posture != c.label || (env.Guidance == detect.Guidance) != c.guidance || (env.Guidance != "") != c.guidance {
 			t.Errorf("posture %s: recorded %q, guidance given %v; want %q, %v", c.posture, ep.Posture, env.Guidance != "", c.label, c.guidance)
 		}
+	}
+	// Tracks that take no posture run general whatever --posture says.
+	fn, env := spy(Oracle)
+	ep, _ := runJob(t, Config{Posture: "on", Tracks: map[string]track.Func{"oracle": fn}}, "parse_date", "oracle")
+	if ep.Posture != PostureGeneral || env.Guidance != "" {
+		t.Errorf("oracle with --posture on: recorded %q, guidance given %v", ep.Posture, env.Guidance != "")
 	}
 }

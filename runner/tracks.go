@@ -28,5 +28,9 @@ func TrackWords() []string {
 	return words
 }
 
+// UsesPosture reports whether a track gives the model the coding guidance
+// and snapshot that --posture decides; the others always run general.
+func UsesPosture(word string) bool { return word == "agent" }
+
 // NeedsModel reports whether a track calls the model.
 func NeedsModel(word string) bool { return word != "oracle" }

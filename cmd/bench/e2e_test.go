@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"bench/detect"
 	"bench/model"
 	"bench/model/modeltest"
 	"bench/results"
@@ -288,5 +289,27 @@ func TestEndToEndModelFailureIsRecorded(t *testing.T) {
 	}
 	if second.ExitReason != results.ExitDone || !second.Passed {
 		t.Errorf("the episode after the failure: exit %s, passed %v, error %q", second.ExitReason, second.Passed, second.Error)
+	}
+}
+
+// TestEndToEndPostureOn gives the agent the coding guidance with
+// --posture on and records the posture on its episode.
+func TestEndToEndPostureOn(t *testing.T) {
+	t.Parallel()
+	srv := modeltest.NewOllama(t, modeltest.Always(modeltest.Func(newFakeModel(t).reply)))
+	dir := filepath.Join(t.TempDir(), "run")
+	if _, stderr, err := runCLI(t, "run", "--host", srv.URL, "--tracks", "agent", "--tasks", "leap_year", "--posture", "on", "--out", dir); err != nil {
+		t.Fatalf("bench run --posture on: %v\n%s", err, stderr)
+	}
+	data, err := results.Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(data.Episodes) != 1 || data.Episodes[0].Posture != "coding" || data.Run.Posture != "on" {
+		t.Fatalf("posture recorded: run %q, episodes %+v", data.Run.Posture, data.Episodes)
+	}
+	first := srv.Requests()[0].Messages[0]
+	if first.Role != model.RoleSystem || !strings.Contains(first.Content, strings.TrimSpace(detect.Guidance)) {
+		t.Fatalf("the agent's system prompt lacks the coding guidance:\n%s", first.Content)
 	}
 }
