@@ -19,6 +19,7 @@ const (
 
 // Defaults applied by New and by the clients when a field is left zero.
 const (
+	DefaultModel      = "qwen3:8b" // the model bench suggests and uses when none is named
 	DefaultOllamaHost = "http://127.0.0.1:11434"
 	DefaultOpenAIHost = "http://127.0.0.1:8080/v1" // mlx_lm.server and llama.cpp's server listen on 8080
 	DefaultNumCtx     = 8192                       // pinned context window: never the server's default
@@ -122,7 +123,8 @@ func httpClient(cfg Config) *http.Client {
 	return &http.Client{Transport: tailTransport{base: tr}}
 }
 
-// Client is a Chatter that can also describe its server.
+// Client is a Chatter that can also describe its server. The clients New
+// returns are safe for concurrent use.
 type Client interface {
 	Chatter
 	// Inspect asks the server for its version, its models and whether the

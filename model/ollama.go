@@ -1,6 +1,7 @@
 package model
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -87,7 +88,7 @@ func (c *ollamaClient) once(parent, ctx context.Context, areq *api.ChatRequest) 
 			resp.Message.ToolCalls = append(resp.Message.ToolCalls, ToolCall{
 				ID:        tc.ID,
 				Name:      tc.Function.Name,
-				Arguments: tc.Function.Arguments.String(),
+				Arguments: encodeArgs(&tc.Function.Arguments),
 			})
 		}
 		if r.Done {
@@ -107,6 +108,41 @@ func (c *ollamaClient) once(parent, ctx context.Context, areq *api.ChatRequest) 
 	}
 	resp.Message.Content = content.String()
 	return resp, nil
+}
+
+// encodeArgs re-encodes tool-call arguments as JSON text in the order the
+// server gave them, without escaping <, > and & (code often holds them).
+func encodeArgs(args *api.ToolCallFunctionArguments) string {
+	var b strings.Builder
+	b.WriteByte('{')
+	i := 0
+	for k, v := range args.All() {
+		kb, err1 := marshalPlain(k)
+		vb, err2 := marshalPlain(v)
+		if err1 != nil || err2 != nil {
+			return args.String()
+		}
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		i++
+		b.Write(kb)
+		b.WriteByte(':')
+		b.Write(vb)
+	}
+	b.WriteByte('}')
+	return b.String()
+}
+
+// marshalPlain is json.Marshal without HTML escaping.
+func marshalPlain(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 // classify maps an error of the Ollama client to an *Error.

@@ -66,7 +66,7 @@ func TestOllamaAssemblesStreamedText(t *testing.T) {
 
 func TestOllamaToolCallsKeepArgumentOrder(t *testing.T) {
 	srv := modeltest.NewOllama(t, modeltest.Calls(
-		modeltest.Call("write_file", `{"path":"leap.py","content":"def is_leap(y):\n    return y % 4 == 0\n"}`),
+		modeltest.Call("write_file", `{"path":"leap.py","content":"def is_leap(y):\n    return y % 4 == 0 and y > 0 && \"<b>\"\n"}`),
 		modeltest.Call("run_tests", `{}`),
 	).WithText("Writing the fix."))
 	req := userRequest("fix it")
@@ -79,7 +79,7 @@ func TestOllamaToolCallsKeepArgumentOrder(t *testing.T) {
 	if len(calls) != 2 || calls[0].Name != "write_file" || calls[1].Name != "run_tests" {
 		t.Fatalf("tool calls = %+v", calls)
 	}
-	if want := `{"path":"leap.py","content":"def is_leap(y):\n    return y % 4 == 0\n"}`; calls[0].Arguments != want {
+	if want := `{"path":"leap.py","content":"def is_leap(y):\n    return y % 4 == 0 and y > 0 && \"<b>\"\n"}`; calls[0].Arguments != want {
 		t.Errorf("arguments = %s, want %s", calls[0].Arguments, want)
 	}
 	if calls[1].Arguments != `{}` {

@@ -38,6 +38,8 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			compareCommand(),
 			detectCommand(),
 			showCommand(),
+			tokensCommand(),
+			doctorCommand(),
 		},
 	}
 }

@@ -1,0 +1,57 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/urfave/cli/v2"
+
+	"bench/model/tokens"
+)
+
+func tokensCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "tokens",
+		Usage:     "count the tokens of a file (or stdin) with the offline estimate",
+		ArgsUsage: "[FILE|-]",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "encoding", Value: tokens.Default, Usage: "token encoding: " + tokens.CL100K + " or " + tokens.O200K},
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 1 {
+				return fmt.Errorf("tokens takes one FILE (or - for stdin), got %d arguments", c.NArg())
+			}
+			counter, err := tokens.New(c.String("encoding"))
+			if err != nil {
+				return err
+			}
+			text, err := readInput(c, c.Args().First())
+			if err != nil {
+				return err
+			}
+			_, err = fmt.Fprintln(c.App.Writer, counter.Count(string(text)))
+			return err
+		},
+	}
+}
+
+// readInput reads the named file, or the app's stdin for "" and "-".
+func readInput(c *cli.Context, name string) ([]byte, error) {
+	if name == "" || name == "-" {
+		r := c.App.Reader
+		if r == nil {
+			r = os.Stdin
+		}
+		b, err := io.ReadAll(r)
+		if err != nil {
+			return nil, fmt.Errorf("read stdin: %w", err)
+		}
+		return b, nil
+	}
+	b, err := os.ReadFile(name)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", name, err)
+	}
+	return b, nil
+}
