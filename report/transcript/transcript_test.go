@@ -196,3 +196,66 @@ func TestMarkdownFenceOutgrowsContent(t *testing.T) {
 		t.Errorf("a trajectory without an end event is not said to stop early:\n%s", b.String())
 	}
 }
+
+// agentEvents is a made-up agent trajectory of n turns that reads, edits
+// and tests, then spends its turn budget: a final call without tools.
+func agentEvents(n int) []results.Event {
+	tools := []string{"edit_file", "list_files", "read_file", "run_tests", "write_file"}
+	evs := []results.Event{{Kind: results.EventRequest, Turn: 1, Tools: tools, Messages: []results.Message{
+		{Role: "system", Content: "line 1\nline 2\nline 3\nline 4\nline 5\nline 6"}, {Role: "user", Content: "Fix it."}}}}
+	for turn := 1; turn <= n; turn++ {
+		call := results.ToolCall{Name: "edit_file", Arguments: `{"path":"a.py","old":"x = 1\n","new":"x = 2\n"}`}
+		evs = append(evs,
+			results.Event{Kind: results.EventResponse, Turn: turn, Reply: &results.Message{Role: "assistant", ToolCalls: []results.ToolCall{call}}, PromptTokens: 100 * turn, CompletionTokens: 20},
+			results.Event{Kind: results.EventToolCall, Turn: turn, Tool: call.Name, Args: call.Arguments},
+			results.Event{Kind: results.EventWrite, Turn: turn, Path: "a.py", Bytes: 6},
+			results.Event{Kind: results.EventToolResult, Turn: turn, Tool: call.Name, Result: "edited a.py"},
+			results.Event{Kind: results.EventRequest, Turn: turn + 1, Tools: tools, Messages: []results.Message{{Role: "tool", ToolName: call.Name, Content: "edited a.py"}}},
+		)
+	}
+	evs[len(evs)-1].Tools = nil
+	return append(evs,
+		results.Event{Kind: results.EventResponse, Turn: n + 1, Reply: &results.Message{Role: "assistant", Content: "Out of turns."}},
+		results.Event{Kind: results.EventEnd, Exit: results.ExitMaxTurns})
+}
+
+func TestFinalCallWithoutTools(t *testing.T) {
+	var b strings.Builder
+	tr := Transcript{Entry: Entry{Task: "t", Track: "agent", Seed: 3}, Events: agentEvents(2)}
+	if err := WriteTranscript(&b, tr, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{
+		"t · agent · seed 3\n",
+		"outcome: unknown",
+		"6 lines, sent unchanged with every request of the episode:\n    line 1\n    line 2\n    line 3\n    line 4\n    … (2 more lines)\n",
+		"Turn 3\n------\nfinal call without tools",
+		"call edit_file(path=\"a.py\", old=\"x = 1\\n\", new=\"x = 2\\n\")\n",
+		"exit: max_turns",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("transcript lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Count(out, "final call without tools") != 1 || strings.Count(out, "line 1") != 1 {
+		t.Errorf("the final call or the system prompt is shown more than once:\n%s", out)
+	}
+}
+
+// BenchmarkWriteTranscript renders a 100-turn agent trajectory.
+func BenchmarkWriteTranscript(b *testing.B) {
+	tr := Transcript{Entry: Entry{Task: "t", Track: "agent", Seed: 1}, Events: agentEvents(100)}
+	for _, format := range []string{Text, Markdown} {
+		b.Run(format, func(b *testing.B) {
+			var sb strings.Builder
+			for b.Loop() {
+				sb.Reset()
+				if err := WriteTranscript(&sb, tr, Options{Format: format}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(tr.Events)), "ns/event")
+		})
+	}
+}
