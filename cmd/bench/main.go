@@ -37,6 +37,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			reportCommand(),
 			compareCommand(),
 			detectCommand(),
+			showCommand(),
 			tokensCommand(),
 			doctorCommand(),
 			runCommand(),

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -135,6 +136,9 @@ func argsWithTrailingFlags(c *cli.Context) ([]string, error) {
 		if !hasFlag(c, name) {
 			return nil, fmt.Errorf("unknown flag %s for bench %s", a, c.Command.Name)
 		}
+		if !hasValue && isBoolFlag(c, name) {
+			value, hasValue = "true", true
+		}
 		if !hasValue {
 			if i+1 >= len(args) {
 				return nil, fmt.Errorf("flag --%s needs a value", name)
@@ -147,6 +151,17 @@ func argsWithTrailingFlags(c *cli.Context) ([]string, error) {
 		}
 	}
 	return pos, nil
+}
+
+// isBoolFlag reports whether the command of c defines name as a boolean
+// flag, which takes no value after it (`bench show DIR --full`).
+func isBoolFlag(c *cli.Context, name string) bool {
+	for _, f := range c.Command.Flags {
+		if b, ok := f.(*cli.BoolFlag); ok && slices.Contains(b.Names(), name) {
+			return true
+		}
+	}
+	return false
 }
 
 // hasFlag reports whether the command of c defines a flag called name.

@@ -1,0 +1,41 @@
+package transcript
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strconv"
+)
+
+// WriteList writes the entries as a table (task, track, seed, repeat,
+// passed, tests, exit, trajectory), headed by what they are.
+func WriteList(w io.Writer, title string, entries []Entry, format string) error {
+	bw := bufio.NewWriter(w)
+	s, err := newStyle(bw, format)
+	if err != nil {
+		return err
+	}
+	s.title(title)
+	if format == Markdown {
+		bw.WriteString("\n")
+	}
+	rows := make([][]string, len(entries))
+	for i, e := range entries {
+		passed, tests, exit := "-", "-", "unfinished"
+		if ep := e.Episode; ep != nil {
+			passed, tests, exit = "no", fmt.Sprintf("%d/%d", ep.TestsPassed, ep.TestsTotal), ep.ExitReason
+			if ep.Passed {
+				passed = "yes"
+			}
+		}
+		traj := "yes"
+		if e.Trajectory == "" {
+			traj = "missing"
+		}
+		rows[i] = []string{e.Task, e.Track, strconv.Itoa(e.Seed), strconv.Itoa(e.Repeat), passed, tests, exit, traj}
+	}
+	if err := s.flush(); err != nil {
+		return err
+	}
+	return writeTable(w, format, []string{"task", "track", "seed", "repeat", "passed", "tests", "exit", "trajectory"}, rows)
+}

@@ -1,0 +1,141 @@
+package transcript
+
+import (
+	"bufio"
+	"fmt"
+	"strings"
+)
+
+// Formats a transcript, a listing or a diff can be written in.
+const (
+	Text     = "text"
+	Markdown = "markdown"
+)
+
+// style writes the parts of a document in one format.
+type style interface {
+	title(s string)
+	section(s string)
+	line(s string)
+	// block writes text verbatim (indented in text, fenced in Markdown),
+	// then a note such as "… (12 more lines)" if note is not empty.
+	block(text, note string)
+	// code marks s as code (backticks in Markdown).
+	code(s string) string
+	flush() error
+}
+
+// newStyle returns the writer of a format.
+func newStyle(w *bufio.Writer, format string) (style, error) {
+	switch format {
+	case Text, "":
+		return &textStyle{w: w}, nil
+	case Markdown, "md":
+		return &mdStyle{w: w}, nil
+	}
+	return nil, fmt.Errorf("unknown format %q: want %s or %s", format, Text, Markdown)
+}
+
+// textStyle writes plain text for a terminal.
+type textStyle struct {
+	w       *bufio.Writer
+	started bool
+}
+
+func (s *textStyle) title(t string) {
+	fmt.Fprintf(s.w, "%s\n%s\n", t, strings.Repeat("=", len([]rune(t))))
+	s.started = true
+}
+
+func (s *textStyle) section(t string) {
+	if s.started {
+		s.w.WriteString("\n")
+	}
+	fmt.Fprintf(s.w, "%s\n%s\n", t, strings.Repeat("-", len([]rune(t))))
+	s.started = true
+}
+
+func (s *textStyle) line(t string) { s.w.WriteString(t + "\n"); s.started = true }
+
+func (s *textStyle) block(text, note string) {
+	for l := range strings.Lines(strings.TrimRight(text, "\n")) {
+		s.w.WriteString(strings.TrimRight("    "+strings.TrimSuffix(l, "\n"), " ") + "\n")
+	}
+	if note != "" {
+		s.w.WriteString("    " + note + "\n")
+	}
+}
+
+func (s *textStyle) code(t string) string { return t }
+func (s *textStyle) flush() error         { return s.w.Flush() }
+
+// mdStyle writes Markdown: headings, list items and fenced blocks.
+type mdStyle struct {
+	w      *bufio.Writer
+	inList bool // the last thing written was a list item
+}
+
+func (s *mdStyle) title(t string) { fmt.Fprintf(s.w, "# %s\n", t) }
+
+func (s *mdStyle) section(t string) {
+	fmt.Fprintf(s.w, "\n## %s\n", t)
+	s.inList = false
+}
+
+func (s *mdStyle) line(t string) {
+	if !s.inList {
+		s.w.WriteString("\n")
+	}
+	s.w.WriteString("- " + t + "\n")
+	s.inList = true
+}
+
+func (s *mdStyle) block(text, note string) {
+	fence := "```"
+	for strings.Contains(text, fence) {
+		fence += "`"
+	}
+	fmt.Fprintf(s.w, "\n%s\n%s\n%s\n", fence, strings.TrimRight(text, "\n"), fence)
+	if note != "" {
+		fmt.Fprintf(s.w, "\n*%s*\n", note)
+	}
+	s.inList = false
+}
+
+func (s *mdStyle) code(t string) string {
+	if t == "" {
+		return t
+	}
+	tick := "`"
+	for strings.Contains(t, tick) {
+		tick += "`"
+	}
+	if strings.HasPrefix(t, "`") || strings.HasSuffix(t, "`") {
+		return tick + " " + t + " " + tick
+	}
+	return tick + t + tick
+}
+
+func (s *mdStyle) flush() error { return s.w.Flush() }
+
+// shorten keeps the first n lines of text unless full; more is how many
+// lines it left out.
+func shorten(text string, n int, full bool) (kept string, more int) {
+	text = strings.TrimRight(text, "\n")
+	lines := strings.Split(text, "\n")
+	if full || len(lines) <= n+1 { // never hide a single line
+		return text, 0
+	}
+	return strings.Join(lines[:n], "\n"), len(lines) - n
+}
+
+// moreNote words the note under a shortened block.
+func moreNote(more int) string {
+	if more == 0 {
+		return ""
+	}
+	if more == 1 {
+		return "… (1 more line)"
+	}
+	return fmt.Sprintf("… (%d more lines)", more)
+}
