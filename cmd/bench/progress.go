@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
 	"time"
 
 	"golang.org/x/term"
@@ -12,8 +13,11 @@ import (
 )
 
 // progress shows how a run is going: on a terminal one line that updates in
-// place (done/total, passes, elapsed, ETA); elsewhere a line per episode.
+// place (done/total, passes, elapsed, ETA) every second and after each
+// episode; elsewhere a line per episode.
 type progress struct {
+	mu      sync.Mutex
+	stop    chan struct{}
 	w       io.Writer
 	tty     bool
 	total   int
@@ -30,19 +34,47 @@ func newProgress(w io.Writer, total, done, passed int) *progress {
 	if f, ok := w.(*os.File); ok {
 		tty = term.IsTerminal(int(f.Fd()))
 	}
-	return &progress{w: w, tty: tty, total: total, done: done, passed: passed, start: time.Now(), now: time.Now}
+	p := &progress{w: w, tty: tty, total: total, done: done, passed: passed, start: time.Now(), now: time.Now, stop: make(chan struct{})}
+	if tty {
+		p.redraw()
+		go p.tick()
+	}
+	return p
+}
+
+// tick redraws the terminal line every second until finish.
+func (p *progress) tick() {
+	t := time.NewTicker(time.Second)
+	defer t.Stop()
+	for {
+		select {
+		case <-t.C:
+			p.mu.Lock()
+			p.redraw()
+			p.mu.Unlock()
+		case <-p.stop:
+			return
+		}
+	}
+}
+
+// redraw rewrites the terminal line.
+func (p *progress) redraw() {
+	fmt.Fprintf(p.w, "\r\033[K%s", p.status())
+	p.printed = true
 }
 
 // episode counts a finished episode and shows it.
 func (p *progress) episode(ep results.Episode) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	p.done++
 	p.fresh++
 	if ep.Passed {
 		p.passed++
 	}
 	if p.tty {
-		fmt.Fprintf(p.w, "\r\033[K%s", p.status())
-		p.printed = true
+		p.redraw()
 		return
 	}
 	fmt.Fprintf(p.w, "[%d/%d] %s %s %s: %s\n", p.done, p.total, ep.Task, ep.Track, results.TrajectoryName(ep.Seed, ep.Repeat), episodeSummary(ep))
@@ -59,8 +91,11 @@ func (p *progress) status() string {
 	return fmt.Sprintf("%d/%d episodes, %d passed, elapsed %s, ETA %s", p.done, p.total, p.passed, elapsed.Round(time.Second), eta)
 }
 
-// finish ends the updating line.
+// finish stops the updates and ends the terminal line.
 func (p *progress) finish() {
+	close(p.stop)
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	if p.printed {
 		fmt.Fprintln(p.w)
 	}
