@@ -38,6 +38,7 @@ type Config struct {
 // with exit reason interrupted.
 //
 // TestMS counts every test subprocess of the episode, grading included.
+// With cfg.Keep the end event's Path is the kept workspace.
 func Episode(ctx context.Context, cfg Config, job Job, traj Trajectory) results.Episode {
 	start := time.Now()
 	ep := results.Episode{
@@ -45,7 +46,7 @@ func Episode(ctx context.Context, cfg Config, job Job, traj Trajectory) results.
 		Task: job.Task.Name, Track: job.Track, Seed: job.Seed, Repeat: job.Repeat,
 		Posture: PostureGeneral, FailedTests: []string{}, ToolCalls: []string{}, Steps: []string{},
 	}
-	out, testTime := runTrack(ctx, cfg, job, traj, &ep)
+	out, testTime, kept := runTrack(ctx, cfg, job, traj, &ep)
 	ep.ExitReason = exitReason(ctx, out)
 	if out.Err != nil {
 		ep.Error = out.Err.Error()
@@ -57,7 +58,7 @@ func Episode(ctx context.Context, cfg Config, job Job, traj Trajectory) results.
 	ep.EstPromptTokens, ep.EstCompletionTokens = out.Usage.EstPromptTokens, out.Usage.EstCompletionTokens
 	ep.ModelMS = out.ModelTime.Milliseconds()
 	ep.TestMS = testTime.Milliseconds()
-	traj.Record(results.Event{Kind: results.EventEnd, Exit: ep.ExitReason, Error: ep.Error})
+	traj.Record(results.Event{Kind: results.EventEnd, Exit: ep.ExitReason, Error: ep.Error, Path: kept})
 	if err := traj.Err(); err != nil && ep.Error == "" {
 		ep.Error = "writing the trajectory: " + err.Error()
 	}
@@ -66,17 +67,20 @@ func Episode(ctx context.Context, cfg Config, job Job, traj Trajectory) results.
 }
 
 // runTrack makes the workspace, runs the track and grades the result into
-// ep. It returns the track's outcome and the time spent in test runs.
-func runTrack(ctx context.Context, cfg Config, job Job, traj Trajectory, ep *results.Episode) (track.Outcome, time.Duration) {
+// ep. It returns the track's outcome, the time spent in test runs and, with
+// cfg.Keep, the kept workspace's path.
+func runTrack(ctx context.Context, cfg Config, job Job, traj Trajectory, ep *results.Episode) (out track.Outcome, testTime time.Duration, kept string) {
 	fn, ok := cfg.Tracks[job.Track]
 	if !ok {
-		return track.Outcome{Err: fmt.Errorf("unknown track %q", job.Track)}, 0
+		return track.Outcome{Err: fmt.Errorf("unknown track %q", job.Track)}, 0, ""
 	}
 	ws, err := NewWorkspace(job.Task)
 	if err != nil {
-		return track.Outcome{Err: fmt.Errorf("making the workspace: %w", err)}, 0
+		return track.Outcome{Err: fmt.Errorf("making the workspace: %w", err)}, 0, ""
 	}
-	if !cfg.Keep {
+	if cfg.Keep {
+		kept = ws.Dir
+	} else {
 		defer ws.Remove()
 	}
 	opts := cfg.Options
@@ -89,21 +93,21 @@ func runTrack(ctx context.Context, cfg Config, job Job, traj Trajectory, ep *res
 		p := decidePosture(cfg.Posture, ws.Dir)
 		env.Guidance, env.Snapshot, ep.Posture = p.Guidance, p.Snapshot, p.Label
 	}
-	out := safeRun(ctx, fn, env)
+	out = safeRun(ctx, fn, env)
 	// Grade even after a cancel: the workspace is still there and a short
 	// test run turns an interrupted episode into a complete record.
 	g, err := Grade(context.WithoutCancel(ctx), job.Task, ws.Dir)
-	testTime := env.TestTime() + g.Result.Duration
+	testTime = env.TestTime() + g.Result.Duration
 	if err != nil {
 		if out.Err == nil {
 			out.Err = fmt.Errorf("grading: %w", err)
 		}
-		return out, testTime
+		return out, testTime, kept
 	}
 	ep.Passed, ep.TestsPassed, ep.TestsTotal = g.Passed, g.TestsPassed, g.TestsTotal
 	ep.FailedTests = append(ep.FailedTests, g.Failed...)
 	ep.TestsTampered = g.Tampered
-	return out, testTime
+	return out, testTime, kept
 }
 
 // safeRun runs a track and turns a panic into an error outcome, so that

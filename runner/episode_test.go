@@ -90,8 +90,11 @@ func TestEpisodeOraclePasses(t *testing.T) {
 
 func TestEpisodeKeepsWorkspace(t *testing.T) {
 	fn, env := spy(Oracle)
-	ep, _ := runJob(t, Config{Keep: true, Tracks: map[string]track.Func{"oracle": fn}}, "leap_year", "oracle")
+	ep, traj := runJob(t, Config{Keep: true, Tracks: map[string]track.Func{"oracle": fn}}, "leap_year", "oracle")
 	t.Cleanup(func() { os.RemoveAll(env.Dir) })
+	if end := traj.last(); end.Path != env.Dir {
+		t.Fatalf("end event names %q as the kept workspace, want %q", end.Path, env.Dir)
+	}
 	if !ep.Passed {
 		t.Fatalf("oracle failed: %+v", ep)
 	}

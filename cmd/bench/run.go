@@ -391,6 +391,9 @@ func execute(ctx context.Context, c *cli.Context, s runSetup, client model.Chatt
 		fmt.Fprintf(out, "; %d already finished", skipped)
 	}
 	fmt.Fprintln(out)
+	if s.keep {
+		fmt.Fprintf(out, "workspaces are kept under %s (bench-<task>-*); each trajectory's end event names its own\n", os.TempDir())
+	}
 	prog := newProgress(out, len(plan), len(plan)-len(pending), passedCount(plan, done))
 	runErr := runner.Run(ctx, cfg, runner.WriterSink{W: w}, pending, s.run.Parallel, prog.episode)
 	prog.finish()
