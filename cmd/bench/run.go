@@ -41,7 +41,7 @@ func runCommand() *cli.Command {
 			&cli.IntFlag{Name: "max-turns", Value: 25, Usage: "agent: model turns before the final call without tools"},
 			&cli.IntFlag{Name: "max-tokens", Usage: "agent: token budget per episode (0 = none)"},
 			&cli.IntFlag{Name: "tries", Value: 2, Usage: "workflow-retry: attempts"},
-			&cli.StringFlag{Name: "posture", Value: "off", Usage: "coding guidance and snapshot for the model: off, auto or on"},
+			&cli.StringFlag{Name: "posture", Value: "off", Usage: "coding guidance and workspace snapshot for the agent: off, auto (ask the detector) or on"},
 			&cli.IntFlag{Name: "parallel", Value: 1, Usage: "episodes run at once"},
 			&cli.StringFlag{Name: "out", Usage: "results folder (default: results/<UTC time>-<model>)"},
 			&cli.StringFlag{Name: "resume", Usage: "finish the run in this results folder, from its run.json"},
@@ -309,12 +309,15 @@ func needsModel(tracks []string) bool {
 	return false
 }
 
-// serverHelp is printed when the preflight fails.
-const serverHelp = `bench run needs a model server and could not use one (see the checks above); nothing was created.
-Start Ollama with "ollama serve" and fetch the model with "ollama pull qwen3:8b" (or the --model you asked for),
-or point bench at another server with --host URL or the OLLAMA_HOST variable,
-or at an OpenAI-compatible one (mlx_lm.server, llama.cpp, vLLM) with --backend openai --host URL.
-A run with --tracks oracle needs no server.`
+// serverHelp is the paragraph printed when the preflight finds no usable
+// model server.
+func serverHelp(modelName string) string {
+	return "bench run needs a model server and could not use one (see the checks above); nothing was created.\n" +
+		"Start Ollama with \"ollama serve\" and fetch the model with \"ollama pull " + modelName + "\",\n" +
+		"or point bench at another server with --host URL or the OLLAMA_HOST variable,\n" +
+		"or at an OpenAI-compatible one (mlx_lm.server, llama.cpp, vLLM) with --backend openai --host URL.\n" +
+		"A run with --tracks oracle needs no server."
+}
 
 // checkReady runs the doctor's checks; on failure it prints them, and the
 // server help when a server check failed. Nothing has been created yet.
@@ -331,7 +334,7 @@ func checkReady(ctx context.Context, errw io.Writer, s runSetup) bool {
 		}
 	}
 	if serverFailed {
-		fmt.Fprintln(errw, serverHelp)
+		fmt.Fprintln(errw, serverHelp(s.mcfg.Model))
 	} else {
 		fmt.Fprintln(errw, "bench run stopped before creating anything: the checks above failed.")
 	}
