@@ -1,11 +1,14 @@
 # bench — common tasks. `make test` is the README's test command and what CI runs.
 GO ?= go
 BIN := bin/bench
+# The version stamped into the binary (GOFLAGS may disable Go's own VCS stamping).
+VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo devel)
+DEMO := results/demo-oracle
 
 .PHONY: build test lint demo bench clean
 
 build:
-	$(GO) build -o $(BIN) ./cmd/bench
+	$(GO) build -ldflags "-X main.buildVersion=$(VERSION)" -o $(BIN) ./cmd/bench
 
 test: lint
 	$(GO) test ./...
@@ -14,11 +17,15 @@ lint:
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt needed on:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 
-# demo needs no model server: the detector replay, an oracle run, its report.
+# demo needs no model server: the detector replay, an oracle run (which
+# prints its report as text), the same report as Markdown with its plot, and
+# one episode's transcript.
 demo: build
 	$(BIN) detect
-	$(BIN) run --tracks oracle --out results/demo-oracle
-	$(BIN) report results/demo-oracle
+	rm -rf $(DEMO)
+	$(BIN) run --tracks oracle --out $(DEMO)
+	$(BIN) report $(DEMO) --format markdown --plot $(DEMO)/report.svg
+	$(BIN) show $(DEMO) --task parse_date --track oracle --seed 1
 
 # bench runs the Go benchmarks (figures quoted in issue closing notes).
 bench:

@@ -121,7 +121,11 @@ func runLines(rep *Report) []string {
 		if digest == "" {
 			digest = "digest unknown"
 		}
-		lines[i] = fmt.Sprintf("run %s: %s %s (%s), %d episodes, %s", r.ID, r.Backend, r.Model, digest, r.Episodes, r.Dir)
+		what := fmt.Sprintf("%s %s (%s)", r.Backend, r.Model, digest)
+		if r.Model == "" {
+			what = "no model"
+		}
+		lines[i] = fmt.Sprintf("run %s: %s, %d episodes, %s", r.ID, what, r.Episodes, r.Dir)
 	}
 	return lines
 }

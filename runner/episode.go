@@ -58,7 +58,8 @@ func Episode(ctx context.Context, cfg Config, job Job, traj Trajectory) results.
 	ep.EstPromptTokens, ep.EstCompletionTokens = out.Usage.EstPromptTokens, out.Usage.EstCompletionTokens
 	ep.ModelMS = out.ModelTime.Milliseconds()
 	ep.TestMS = testTime.Milliseconds()
-	traj.Record(results.Event{Kind: results.EventEnd, Exit: ep.ExitReason, Error: ep.Error, Path: kept})
+	traj.Record(results.Event{Kind: results.EventEnd, Exit: ep.ExitReason, Error: ep.Error, Path: kept,
+		TestsPassed: ep.TestsPassed, TestsTotal: ep.TestsTotal})
 	if err := traj.Err(); err != nil && ep.Error == "" {
 		ep.Error = "writing the trajectory: " + err.Error()
 	}

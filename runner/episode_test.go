@@ -80,8 +80,11 @@ func TestEpisodeOraclePasses(t *testing.T) {
 	if ep.TestMS < 0 || ep.WallMS < ep.TestMS {
 		t.Fatalf("wall %d ms < test %d ms", ep.WallMS, ep.TestMS)
 	}
-	if end := traj.last(); end.Kind != results.EventEnd || end.Exit != results.ExitDone {
-		t.Fatalf("last event %+v, want end/done", end)
+	if end := traj.last(); end.Kind != results.EventEnd || end.Exit != results.ExitDone || end.TestsTotal != 7 || end.TestsPassed != 7 {
+		t.Fatalf("last event %+v, want end/done graded 7/7", end)
+	}
+	if w := traj.events[0]; w.Kind != results.EventWrite || w.Path != "dateparse.py" || w.Bytes == 0 {
+		t.Fatalf("first event %+v, want the oracle's write of dateparse.py with its size", w)
 	}
 	if _, err := os.Stat(env.Dir); !os.IsNotExist(err) {
 		t.Fatalf("workspace %s still there after the episode (err %v)", env.Dir, err)

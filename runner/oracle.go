@@ -2,6 +2,9 @@ package runner
 
 import (
 	"context"
+	"fmt"
+	"io/fs"
+	"strings"
 
 	"bench/results"
 	"bench/runner/track"
@@ -13,6 +16,20 @@ func Oracle(ctx context.Context, env *track.Env) track.Outcome {
 	if err := Overlay(env.Task, env.Dir, "solution"); err != nil {
 		return track.Outcome{Exit: results.ExitError, Err: err}
 	}
-	env.Rec.Record(results.Event{Kind: results.EventWrite, Path: "solution/", Reason: "oracle overlay"})
+	err := fs.WalkDir(env.Task.FS, "solution", func(name string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		rel := strings.TrimPrefix(name, "solution/")
+		env.Rec.Record(results.Event{Kind: results.EventWrite, Path: rel, Bytes: int(info.Size()), Reason: "oracle overlay"})
+		return nil
+	})
+	if err != nil {
+		return track.Outcome{Exit: results.ExitError, Err: fmt.Errorf("listing the solution of %s: %w", env.Task.Name, err)}
+	}
 	return track.Outcome{Exit: results.ExitDone}
 }

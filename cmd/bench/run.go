@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -134,9 +135,13 @@ func setupRun(c *cli.Context) (runSetup, error) {
 		return runSetup{}, err
 	}
 	s.run.Host = host
+	if !needsModel(tracks) {
+		// No track calls a model: say so, rather than record one that was never asked.
+		s.run.Backend, s.run.Host, s.run.Model = "", "", ""
+	}
 	s.dir = c.String("out")
 	if s.dir == "" {
-		s.dir = filepath.Join("results", s.run.Started.Format("20060102T150405Z")+"-"+safeName(s.run.Model))
+		s.dir = filepath.Join("results", s.run.Started.Format("20060102T150405Z")+"-"+safeName(cmp.Or(s.run.Model, "no-model")))
 	}
 	s.run.ID = filepath.Base(s.dir)
 	return s, nil

@@ -72,7 +72,13 @@ func TestRunOracleNeedsNoServer(t *testing.T) {
 		}
 	}
 	r := data.Run
-	if r.Model != "qwen3:8b" || r.Temperature != defaultTemperature || r.NumCtx != 8192 || r.MaxTurns != 25 || r.Tries != 2 || r.Posture != "off" {
+	if r.Model != "" || r.Backend != "" || r.Host != "" {
+		t.Errorf("an oracle-only run recorded a model it never asked: %q %q %q", r.Backend, r.Host, r.Model)
+	}
+	if !strings.Contains(stdout, "no model, 8 episodes") {
+		t.Errorf("the report does not say the run used no model:\n%s", stdout)
+	}
+	if r.Temperature != defaultTemperature || r.NumCtx != 8192 || r.MaxTurns != 25 || r.Tries != 2 || r.Posture != "off" {
 		t.Fatalf("run.json defaults not recorded: %+v", r)
 	}
 	if r.BenchVersion == "" || r.Started.IsZero() || r.Tasks[0].Checksum == "" {

@@ -284,6 +284,9 @@ func (p *printer) end(ev results.Event) {
 	p.ended = true
 	p.s.section("End")
 	l := "exit: " + ev.Exit
+	if ev.TestsTotal > 0 {
+		l += fmt.Sprintf(" · graded with the pristine tests: %d/%d passed", ev.TestsPassed, ev.TestsTotal)
+	}
 	if ev.Error != "" {
 		l += " · error: " + ev.Error
 	}
