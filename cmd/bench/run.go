@@ -18,6 +18,7 @@ import (
 	"bench/model"
 	"bench/results"
 	"bench/runner"
+	"bench/runner/testrun"
 	"bench/tasks"
 )
 
@@ -454,6 +455,7 @@ func interruptContext(parent context.Context, errw io.Writer) (context.Context, 
 		select {
 		case <-sig:
 			fmt.Fprintln(errw, "second interrupt: quitting now")
+			testrun.KillAll()
 			exitNow(130)
 		case <-finished:
 		}

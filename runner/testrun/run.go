@@ -71,6 +71,8 @@ func Run(ctx context.Context, dir string, argv []string, timeout time.Duration) 
 		return Result{}, fmt.Errorf("starting %s in %s: %w", argv[0], dir, err)
 	}
 	w.Close()
+	register(cmd.Process.Pid)
+	defer unregister(cmd.Process.Pid)
 	go func() {
 		io.Copy(out, r)
 		close(copied)

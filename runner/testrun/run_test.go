@@ -279,3 +279,30 @@ func TestCapBufferSmallWrites(t *testing.T) {
 		t.Errorf("at the cap: %q, %d", out, cut)
 	}
 }
+
+// TestKillAll: a process quitting on a second Ctrl-C kills the test runs
+// under way, grandchildren included.
+func TestKillAll(t *testing.T) {
+	needPython(t)
+	dir := t.TempDir()
+	done := make(chan Result)
+	go func() {
+		res, _ := Run(context.Background(), dir, []string{"python3", "-c", forkSleeper + "import time\ntime.sleep(60)\n"}, time.Minute)
+		done <- res
+	}()
+	ctx, stop := context.WithCancel(context.Background())
+	cancelWhenStarted(dir, stop)
+	<-ctx.Done()
+	KillAll()
+	select {
+	case res := <-done:
+		if res.ExitCode == 0 {
+			t.Errorf("the killed run exited 0: %q", res.Output)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Run did not return after KillAll")
+	}
+	if pid := sleeperPid(t, dir); !waitDead(pid) {
+		t.Errorf("the sleeper grandchild %d outlived KillAll", pid)
+	}
+}
