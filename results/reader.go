@@ -14,7 +14,7 @@ type Data struct {
 	Dir      string
 	Run      Run
 	Episodes []Episode // in file order; a repeated episode key keeps its last line
-	Warnings []string  // torn or malformed lines that were skipped, repeated episodes
+	Warnings []string  // torn or malformed lines that were skipped, repeated episodes (but for a redone interrupted one)
 }
 
 // Finished reports the keys (Episode.Key) of the episodes already recorded.
@@ -64,6 +64,11 @@ func read(dir string) (Data, jsonlTail, error) {
 		}
 		k := key{ep.Task, ep.Track, ep.Seed, ep.Repeat}
 		if i, ok := index[k]; ok {
+			// An interrupted episode is redone by --resume: its later line is expected.
+			if data.Episodes[i].ExitReason == ExitInterrupted {
+				data.Episodes[i], lines[i] = ep, line
+				return nil
+			}
 			data.Warnings = append(data.Warnings, fmt.Sprintf("%s:%d: episode %s repeats line %d; keeping the later line", path, line, ep.Key(), lines[i]))
 			data.Episodes[i], lines[i] = ep, line
 			return nil

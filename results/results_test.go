@@ -339,6 +339,22 @@ func TestRepeatedEpisodeKeepsLast(t *testing.T) {
 	}
 }
 
+// TestRedoneInterruptedEpisodeIsQuiet: --resume redoes an interrupted
+// episode; its second line is expected and replaces the first without a warning.
+func TestRedoneInterruptedEpisodeIsQuiet(t *testing.T) {
+	dir := t.TempDir()
+	w := mustCreate(t, dir)
+	first, second := sampleEpisode(0), sampleEpisode(0)
+	first.ExitReason, second.ExitReason = ExitInterrupted, ExitDone
+	w.Append(first)
+	w.Append(second)
+	w.Close()
+	data, err := Read(dir)
+	if err != nil || len(data.Episodes) != 1 || data.Episodes[0].ExitReason != ExitDone || len(data.Warnings) != 0 {
+		t.Fatalf("%+v, warnings %q, err %v", data.Episodes, data.Warnings, err)
+	}
+}
+
 func TestNewerFormatRefused(t *testing.T) {
 	t.Run("run.json", func(t *testing.T) {
 		dir := t.TempDir()
