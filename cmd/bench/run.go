@@ -386,7 +386,8 @@ func openResults(s *runSetup) (*results.Writer, []results.Episode, error) {
 
 // execute runs the pending episodes, then prints the report.
 func execute(ctx context.Context, c *cli.Context, s runSetup, client model.Chatter, w *results.Writer, done []results.Episode) error {
-	out := c.App.Writer
+	// Progress goes to stderr so that `bench run > report.txt` keeps only the report.
+	out := c.App.ErrWriter
 	plan := runner.Plan(s.tasks, s.run.Tracks, s.run.Seeds)
 	pending := runner.Pending(plan, done)
 	cfg := runner.Config{
@@ -395,7 +396,7 @@ func execute(ctx context.Context, c *cli.Context, s runSetup, client model.Chatt
 		MaxTurns: s.run.MaxTurns, MaxTokens: s.run.MaxTokens, Tries: s.run.Tries,
 		Posture: s.run.Posture, Keep: s.keep, Tracks: runner.Tracks(),
 	}
-	fmt.Fprintf(out, "bench run: %d episodes (%d tasks × %d tracks × %d seeds) into %s", len(plan), len(s.tasks), len(s.run.Tracks), len(s.run.Seeds), s.dir)
+	fmt.Fprintf(out, "bench run: %s (%s × %s × %s) into %s", plural(len(plan), "episode"), plural(len(s.tasks), "task"), plural(len(s.run.Tracks), "track"), plural(len(s.run.Seeds), "seed"), s.dir)
 	if skipped := len(plan) - len(pending); skipped > 0 {
 		fmt.Fprintf(out, "; %d already finished", skipped)
 	}
@@ -417,6 +418,14 @@ func execute(ctx context.Context, c *cli.Context, s runSetup, client model.Chatt
 		return cli.Exit("", 130)
 	}
 	return printReport(c, s.dir, s.format)
+}
+
+// plural says "1 task" or "2 tasks".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // passedCount counts the passes among the already finished episodes of plan.

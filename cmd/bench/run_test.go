@@ -84,8 +84,12 @@ func TestRunOracleNeedsNoServer(t *testing.T) {
 	if r.BenchVersion == "" || r.Started.IsZero() || r.Tasks[0].Checksum == "" {
 		t.Fatalf("run.json lacks version, start or checksums: %+v", r)
 	}
-	if !strings.Contains(stdout, "[8/8]") {
-		t.Fatalf("no per-episode progress lines in:\n%s", stdout)
+	// Progress is on stderr, so that `bench run > report.txt` holds only the report.
+	if !strings.Contains(stderr, "[8/8]") || !strings.Contains(stderr, "bench run: 8 episodes (4 tasks × 1 track × 2 seeds)") {
+		t.Fatalf("no header and per-episode progress lines on stderr:\n%s", stderr)
+	}
+	if strings.Contains(stdout, "[1/8]") || strings.Contains(stdout, "bench run:") || !strings.HasPrefix(stdout, "run oracle:") {
+		t.Fatalf("stdout holds more than the report:\n%s", stdout)
 	}
 	for _, ep := range []string{"parse_date/oracle/seed-1", "parse_date/oracle/seed-1-r1"} {
 		if _, err := os.Stat(filepath.Join(dir, "trajectories", ep+".jsonl")); err != nil {
@@ -93,9 +97,9 @@ func TestRunOracleNeedsNoServer(t *testing.T) {
 		}
 	}
 	// Resuming a finished run does nothing more.
-	stdout, _, err = runCLI(t, "run", "--resume", dir)
-	if err != nil || !strings.Contains(stdout, "8 already finished") {
-		t.Fatalf("resume of a finished run: %v\n%s", err, stdout)
+	_, stderr, err = runCLI(t, "run", "--resume", dir)
+	if err != nil || !strings.Contains(stderr, "8 already finished") {
+		t.Fatalf("resume of a finished run: %v\n%s", err, stderr)
 	}
 	if data, _ := results.Read(dir); len(data.Episodes) != 8 {
 		t.Fatalf("resume added episodes: %d", len(data.Episodes))
