@@ -20,13 +20,16 @@ func checkCommand() *cli.Command {
 			"episodes are left out; several run folders are merged). Predictions written after a\n" +
 			"run started are refused.",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "predictions", Usage: "the predictions `FILE` written by bench predict", Required: true},
+			&cli.StringFlag{Name: "predictions", Usage: "the predictions `FILE` written by bench predict (required)"},
 		},
 		Action: runCheck,
 	}
 }
 
 func runCheck(c *cli.Context) error {
+	if c.String("predictions") == "" {
+		return errors.New("check needs --predictions FILE, the file bench predict wrote before the run: bench check --predictions FILE RUN_DIR...")
+	}
 	if c.NArg() == 0 {
 		return errors.New("name at least one run folder: bench check --predictions FILE RUN_DIR...")
 	}

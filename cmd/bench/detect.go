@@ -72,6 +72,9 @@ func detectAction(c *cli.Context) error {
 
 // detectDir prints the decision for --dir.
 func detectDir(c *cli.Context) error {
+	if m := c.String("mode"); detect.NormalizeMode(m) == detect.ModeAuto && strings.ToLower(strings.TrimSpace(m)) != detect.ModeAuto {
+		return fmt.Errorf("unknown --mode %q: use auto, focus, on or off", m)
+	}
 	d, err := detect.Detect(c.String("dir"), c.String("mode"), c.String("platform"))
 	if err != nil {
 		return err

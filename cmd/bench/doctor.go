@@ -53,10 +53,14 @@ func (c check) String() string {
 
 func doctorCommand() *cli.Command {
 	return &cli.Command{
-		Name:  "doctor",
-		Usage: "check that a run can start: model server, model, tool support, python3, tasks",
-		Flags: append(modelFlags(), tasksDirFlag()),
+		Name:      "doctor",
+		Usage:     "check that a run can start: model server, model, tool support, python3, tasks",
+		Flags:     append(modelFlags(), tasksDirFlag()),
+		ArgsUsage: " ",
 		Action: func(c *cli.Context) error {
+			if c.Args().Present() {
+				return fmt.Errorf("doctor takes no arguments, got %q; bench doctor --help lists the flags", c.Args().First())
+			}
 			taskList, err := loadTasks(c.String("tasks-dir"))
 			if err != nil {
 				return err

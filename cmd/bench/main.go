@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 )
@@ -18,11 +19,13 @@ func main() {
 
 // run builds the CLI and runs it; it never calls os.Exit, so tests can drive it.
 func run(args []string, stdout, stderr io.Writer) error {
-	return newApp(stdout, stderr).Run(args)
+	app := newApp(stdout, stderr)
+	app.Metadata = map[string]any{"args": args}
+	return app.Run(args)
 }
 
 func newApp(stdout, stderr io.Writer) *cli.App {
-	return &cli.App{
+	app := &cli.App{
 		Name:           "bench",
 		Usage:          "measure when a fixed workflow is enough and when a coding task needs an agent loop",
 		Version:        version(),
@@ -42,7 +45,116 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			doctorCommand(),
 			runCommand(),
 		},
+		Action:       unknownCommand,
+		OnUsageError: usageError,
 	}
+	for _, c := range app.Commands {
+		guardCommand(c)
+	}
+	return app
+}
+
+// guardCommand makes a command (and its subcommands) answer a bad flag with
+// one sentence instead of its whole help, and refuse a flag given twice.
+func guardCommand(c *cli.Command) {
+	c.OnUsageError = usageError
+	if c.Action != nil {
+		action := c.Action
+		c.Action = func(ctx *cli.Context) error {
+			if err := repeatedFlag(ctx); err != nil {
+				return err
+			}
+			return action(ctx)
+		}
+	}
+	for _, sub := range c.Subcommands {
+		guardCommand(sub)
+	}
+}
+
+// unknownCommand is the app's action: help without arguments, else an
+// unknown command.
+func unknownCommand(c *cli.Context) error {
+	if !c.Args().Present() {
+		return cli.ShowAppHelp(c)
+	}
+	return fmt.Errorf("unknown command %q; bench --help lists the commands", c.Args().First())
+}
+
+// usageError turns a flag parsing error into one sentence that says where
+// to find the flags.
+func usageError(c *cli.Context, err error, _ bool) error {
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
+		msg = "unknown flag --" + strings.TrimPrefix(name, "-")
+	}
+	msg = strings.TrimSuffix(strings.Replace(msg, " for flag -", " for --", 1), ": parse error")
+	return fmt.Errorf("%s; %s --help lists the flags", msg, commandPath(c))
+}
+
+// commandPath is the command line that names c's command, such as
+// "bench tasks verify".
+func commandPath(c *cli.Context) string {
+	var names []string
+	for _, lc := range c.Lineage() {
+		if lc.Command != nil && lc.Command.Name != "" && lc.Command.Name != c.App.Name {
+			names = append([]string{lc.Command.Name}, names...)
+		}
+	}
+	return strings.Join(append([]string{"bench"}, names...), " ")
+}
+
+// repeatedFlag refuses a single-valued flag given twice on the command line
+// (`--parallel 2 --parallel 3`), which would otherwise keep the last one silently.
+func repeatedFlag(c *cli.Context) error {
+	single := map[string]string{} // every name of a single-valued flag → its main name
+	for _, f := range c.Command.Flags {
+		switch f.(type) {
+		case *cli.StringSliceFlag, *cli.IntSliceFlag, *cli.Int64SliceFlag, *cli.Float64SliceFlag, *cli.UintSliceFlag, *cli.Uint64SliceFlag:
+			continue
+		}
+		for _, n := range f.Names() {
+			single[n] = f.Names()[0]
+		}
+	}
+	seen := map[string]bool{}
+	for _, a := range commandArgs(c) {
+		if a == "--" {
+			break
+		}
+		name, ok := strings.CutPrefix(a, "-")
+		if !ok {
+			continue
+		}
+		name, _ = strings.CutPrefix(name, "-")
+		name, _, _ = strings.Cut(name, "=")
+		main, ok := single[name]
+		if !ok {
+			continue
+		}
+		if seen[main] {
+			return fmt.Errorf("--%s is given twice; give it once", main)
+		}
+		seen[main] = true
+	}
+	return nil
+}
+
+// commandArgs is the command line after the command's own name: its flags
+// and arguments as typed.
+func commandArgs(c *cli.Context) []string {
+	args := os.Args
+	if c.App.Metadata != nil {
+		if a, ok := c.App.Metadata["args"].([]string); ok {
+			args = a
+		}
+	}
+	for i, a := range args {
+		if i > 0 && a == c.Command.Name {
+			return args[i+1:]
+		}
+	}
+	return nil
 }
 
 // exitCode prints err (if it has a message) and returns the process exit code.

@@ -64,6 +64,9 @@ func runPredict(c *cli.Context) error {
 		return err
 	}
 	out := c.String("out")
+	if err := checkOutFile("--out", out); err != nil {
+		return err
+	}
 	if _, err := os.Stat(out); err == nil && !c.Bool("force") {
 		return fmt.Errorf("%s already exists; predictions are written once, before the run (use --force to replace it, or --out for another file)", out)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -55,6 +56,11 @@ func writeReport(w io.Writer, dirs []string, format, plotPath string) error {
 	if err != nil {
 		return err
 	}
+	if plotPath != "" {
+		if err := checkOutFile("--plot", plotPath); err != nil {
+			return err
+		}
+	}
 	inputs, err := readRuns(dirs)
 	if err != nil {
 		return err
@@ -65,6 +71,23 @@ func writeReport(w io.Writer, dirs []string, format, plotPath string) error {
 	}
 	if plotPath != "" {
 		return writePlot(plotPath, rep)
+	}
+	return nil
+}
+
+// checkOutFile checks, before any work, that the file path named by flag
+// can be written: its folder exists and the path is not a folder.
+func checkOutFile(flag, path string) error {
+	if info, err := os.Stat(path); err == nil && info.IsDir() {
+		return fmt.Errorf("%s %s is a folder; give a file name", flag, path)
+	}
+	parent := filepath.Dir(path)
+	info, err := os.Stat(parent)
+	if err != nil {
+		return fmt.Errorf("%s %s: the folder %s does not exist; create it first or give another path", flag, path, parent)
+	}
+	if !info.IsDir() {
+		return fmt.Errorf("%s %s: %s is a file, not a folder", flag, path, parent)
 	}
 	return nil
 }

@@ -144,6 +144,9 @@ func setupRun(c *cli.Context) (runSetup, error) {
 	if s.dir == "" {
 		s.dir = filepath.Join("results", s.run.Started.Format("20060102T150405Z")+"-"+safeName(cmp.Or(s.run.Model, "no-model")))
 	}
+	if info, err := os.Stat(s.dir); err == nil && !info.IsDir() {
+		return runSetup{}, fmt.Errorf("--out %s is a file; give a folder for the results (a new one, or an empty one)", s.dir)
+	}
 	s.run.ID = filepath.Base(s.dir)
 	return s, nil
 }
@@ -261,12 +264,16 @@ func parseTracks(s string) ([]string, error) {
 
 // parseSeeds parses a comma-separated list of whole numbers; repeats are kept (twin runs).
 func parseSeeds(s string) ([]int, error) {
-	parts := splitList(s)
-	if len(parts) == 0 {
+	if len(splitList(s)) == 0 {
 		return nil, fmt.Errorf("--seeds is empty: give a comma-separated list of whole numbers such as 1,2,3")
 	}
+	parts := strings.Split(s, ",")
 	seeds := make([]int, 0, len(parts))
 	for _, p := range parts {
+		p = strings.TrimSpace(p)
+		if p == "" {
+			return nil, fmt.Errorf("bad --seeds %q: an empty seed between commas; give a comma-separated list such as 1,2,3", s)
+		}
 		n, err := strconv.Atoi(p)
 		if err != nil {
 			return nil, fmt.Errorf("bad --seeds %q: %q is not a whole number; give a comma-separated list such as 1,2,3", s, p)

@@ -91,9 +91,14 @@ func showDiff(c *cli.Context, data results.Data, entries []transcript.Entry, f t
 		g.Repeat = &r
 		picked := g.Select(entries)
 		if len(picked) != 1 {
-			fmt.Fprintf(c.App.ErrWriter, "bench show --diff: the flags pick %d episodes with repeat %d, need exactly one\n", len(picked), r)
 			f.Repeat = nil
-			return showList(c.App.Writer, data.Dir, entries, f.Select(entries), format, "bench show --diff "+data.Dir)
+			if err := showList(c.App.Writer, data.Dir, entries, f.Select(entries), format, "bench show --diff "+data.Dir); err != nil {
+				return err
+			}
+			if len(picked) == 0 {
+				return fmt.Errorf("show --diff: no episode with repeat %d matches, so there is no twin to compare; a twin is the same seed run twice (bench run --seeds 1,1)", r)
+			}
+			return fmt.Errorf("show --diff: the flags pick %d episodes with repeat %d; name --task, --track and --seed to pick one pair of twins", len(picked), r)
 		}
 		t, err := transcript.Load(data, picked[0])
 		if err != nil {

@@ -2,8 +2,10 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"os/exec"
 	"sort"
 	"strconv"
@@ -59,6 +61,9 @@ func tasksDir(c *cli.Context) string {
 func loadTasks(dir string) ([]tasks.Task, error) {
 	if dir == "" {
 		return tasks.Load(tasks.Embedded())
+	}
+	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("--tasks-dir %s does not exist; give a folder holding one subfolder per task (as tasks/ in the source)", dir)
 	}
 	return tasks.FromDir(dir)
 }

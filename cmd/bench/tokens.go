@@ -1,9 +1,13 @@
 package main
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"unicode/utf8"
 
 	"github.com/urfave/cli/v2"
 
@@ -49,9 +53,19 @@ func readInput(c *cli.Context, name string) ([]byte, error) {
 		}
 		return b, nil
 	}
+	info, err := os.Stat(name)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, fmt.Errorf("%s does not exist; give a text file, or - to read stdin", name)
+	case err == nil && info.IsDir():
+		return nil, fmt.Errorf("%s is a folder; give a text file, or - to read stdin", name)
+	}
 	b, err := os.ReadFile(name)
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", name, err)
+		return nil, fmt.Errorf("cannot read %s: %w", name, err)
+	}
+	if !utf8.Valid(b) || bytes.IndexByte(b, 0) >= 0 {
+		return nil, fmt.Errorf("%s is not text (it holds NUL bytes or invalid UTF-8); bench tokens counts the tokens of text", name)
 	}
 	return b, nil
 }

@@ -33,9 +33,13 @@ func version() string {
 
 func versionCommand() *cli.Command {
 	return &cli.Command{
-		Name:  "version",
-		Usage: "print bench's version",
+		Name:      "version",
+		Usage:     "print bench's version",
+		ArgsUsage: " ",
 		Action: func(c *cli.Context) error {
+			if c.Args().Present() {
+				return fmt.Errorf("version takes no arguments, got %q", c.Args().First())
+			}
 			_, err := fmt.Fprintf(c.App.Writer, "bench %s %s/%s %s\n", version(), runtime.GOOS, runtime.GOARCH, runtime.Version())
 			return err
 		},

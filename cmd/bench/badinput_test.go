@@ -1,0 +1,83 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestBadInputOneSentence feeds every command bad input: each must fail
+// with one sentence that says what is wrong, and never the full help or a
+// bare Go error chain.
+func TestBadInputOneSentence(t *testing.T) {
+	tmp := t.TempDir()
+	file := filepath.Join(tmp, "a-file")
+	binary := filepath.Join(tmp, "binary.dat")
+	if err := os.WriteFile(file, []byte("text\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(binary, []byte{0, 1, 0xff, 0xfe}, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	missing := filepath.Join(tmp, "missing")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"no-such-command"}, `unknown command "no-such-command"`},
+		{[]string{"--nope"}, "unknown flag --nope; bench --help lists the flags"},
+		{[]string{"run", "--nope"}, "unknown flag --nope; bench run --help lists the flags"},
+		{[]string{"tasks", "verify", "--nope"}, "bench tasks verify --help"},
+		{[]string{"run", "--parallel", "x"}, `invalid value "x" for --parallel`},
+		{[]string{"run", "--tracks", "oracle", "--parallel", "2", "--parallel", "3"}, "--parallel is given twice"},
+		{[]string{"run", "--tracks", "oracle", "--seeds", "1,,2"}, "an empty seed between commas"},
+		{[]string{"run", "--tracks", "oracle", "--seeds", "1,2,"}, "an empty seed between commas"},
+		{[]string{"run", "--tracks", "oracle", "--tasks-dir", missing}, "--tasks-dir " + missing + " does not exist"},
+		{[]string{"tasks", "--tasks-dir", missing}, "--tasks-dir " + missing + " does not exist"},
+		{[]string{"run", "--tracks", "oracle", "--out", file}, "--out " + file + " is a file"},
+		{[]string{"report", "--format", "json", "--format", "csv", tmp}, "--format is given twice"},
+		{[]string{"report", tmp, "--plot", filepath.Join(missing, "x.svg")}, "the folder " + missing + " does not exist"},
+		{[]string{"report", tmp, "--plot", tmp}, "--plot " + tmp + " is a folder"},
+		{[]string{"predict", "--out", filepath.Join(missing, "p.json"), "--answer", "leap_year=yyy", "--tasks", "leap_year"}, "the folder " + missing + " does not exist"},
+		{[]string{"predict", "--out", tmp, "--force", "--answer", "leap_year=yyy", "--tasks", "leap_year"}, "--out " + tmp + " is a folder"},
+		{[]string{"check", tmp}, "check needs --predictions FILE"},
+		{[]string{"tokens", missing}, missing + " does not exist"},
+		{[]string{"tokens", tmp}, tmp + " is a folder"},
+		{[]string{"tokens", binary}, binary + " is not text"},
+		{[]string{"detect", "--dir", tmp, "--mode", "sometimes"}, `unknown --mode "sometimes"`},
+		{[]string{"doctor", "extra"}, "doctor takes no arguments"},
+		{[]string{"version", "extra"}, "version takes no arguments"},
+	} {
+		stdout, stderr, err := runCLI(t, tc.args...)
+		if err == nil {
+			t.Errorf("bench %s succeeded; want %q", strings.Join(tc.args, " "), tc.want)
+			continue
+		}
+		msg := err.Error()
+		if !strings.Contains(msg, tc.want) {
+			t.Errorf("bench %s: %q, want %q", strings.Join(tc.args, " "), msg, tc.want)
+		}
+		if strings.Contains(msg, "\n") || strings.Contains(stdout+stderr, "USAGE:") || strings.Contains(msg, "no such file or directory") {
+			t.Errorf("bench %s: not one plain sentence:\nerr %q\nstdout %s\nstderr %s", strings.Join(tc.args, " "), msg, stdout, stderr)
+		}
+		if code := exitCode(err, &strings.Builder{}); code != 1 {
+			t.Errorf("bench %s: exit code %d, want 1", strings.Join(tc.args, " "), code)
+		}
+	}
+}
+
+// TestBadInputLosesNothing checks that a refused predict does not touch the
+// file it would have replaced.
+func TestBadInputLosesNothing(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "predictions.json")
+	if err := os.WriteFile(out, []byte("mine\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := runCLI(t, "predict", "--out", out, "--answer", "leap_year=yyy", "--tasks", "leap_year"); err == nil {
+		t.Fatal("predict replaced an existing file without --force")
+	}
+	if b, _ := os.ReadFile(out); string(b) != "mine\n" {
+		t.Fatalf("the existing file was changed: %q", b)
+	}
+}
