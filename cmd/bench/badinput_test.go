@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -79,5 +80,43 @@ func TestBadInputLosesNothing(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(out); string(b) != "mine\n" {
 		t.Fatalf("the existing file was changed: %q", b)
+	}
+}
+
+// TestReportWarnsOnMergedConfigurations merges two runs that differ in
+// posture: the report still prints, with a warning naming the difference.
+func TestReportWarnsOnMergedConfigurations(t *testing.T) {
+	a, b := scratchRun(t), scratchRun(t)
+	setRunField(t, b, "posture", "on")
+	stdout, stderr, err := runCLI(t, "report", a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(stderr, "warning: the merged runs differ in posture") || !strings.Contains(stdout, "Results per task and track") {
+		t.Fatalf("stderr %q\nstdout %s", stderr, stdout)
+	}
+	if _, stderr, _ := runCLI(t, "report", a, a); strings.Contains(stderr, "differ") {
+		t.Fatalf("a warning for runs that agree: %s", stderr)
+	}
+}
+
+// setRunField rewrites one field of dir/run.json.
+func setRunField(t *testing.T, dir, field string, value any) {
+	t.Helper()
+	path := filepath.Join(dir, "run.json")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	m[field] = value
+	if b, err = json.Marshal(m); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
