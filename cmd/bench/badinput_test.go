@@ -120,3 +120,28 @@ func setRunField(t *testing.T, dir, field string, value any) {
 		t.Fatal(err)
 	}
 }
+
+// TestFlagsAfterArguments puts flags after the positional arguments, as the
+// help examples do, on the commands that take arguments.
+func TestFlagsAfterArguments(t *testing.T) {
+	text := filepath.Join(t.TempDir(), "text.txt")
+	if err := os.WriteFile(text, []byte("hello world\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := runCLI(t, "tokens", text, "--encoding", "o200k_base")
+	if err != nil || strings.TrimSpace(out) != "3" {
+		t.Fatalf("tokens FILE --encoding: %q, %v", out, err)
+	}
+	_, _, err = runCLI(t, "tokens", text, "--encoding", "nope")
+	if err == nil || !strings.Contains(err.Error(), `unknown token encoding "nope"`) {
+		t.Fatalf("tokens FILE --encoding nope: %v", err)
+	}
+	_, _, err = runCLI(t, "check", showRun, "--predictions", filepath.Join(t.TempDir(), "none.json"))
+	if err == nil || !strings.Contains(err.Error(), "does not exist") {
+		t.Fatalf("check DIR --predictions: %v, want the missing file named", err)
+	}
+	_, _, err = runCLI(t, "tasks", "verify", "leap_year", "--tasks-dir", filepath.Join(t.TempDir(), "none"))
+	if err == nil || !strings.Contains(err.Error(), "--tasks-dir") {
+		t.Fatalf("tasks verify TASK --tasks-dir: %v, want the flag applied", err)
+	}
+}

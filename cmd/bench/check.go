@@ -18,7 +18,9 @@ func checkCommand() *cli.Command {
 		Description: "A task's outcome is \"workflow\" if the workflow track passed in most of its episodes,\n" +
 			"else \"agent\" if the agent track did, else \"neither\" (a tie is not most; interrupted\n" +
 			"episodes are left out; several run folders are merged). Predictions written after a\n" +
-			"run started are refused.",
+			"run started are refused.\n\n" +
+			"Example:\n" +
+			"  bench check --predictions predictions.json results/lesson",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "predictions", Usage: "the predictions `FILE` written by bench predict (required)"},
 		},
@@ -27,10 +29,14 @@ func checkCommand() *cli.Command {
 }
 
 func runCheck(c *cli.Context) error {
+	dirs, err := argsWithTrailingFlags(c)
+	if err != nil {
+		return err
+	}
 	if c.String("predictions") == "" {
 		return errors.New("check needs --predictions FILE, the file bench predict wrote before the run: bench check --predictions FILE RUN_DIR...")
 	}
-	if c.NArg() == 0 {
+	if len(dirs) == 0 {
 		return errors.New("name at least one run folder: bench check --predictions FILE RUN_DIR...")
 	}
 	file, err := predict.Load(c.String("predictions"))
@@ -38,7 +44,7 @@ func runCheck(c *cli.Context) error {
 		return err
 	}
 	var runs []results.Data
-	for _, dir := range c.Args().Slice() {
+	for _, dir := range dirs {
 		data, err := results.Read(dir)
 		if err != nil {
 			return err

@@ -16,7 +16,9 @@ func compareCommand() *cli.Command {
 		ArgsUsage: "OLD NEW [--format text|markdown|json]",
 		Description: "Pass rates are compared with Fisher's exact test, token counts with the Mann-Whitney U test (exact for\n" +
 			"small samples without ties). As in benchstat, a change that is not significant at α = 0.05 prints as \"~\";\n" +
-			"the p-value and the sample sizes (n=old+new) are always shown.",
+			"the p-value and the sample sizes (n=old+new) are always shown.\n\n" +
+			"Example:\n" +
+			"  bench compare results/lesson results/posture-on",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "output format: text, markdown or json"},
 		},

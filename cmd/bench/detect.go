@@ -23,7 +23,12 @@ func detectCommand() *cli.Command {
 		Usage: "replay the coding/general profile detector over the lesson's nine cases, or run it on one directory",
 		Description: "Without --dir, builds the nine directory cases of the lesson in fresh temp dirs and prints\n" +
 			"the detector's decision and the naive rule's for each, then each workspace snapshot.\n" +
-			"--check compares the replay with the expected table and exits 1 on any difference.",
+			"--check compares the replay with the expected table and exits 1 on any difference.\n\n" +
+			"Examples:\n" +
+			"  bench detect\n" +
+			"  bench detect --check                            # for CI\n" +
+			"  bench detect --dir . --mode auto\n" +
+			"  bench detect --guidance",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "dir", Usage: "decide for this one `DIR` instead of replaying the nine cases"},
 			&cli.StringFlag{Name: "mode", Value: detect.ModeAuto, Usage: "`MODE` for --dir: auto, focus, on, off (or an alias)"},

@@ -57,6 +57,11 @@ func doctorCommand() *cli.Command {
 		Usage:     "check that a run can start: model server, model, tool support, python3, tasks",
 		Flags:     append(modelFlags(), tasksDirFlag()),
 		ArgsUsage: " ",
+		Description: "Prints one line per check, with the fix for each that fails, and exits 1 unless all pass.\n" +
+			"bench run makes the same checks before it starts.\n\n" +
+			"Examples:\n" +
+			"  bench doctor\n" +
+			"  bench doctor --backend openai --host http://127.0.0.1:8080/v1 --model qwen3-8b",
 		Action: func(c *cli.Context) error {
 			if c.Args().Present() {
 				return fmt.Errorf("doctor takes no arguments, got %q; bench doctor --help lists the flags", c.Args().First())

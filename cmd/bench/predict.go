@@ -35,10 +35,12 @@ func predictCommand() *cli.Command {
 		Description: "For each task, answer three questions with y or n:\n" + numberedQuestions() +
 			"All three yes predicts that the fixed workflow is enough (\"workflow\"); anything else that\n" +
 			"the task needs an agent (\"agent\"). Give the answers with --answer TASK=yyn, or run on a\n" +
-			"terminal to be asked. After the run, bench check --predictions FILE RUN_DIR scores them.",
+			"terminal to be asked. After the run, bench check --predictions FILE RUN_DIR scores them.\n\n" +
+			"Example:\n" +
+			"  bench predict --out predictions.json --answer parse_date=nyy,slugify=yyy,word_freq=yyy,leap_year=yyy",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "out", Value: "predictions.json", Usage: "write the predictions to `FILE`"},
-			&cli.StringFlag{Name: "tasks", Usage: "predict for these `TASKS` (a,b; default: all)"},
+			&cli.StringFlag{Name: "tasks", Usage: "comma-separated task names (default: all)"},
 			&cli.StringSliceFlag{Name: "answer", Usage: "answers for a task, one letter per question: `TASK=yyn` (repeatable)"},
 			&cli.BoolFlag{Name: "force", Usage: "replace an existing predictions file"},
 			tasksDirFlag(),

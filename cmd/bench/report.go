@@ -25,7 +25,10 @@ func reportCommand() *cli.Command {
 		Description: "Reads the run folders (run.json and episodes.jsonl), merges their episodes and prints, per task and track,\n" +
 			"passes out of n with a Wilson 95% interval, pass@k, median tokens and turns, exit reasons; per task the\n" +
 			"agent/workflow token ratio and an exact McNemar test; tool sequences and twin runs. Caveats are footnotes.\n" +
-			"--plot writes one SVG file with two panels: pass rate per task and track, and median tokens.",
+			"--plot writes one SVG file with two panels: pass rate per task and track, and median tokens.\n\n" +
+			"Examples:\n" +
+			"  bench report results/lesson\n" +
+			"  bench report results/lesson --format markdown --plot lesson.svg > lesson.md",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "output format: text, markdown, csv or json"},
 			&cli.StringFlag{Name: "plot", Usage: "also write an SVG plot (pass rate with Wilson whiskers, median tokens) to `FILE`"},

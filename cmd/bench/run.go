@@ -31,6 +31,15 @@ func runCommand() *cli.Command {
 		Name:      "run",
 		Usage:     "run the experiment: tasks × tracks × seeds against a model, recorded in a results folder",
 		ArgsUsage: " ",
+		Description: "Runs every task × track × seed as one episode (a fresh copy of the task, one track, graded with the\n" +
+			"pristine tests), records each in the results folder as it finishes, then prints the report on stdout.\n" +
+			"Progress goes to stderr. The doctor's checks run first; nothing is created if they fail. Ctrl-C stops\n" +
+			"cleanly (again to quit at once); --resume DIR finishes the run.\n\n" +
+			"Examples:\n" +
+			"  bench run --tracks workflow,agent --seeds 1 --out results/lesson\n" +
+			"  bench run --tasks parse_date --tracks agent --seeds 1,2,3,1 --out results/twins\n" +
+			"  bench run --tracks oracle                        # no model needed\n" +
+			"  bench run --resume results/lesson",
 		Flags: append(modelFlags(),
 			&cli.StringFlag{Name: "tasks", Usage: "comma-separated task names (default: all)"},
 			tasksDirFlag(),
@@ -48,7 +57,7 @@ func runCommand() *cli.Command {
 			&cli.StringFlag{Name: "out", Usage: "results folder (default: results/<UTC time>-<model>)"},
 			&cli.StringFlag{Name: "resume", Usage: "finish the run in this results folder, from its run.json"},
 			&cli.BoolFlag{Name: "keep-workspaces", Usage: "keep each episode's workspace after grading"},
-			&cli.StringFlag{Name: "format", Value: "text", Usage: "format of the final report: text, markdown, csv or json"},
+			&cli.StringFlag{Name: "format", Value: "text", Usage: "output format of the report printed at the end: text, markdown, csv or json"},
 		),
 		Action: runAction,
 	}

@@ -21,7 +21,11 @@ func showCommand() *cli.Command {
 			"(once), then per turn the model's replies, tool calls, tool results, test runs, writes and rejects, and the\n" +
 			"exit reason. Long texts are cut to their first lines unless --full. When the flags do not pick exactly one\n" +
 			"episode, the matching episodes are listed instead. --diff lines up twin episodes (the same seed, repeats 0\n" +
-			"and 1 unless --repeat A,B) one step per line and marks the first step at which they diverge.",
+			"and 1 unless --repeat A,B) one step per line and marks the first step at which they diverge.\n\n" +
+			"Examples:\n" +
+			"  bench show results/lesson                       # lists the episodes\n" +
+			"  bench show results/lesson --task slugify --track workflow --seed 1\n" +
+			"  bench show results/twins --task parse_date --track agent --seed 1 --diff",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "task", Usage: "the episode's task"},
 			&cli.StringFlag{Name: "track", Usage: "the episode's track (workflow, workflow-retry, agent, oracle)"},

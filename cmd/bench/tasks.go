@@ -31,6 +31,10 @@ func tasksCommand() *cli.Command {
 		Name:      "tasks",
 		Usage:     "list the fixture tasks",
 		ArgsUsage: " ",
+		Description: "Examples:\n" +
+			"  bench tasks\n" +
+			"  bench tasks verify                              # the oracle check of every task\n" +
+			"  bench tasks verify parse_date --tasks-dir ./my-tasks",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "json", Usage: "print a JSON array instead of a table"},
 			tasksDirFlag(),
@@ -136,11 +140,15 @@ func listTasks(c *cli.Context) error {
 }
 
 func verifyTasks(c *cli.Context) error {
+	names, err := argsWithTrailingFlags(c)
+	if err != nil {
+		return err
+	}
 	all, err := loadTasks(tasksDir(c))
 	if err != nil {
 		return err
 	}
-	selected, err := tasks.Select(all, c.Args().Slice())
+	selected, err := tasks.Select(all, names)
 	if err != nil {
 		return err
 	}
@@ -176,6 +184,10 @@ func verifyTasks(c *cli.Context) error {
 	}
 	if len(failed) > 0 {
 		return cli.Exit(fmt.Sprintf("tasks verify: %d of %d tasks failed: %s", len(failed), len(selected), strings.Join(failed, "; ")), 1)
+	}
+	if len(selected) == 1 {
+		fmt.Fprintf(c.App.Writer, "task %s verified\n", selected[0].Name)
+		return nil
 	}
 	fmt.Fprintf(c.App.Writer, "all %d tasks verified\n", len(selected))
 	return nil

@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/urfave/cli/v2"
@@ -19,18 +20,26 @@ func tokensCommand() *cli.Command {
 		Name:      "tokens",
 		Usage:     "count the tokens of a file (or stdin) with the offline estimate",
 		ArgsUsage: "[FILE|-]",
+		Description: "Counts with the tiktoken encoding, offline; a server's own count may differ.\n\n" +
+			"Examples:\n" +
+			"  bench tokens tasks/slugify/repo/slugify.py\n" +
+			"  echo hello | bench tokens --encoding o200k_base",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "encoding", Value: tokens.Default, Usage: "token encoding: " + tokens.CL100K + " or " + tokens.O200K},
 		},
 		Action: func(c *cli.Context) error {
-			if c.NArg() > 1 {
-				return fmt.Errorf("tokens takes one FILE (or - for stdin), got %d arguments", c.NArg())
+			args, err := argsWithTrailingFlags(c)
+			if err != nil {
+				return err
+			}
+			if len(args) > 1 {
+				return fmt.Errorf("tokens takes one FILE (or - for stdin), got %d arguments", len(args))
 			}
 			counter, err := tokens.New(c.String("encoding"))
 			if err != nil {
 				return err
 			}
-			text, err := readInput(c, c.Args().First())
+			text, err := readInput(c, strings.Join(args, ""))
 			if err != nil {
 				return err
 			}
