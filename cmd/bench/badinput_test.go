@@ -37,6 +37,7 @@ func TestBadInputOneSentence(t *testing.T) {
 		{[]string{"run", "--tracks", "oracle", "--tasks-dir", missing}, "--tasks-dir " + missing + " does not exist"},
 		{[]string{"tasks", "--tasks-dir", missing}, "--tasks-dir " + missing + " does not exist"},
 		{[]string{"run", "--tracks", "oracle", "--out", file}, "--out " + file + " is a file"},
+		{[]string{"run", "--tracks", "oracle", "--out", filepath.Dir(file)}, "already holds other files"},
 		{[]string{"report", "--format", "json", "--format", "csv", tmp}, "--format is given twice"},
 		{[]string{"report", tmp, "--plot", filepath.Join(missing, "x.svg")}, "the folder " + missing + " does not exist"},
 		{[]string{"report", tmp, "--plot", tmp}, "--plot " + tmp + " is a folder"},

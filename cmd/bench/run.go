@@ -153,11 +153,32 @@ func setupRun(c *cli.Context) (runSetup, error) {
 	if s.dir == "" {
 		s.dir = filepath.Join("results", s.run.Started.Format("20060102T150405Z")+"-"+safeName(cmp.Or(s.run.Model, "no-model")))
 	}
-	if info, err := os.Stat(s.dir); err == nil && !info.IsDir() {
-		return runSetup{}, fmt.Errorf("--out %s is a file; give a folder for the results (a new one, or an empty one)", s.dir)
+	if err := checkOutDir(s.dir); err != nil {
+		return runSetup{}, err
 	}
 	s.run.ID = filepath.Base(s.dir)
 	return s, nil
+}
+
+// checkOutDir accepts a new or empty results folder, or one holding a run
+// (which results.Create refuses with a pointer to --resume); it refuses a
+// file and a folder holding other things, which a run must not mix with.
+func checkOutDir(dir string) error {
+	info, err := os.Stat(dir)
+	if err != nil {
+		return nil
+	}
+	if !info.IsDir() {
+		return fmt.Errorf("--out %s is a file; give a folder for the results (a new one, or an empty one)", dir)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return fmt.Errorf("--out %s cannot be read: %w", dir, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "run.json")); err == nil || len(entries) == 0 {
+		return nil
+	}
+	return fmt.Errorf("--out %s already holds other files (%s, …) and no run.json; give a new or empty folder", dir, entries[0].Name())
 }
 
 // setupResume rebuilds a run's setup from its run.json; the tasks must be
