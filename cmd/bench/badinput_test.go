@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -144,5 +145,37 @@ func TestFlagsAfterArguments(t *testing.T) {
 	_, _, err = runCLI(t, "tasks", "verify", "leap_year", "--tasks-dir", filepath.Join(t.TempDir(), "none"))
 	if err == nil || !strings.Contains(err.Error(), "--tasks-dir") {
 		t.Fatalf("tasks verify TASK --tasks-dir: %v, want the flag applied", err)
+	}
+}
+
+// TestRunStdoutToFile runs a real bench process with stdout redirected to a
+// file, as `bench run ... > report.txt` does: the file holds only the
+// report, and the progress is on stderr.
+func TestRunStdoutToFile(t *testing.T) {
+	tmp := t.TempDir()
+	report, err := os.Create(filepath.Join(tmp, "report.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer report.Close()
+	var stderr strings.Builder
+	cmd := exec.Command(os.Args[0], "run", "--tracks", "oracle", "--tasks", "leap_year", "--out", filepath.Join(tmp, "run"))
+	cmd.Env = append(os.Environ(), benchAsSubprocess+"=1")
+	cmd.Stdout, cmd.Stderr = report, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("bench run: %v\n%s", err, stderr.String())
+	}
+	b, err := os.ReadFile(report.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(string(b), "run run: no model") {
+		t.Errorf("report.txt does not start with the report:\n%s", b)
+	}
+	if strings.Contains(string(b), "[1/1]") || strings.Contains(string(b), "bench run:") {
+		t.Errorf("report.txt holds progress:\n%s", b)
+	}
+	if !strings.Contains(stderr.String(), "[1/1] leap_year oracle seed-1: passed") {
+		t.Errorf("no progress on stderr:\n%s", stderr.String())
 	}
 }
