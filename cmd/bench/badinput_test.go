@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"bench/model/modeltest"
 )
 
 // TestBadInputOneSentence feeds every command bad input: each must fail
@@ -35,6 +37,8 @@ func TestBadInputOneSentence(t *testing.T) {
 		{[]string{"run", "--tracks", "oracle", "--parallel", "2", "--parallel", "3"}, "--parallel is given twice"},
 		{[]string{"run", "--tracks", "oracle", "--seeds", "1,,2"}, "an empty seed between commas"},
 		{[]string{"run", "--tracks", "oracle", "--seeds", "1,2,"}, "an empty seed between commas"},
+		{[]string{"run", "--tracks", "oracle", "--seeds", "1,-1"}, "-1 is negative"},
+		{[]string{"run", "--tracks", "oracle", "--format", "html"}, `unknown --format "html"`},
 		{[]string{"run", "--tracks", "oracle", "--tasks-dir", missing}, "--tasks-dir " + missing + " does not exist"},
 		{[]string{"tasks", "--tasks-dir", missing}, "--tasks-dir " + missing + " does not exist"},
 		{[]string{"run", "--tracks", "oracle", "--out", file}, "--out " + file + " is a file"},
@@ -177,5 +181,29 @@ func TestRunStdoutToFile(t *testing.T) {
 	}
 	if !strings.Contains(stderr.String(), "[1/1] leap_year oracle seed-1: passed") {
 		t.Errorf("no progress on stderr:\n%s", stderr.String())
+	}
+}
+
+// TestResumeOnAMovedServer resumes a run whose server has gone: without
+// --host the help says how to point at the new address and nothing
+// changes; with --host the run is resumed there.
+func TestResumeOnAMovedServer(t *testing.T) {
+	old := modeltest.NewOllama(t, modeltest.Always(modeltest.Func(newFakeModel(t).reply)))
+	dir := filepath.Join(t.TempDir(), "run")
+	if _, stderr, err := runCLI(t, "run", "--host", old.URL, "--tracks", "workflow", "--tasks", "leap_year", "--out", dir); err != nil {
+		t.Fatalf("bench run: %v\n%s", err, stderr)
+	}
+	old.Close()
+	before, _ := os.ReadFile(filepath.Join(dir, "episodes.jsonl"))
+	_, stderr, err := runCLI(t, "run", "--resume", dir)
+	if err == nil || !strings.Contains(stderr, "if the server has moved, add --host URL") || strings.Contains(stderr, "--tracks oracle") {
+		t.Fatalf("resume against a gone server: %v\n%s", err, stderr)
+	}
+	if after, _ := os.ReadFile(filepath.Join(dir, "episodes.jsonl")); string(after) != string(before) {
+		t.Fatal("a failed resume changed episodes.jsonl")
+	}
+	moved := modeltest.NewOllama(t, modeltest.Always(modeltest.Func(newFakeModel(t).reply)))
+	if _, stderr, err := runCLI(t, "run", "--resume", dir, "--host", moved.URL); err != nil || !strings.Contains(stderr, "1 already finished") {
+		t.Fatalf("resume with --host: %v\n%s", err, stderr)
 	}
 }

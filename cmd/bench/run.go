@@ -55,7 +55,7 @@ func runCommand() *cli.Command {
 			&cli.StringFlag{Name: "posture", Value: "off", Usage: "coding guidance and workspace snapshot for the agent: off, auto (ask the detector) or on"},
 			&cli.IntFlag{Name: "parallel", Value: 1, Usage: "episodes run at once"},
 			&cli.StringFlag{Name: "out", Usage: "results folder (default: results/<UTC time>-<model>)"},
-			&cli.StringFlag{Name: "resume", Usage: "finish the run in this results folder, from its run.json"},
+			&cli.StringFlag{Name: "resume", Usage: "finish the run in this results folder, as its run.json describes it (only --host, --parallel, --timeout, --tasks-dir, --keep-workspaces and --format may be given)"},
 			&cli.BoolFlag{Name: "keep-workspaces", Usage: "keep each episode's workspace after grading"},
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "output format of the report printed at the end: text, markdown, csv or json"},
 		),
@@ -223,13 +223,15 @@ func setupResume(c *cli.Context, dir string) (runSetup, error) {
 	}
 	return runSetup{
 		run: r, tasks: selected, dir: dir, resume: true, keep: c.Bool("keep-workspaces"), format: c.String("format"),
-		mcfg: model.Config{Backend: r.Backend, Host: r.Host, Model: r.Model, Timeout: c.Duration("timeout")},
+		mcfg: model.Config{Backend: r.Backend, Host: cmp.Or(c.String("host"), r.Host), Model: r.Model, Timeout: c.Duration("timeout")},
 	}, nil
 }
 
 // runDefiningFlags are the flags whose values run.json records; a resumed
 // run takes them from there and refuses new ones.
-var runDefiningFlags = []string{"backend", "host", "model", "tasks", "tracks", "seeds", "temperature", "num-ctx", "top-p", "think", "max-turns", "max-tokens", "tries", "posture", "out"}
+// --host is not among them: a server may move between sessions, and the
+// model digest check in connect still proves the same weights answer.
+var runDefiningFlags = []string{"backend", "model", "tasks", "tracks", "seeds", "temperature", "num-ctx", "top-p", "think", "max-turns", "max-tokens", "tries", "posture", "out"}
 
 // checkFlags checks the flags that are not lists.
 func checkFlags(c *cli.Context) error {
@@ -264,11 +266,8 @@ func checkFlags(c *cli.Context) error {
 
 // checkFormat checks the --format of the final report.
 func checkFormat(f string) error {
-	switch f {
-	case "text", "markdown", "csv", "json":
-		return nil
-	}
-	return fmt.Errorf("unknown --format %q: use text, markdown, csv or json", f)
+	_, err := reportWriter(f)
+	return err
 }
 
 // parseTracks splits a comma-separated list of track words and checks each.
@@ -307,6 +306,9 @@ func parseSeeds(s string) ([]int, error) {
 		n, err := strconv.Atoi(p)
 		if err != nil {
 			return nil, fmt.Errorf("bad --seeds %q: %q is not a whole number; give a comma-separated list such as 1,2,3", s, p)
+		}
+		if n < 0 {
+			return nil, fmt.Errorf("bad --seeds %q: %d is negative; seeds are 0 or more (servers take -1 as \"pick a random seed\", which no run can repeat)", s, n)
 		}
 		seeds = append(seeds, n)
 	}
@@ -355,11 +357,18 @@ func needsModel(tracks []string) bool {
 // serverHelp is the paragraph printed when the preflight finds no usable
 // model server.
 func serverHelp(modelName string) string {
-	return "bench run needs a model server and could not use one (see the checks above); nothing was created.\n" +
+	return "bench run needs a model server and could not use one (see the checks above); nothing was created or changed.\n" +
 		"Start Ollama with \"ollama serve\" and fetch the model with \"ollama pull " + modelName + "\",\n" +
 		"or point bench at another server with --host URL or the OLLAMA_HOST variable,\n" +
 		"or at an OpenAI-compatible one (mlx_lm.server, llama.cpp, vLLM) with --backend openai --host URL.\n" +
 		"A run with --tracks oracle needs no server."
+}
+
+// resumeHelp is serverHelp for --resume, which keeps the run's backend and
+// model but may be pointed at the server's new address.
+func resumeHelp(s runSetup) string {
+	return fmt.Sprintf("bench run --resume needs the run's model server and could not use it (see the checks above); %s is unchanged.\n"+
+		"Start the %s server with %s on it, or, if the server has moved, add --host URL.", s.dir, s.mcfg.Backend, s.mcfg.Model)
 }
 
 // checkReady runs the doctor's checks; on failure it prints them, and the
@@ -377,7 +386,11 @@ func checkReady(ctx context.Context, errw io.Writer, s runSetup) bool {
 		}
 	}
 	if serverFailed {
-		fmt.Fprintln(errw, serverHelp(s.mcfg.Model))
+		if s.resume {
+			fmt.Fprintln(errw, resumeHelp(s))
+		} else {
+			fmt.Fprintln(errw, serverHelp(s.mcfg.Model))
+		}
 	} else {
 		fmt.Fprintln(errw, "bench run stopped before creating anything: the checks above failed.")
 	}
