@@ -53,6 +53,7 @@ func TestBadInputOneSentence(t *testing.T) {
 		{[]string{"tokens", tmp}, tmp + " is a folder"},
 		{[]string{"tokens", binary}, binary + " is not text"},
 		{[]string{"detect", "--dir", tmp, "--mode", "sometimes"}, `unknown --mode "sometimes"`},
+		{[]string{"detect", "--check", "--expected", missing}, "--expected " + missing + " does not exist"},
 		{[]string{"doctor", "extra"}, "doctor takes no arguments"},
 		{[]string{"version", "extra"}, "version takes no arguments"},
 	} {

@@ -2,8 +2,10 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strconv"
 	"strings"
@@ -130,8 +132,11 @@ func expectedTable(path string) ([]detect.Expectation, error) {
 		return detect.Expected()
 	}
 	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("--expected %s does not exist; give a JSON file shaped like detect/expected.json, or leave --expected out for the built-in table", path)
+	}
 	if err != nil {
-		return nil, fmt.Errorf("read the expected table: %w", err)
+		return nil, fmt.Errorf("cannot read --expected %s: %w", path, err)
 	}
 	return detect.ParseExpectations(data, path)
 }

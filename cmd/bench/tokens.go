@@ -58,9 +58,9 @@ func readInput(c *cli.Context, name string) ([]byte, error) {
 		}
 		b, err := io.ReadAll(r)
 		if err != nil {
-			return nil, fmt.Errorf("read stdin: %w", err)
+			return nil, fmt.Errorf("cannot read stdin: %w", err)
 		}
-		return b, nil
+		return b, checkText("stdin", b)
 	}
 	info, err := os.Stat(name)
 	switch {
@@ -73,8 +73,14 @@ func readInput(c *cli.Context, name string) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cannot read %s: %w", name, err)
 	}
+	return b, checkText(name, b)
+}
+
+// checkText refuses input that is not text: token counts of binary data
+// mean nothing.
+func checkText(name string, b []byte) error {
 	if !utf8.Valid(b) || bytes.IndexByte(b, 0) >= 0 {
-		return nil, fmt.Errorf("%s is not text (it holds NUL bytes or invalid UTF-8); bench tokens counts the tokens of text", name)
+		return fmt.Errorf("%s is not text (it holds NUL bytes or invalid UTF-8); bench tokens counts the tokens of text", name)
 	}
-	return b, nil
+	return nil
 }

@@ -51,3 +51,13 @@ func TestTokensErrors(t *testing.T) {
 		t.Errorf("unknown encoding: %v", err)
 	}
 }
+
+func TestTokensRefusesBinaryStdin(t *testing.T) {
+	var out, errb bytes.Buffer
+	app := newApp(&out, &errb)
+	app.Reader = bytes.NewReader([]byte{0, 0xff, 'a'})
+	err := app.Run([]string{"bench", "tokens", "-"})
+	if err == nil || !strings.Contains(err.Error(), "stdin is not text") || out.Len() != 0 {
+		t.Fatalf("binary stdin: %v, printed %q", err, out.String())
+	}
+}
