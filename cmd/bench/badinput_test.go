@@ -30,6 +30,7 @@ func TestBadInputOneSentence(t *testing.T) {
 		want string
 	}{
 		{[]string{"no-such-command"}, `unknown command "no-such-command"`},
+		{[]string{"help", "nope"}, `unknown command "nope"`},
 		{[]string{"--nope"}, "unknown flag --nope; bench --help lists the flags"},
 		{[]string{"run", "--nope"}, "unknown flag --nope; bench run --help lists the flags"},
 		{[]string{"tasks", "verify", "--nope"}, "bench tasks verify --help"},

@@ -21,7 +21,12 @@ func main() {
 func run(args []string, stdout, stderr io.Writer) error {
 	app := newApp(stdout, stderr)
 	app.Metadata = map[string]any{"args": args}
-	return app.Run(args)
+	err := app.Run(args)
+	// urfave/cli answers `bench help nope` with its own wording and exit code 3.
+	if topic, ok := strings.CutPrefix(fmt.Sprint(err), "No help topic for "); ok {
+		return fmt.Errorf("unknown command %s; bench --help lists the commands", strings.ReplaceAll(topic, "'", `"`))
+	}
+	return err
 }
 
 func newApp(stdout, stderr io.Writer) *cli.App {
