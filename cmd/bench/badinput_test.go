@@ -25,6 +25,10 @@ func TestBadInputOneSentence(t *testing.T) {
 		t.Fatal(err)
 	}
 	missing := filepath.Join(tmp, "missing")
+	dirSVG := filepath.Join(tmp, "plot.svg")
+	if err := os.Mkdir(dirSVG, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -46,7 +50,8 @@ func TestBadInputOneSentence(t *testing.T) {
 		{[]string{"run", "--tracks", "oracle", "--out", filepath.Dir(file)}, "already holds other files"},
 		{[]string{"report", "--format", "json", "--format", "csv", tmp}, "--format is given twice"},
 		{[]string{"report", tmp, "--plot", filepath.Join(missing, "x.svg")}, "the folder " + missing + " does not exist"},
-		{[]string{"report", tmp, "--plot", tmp}, "--plot " + tmp + " is a folder"},
+		{[]string{"report", tmp, "--plot", dirSVG}, "--plot " + dirSVG + " is a folder"},
+		{[]string{"report", tmp, "--plot", "plot.png"}, "give a name ending in .svg"},
 		{[]string{"predict", "--out", filepath.Join(missing, "p.json"), "--answer", "leap_year=yyy", "--tasks", "leap_year"}, "the folder " + missing + " does not exist"},
 		{[]string{"predict", "--out", tmp, "--force", "--answer", "leap_year=yyy", "--tasks", "leap_year"}, "--out " + tmp + " is a folder"},
 		{[]string{"check", tmp}, "check needs --predictions FILE"},
@@ -207,5 +212,18 @@ func TestResumeOnAMovedServer(t *testing.T) {
 	moved := modeltest.NewOllama(t, modeltest.Always(modeltest.Func(newFakeModel(t).reply)))
 	if _, stderr, err := runCLI(t, "run", "--resume", dir, "--host", moved.URL); err != nil || !strings.Contains(stderr, "1 already finished") {
 		t.Fatalf("resume with --host: %v\n%s", err, stderr)
+	}
+}
+
+// TestCompareNothingInCommon compares two runs that share no task and
+// track: that is a failure, not an empty table.
+func TestCompareNothingInCommon(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "oracle")
+	if _, stderr, err := runCLI(t, "run", "--tracks", "oracle", "--tasks", "leap_year", "--out", dir); err != nil {
+		t.Fatalf("bench run: %v\n%s", err, stderr)
+	}
+	stdout, _, err := runCLI(t, "compare", showRun, dir)
+	if err == nil || !strings.Contains(err.Error(), "nothing to compare") || stdout != "" {
+		t.Fatalf("compare without common cells: %v\n%s", err, stdout)
 	}
 }

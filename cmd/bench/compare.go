@@ -39,6 +39,9 @@ func compareCommand() *cli.Command {
 				return err
 			}
 			deltas := report.Compare(old, new)
+			if len(deltas) == 0 {
+				return fmt.Errorf("no task and track appears in both %s and %s: nothing to compare (bench report lists what each holds)", dirs[0], dirs[1])
+			}
 			w := c.App.Writer
 			switch f := strings.ToLower(strings.TrimSpace(c.String("format"))); f {
 			case "text":

@@ -61,6 +61,9 @@ func writeReport(w, errw io.Writer, dirs []string, format, plotPath string) erro
 		return err
 	}
 	if plotPath != "" {
+		if !strings.EqualFold(filepath.Ext(plotPath), ".svg") {
+			return fmt.Errorf("--plot %s: the plot is an SVG file; give a name ending in .svg", plotPath)
+		}
 		if err := checkOutFile("--plot", plotPath); err != nil {
 			return err
 		}
