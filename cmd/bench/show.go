@@ -117,7 +117,11 @@ func showDiff(c *cli.Context, data results.Data, entries []transcript.Entry, f t
 // showList lists the episodes the flags matched (all of them when none
 // did) and says how to pick one. No match is an error.
 func showList(w io.Writer, dir string, all, picked []transcript.Entry, format, cmd string) error {
-	title := fmt.Sprintf("%d episodes in %s match; pick one", len(picked), dir)
+	verb := "match"
+	if len(picked) == 1 {
+		verb = "matches"
+	}
+	title := fmt.Sprintf("%s in %s %s; pick one", plural(len(picked), "episode"), dir, verb)
 	list := picked
 	if len(picked) == 0 {
 		title, list = fmt.Sprintf("no episode in %s matches; its episodes are", dir), all
