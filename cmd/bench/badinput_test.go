@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/otiai10/copy"
+
 	"bench/model/modeltest"
 )
 
@@ -225,5 +227,24 @@ func TestCompareNothingInCommon(t *testing.T) {
 	stdout, _, err := runCLI(t, "compare", showRun, dir)
 	if err == nil || !strings.Contains(err.Error(), "nothing to compare") || stdout != "" {
 		t.Fatalf("compare without common cells: %v\n%s", err, stdout)
+	}
+}
+
+// TestParentOfRunsNamesThem points report, show and check at a folder that
+// holds run folders: the error names them.
+func TestParentOfRunsNamesThem(t *testing.T) {
+	parent := t.TempDir()
+	if err := copy.Copy(showRun, filepath.Join(parent, "lesson")); err != nil {
+		t.Fatal(err)
+	}
+	preds := filepath.Join(t.TempDir(), "p.json")
+	if _, _, err := runCLI(t, "predict", "--out", preds, "--tasks", "leap_year", "--answer", "leap_year=yyy"); err != nil {
+		t.Fatal(err)
+	}
+	want := parent + " is not a run folder, but it holds 1 run folder: " + filepath.Join(parent, "lesson")
+	for _, args := range [][]string{{"report", parent}, {"show", parent}, {"check", "--predictions", preds, parent}} {
+		if _, _, err := runCLI(t, args...); err == nil || err.Error() != want {
+			t.Errorf("bench %s: %v, want %q", strings.Join(args, " "), err, want)
+		}
 	}
 }

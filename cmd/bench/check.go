@@ -47,7 +47,7 @@ func runCheck(c *cli.Context) error {
 	for _, dir := range dirs {
 		data, err := results.Read(dir)
 		if err != nil {
-			return err
+			return withRunsInside(dir, err)
 		}
 		for _, w := range data.Warnings {
 			fmt.Fprintln(c.App.ErrWriter, "warning:", w)

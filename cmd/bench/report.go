@@ -162,11 +162,27 @@ func readRuns(dirs []string) ([]report.Input, error) {
 	for _, dir := range dirs {
 		data, err := results.Read(dir)
 		if err != nil {
-			return nil, err
+			return nil, withRunsInside(dir, err)
 		}
 		inputs = append(inputs, report.Input(data))
 	}
 	return inputs, nil
+}
+
+// withRunsInside adds to a failed read of dir the run folders dir holds,
+// for a user who named the parent (`bench report results`).
+func withRunsInside(dir string, err error) error {
+	if _, statErr := os.Stat(filepath.Join(dir, "run.json")); statErr == nil {
+		return err
+	}
+	runs, _ := filepath.Glob(filepath.Join(dir, "*", "run.json"))
+	if len(runs) == 0 {
+		return err
+	}
+	for i, r := range runs {
+		runs[i] = filepath.Dir(r)
+	}
+	return fmt.Errorf("%s is not a run folder, but it holds %s: %s", dir, plural(len(runs), "run folder"), strings.Join(runs, ", "))
 }
 
 // writePlot writes the report's SVG plot to path.

@@ -54,7 +54,7 @@ func showAction(c *cli.Context) error {
 	}
 	data, err := results.Read(args[0])
 	if err != nil {
-		return err
+		return withRunsInside(args[0], err)
 	}
 	showWarn(c.App.ErrWriter, data.Warnings)
 	entries, err := transcript.Entries(data)
