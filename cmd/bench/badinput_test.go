@@ -62,6 +62,8 @@ func TestBadInputOneSentence(t *testing.T) {
 		{[]string{"tokens", binary}, binary + " is not text"},
 		{[]string{"detect", "--dir", tmp, "--mode", "sometimes"}, `unknown --mode "sometimes"`},
 		{[]string{"detect", "--check", "--expected", missing}, "--expected " + missing + " does not exist"},
+		{[]string{"tasks", "--format", "xml"}, `unknown --format "xml": use text or json`},
+		{[]string{"detect", "--format", "xml"}, `unknown --format "xml": use text or json`},
 		{[]string{"doctor", "extra"}, "doctor takes no arguments"},
 		{[]string{"version", "extra"}, "version takes no arguments"},
 	} {
@@ -245,6 +247,18 @@ func TestParentOfRunsNamesThem(t *testing.T) {
 	for _, args := range [][]string{{"report", parent}, {"show", parent}, {"check", "--predictions", preds, parent}} {
 		if _, _, err := runCLI(t, args...); err == nil || err.Error() != want {
 			t.Errorf("bench %s: %v, want %q", strings.Join(args, " "), err, want)
+		}
+	}
+}
+
+// TestFormatJSONIsJSON checks that --format json and --json agree where
+// both exist.
+func TestFormatJSONIsJSON(t *testing.T) {
+	for _, cmd := range [][]string{{"tasks"}, {"detect", "--dir", t.TempDir()}} {
+		a, _, errA := runCLI(t, append(cmd, "--json")...)
+		b, _, errB := runCLI(t, append(cmd, "--format", "json")...)
+		if errA != nil || errB != nil || a != b || !json.Valid([]byte(a)) {
+			t.Errorf("bench %s: --json and --format json differ (%v, %v):\n%s\n%s", cmd[0], errA, errB, a, b)
 		}
 	}
 }

@@ -35,7 +35,8 @@ func detectCommand() *cli.Command {
 			&cli.StringFlag{Name: "dir", Usage: "decide for this one `DIR` instead of replaying the nine cases"},
 			&cli.StringFlag{Name: "mode", Value: detect.ModeAuto, Usage: "`MODE` for --dir: auto, focus, on, off (or an alias)"},
 			&cli.StringFlag{Name: "platform", Value: "cli", Usage: "`PLATFORM` the session comes from, for --dir"},
-			&cli.BoolFlag{Name: "json", Usage: "print JSON"},
+			jsonFormatFlags("the decisions")[0],
+			jsonFormatFlags("the decisions")[1],
 			&cli.BoolFlag{Name: "check", Usage: "compare the replay with the expected table; exit 1 on a difference"},
 			&cli.StringFlag{Name: "expected", Usage: "with --check, read the expected table from `FILE` instead of the built-in one"},
 			&cli.BoolFlag{Name: "guidance", Usage: "print the coding guidance and its size in characters and tokens"},
@@ -47,6 +48,10 @@ func detectCommand() *cli.Command {
 func detectAction(c *cli.Context) error {
 	if c.NArg() > 0 {
 		return fmt.Errorf("detect takes no arguments (got %q); use --dir DIR for one directory", c.Args().First())
+	}
+	asJSON, err := wantJSON(c)
+	if err != nil {
+		return err
 	}
 	switch {
 	case c.Bool("guidance"):
@@ -69,7 +74,7 @@ func detectAction(c *cli.Context) error {
 	switch {
 	case c.Bool("check"):
 		return checkReplay(c, results)
-	case c.Bool("json"):
+	case asJSON:
 		return writeDetectJSON(c.App.Writer, struct {
 			Cases []detect.CaseResult `json:"cases"`
 		}{results})
@@ -86,7 +91,7 @@ func detectDir(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if c.Bool("json") {
+	if asJSON, _ := wantJSON(c); asJSON {
 		return writeDetectJSON(c.App.Writer, d)
 	}
 	tw := tabwriter.NewWriter(c.App.Writer, 0, 0, 2, ' ', 0)

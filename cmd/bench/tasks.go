@@ -26,6 +26,26 @@ func tasksDirFlag() cli.Flag {
 	}
 }
 
+// jsonFormatFlags are --format text|json and its shorthand --json, for the
+// commands whose output is a table or JSON.
+func jsonFormatFlags(what string) []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "format", Value: "text", Usage: "output format: text or json"},
+		&cli.BoolFlag{Name: "json", Usage: "print " + what + " as JSON (the same as --format json)"},
+	}
+}
+
+// wantJSON reads jsonFormatFlags.
+func wantJSON(c *cli.Context) (bool, error) {
+	switch f := strings.ToLower(strings.TrimSpace(c.String("format"))); f {
+	case "json":
+		return true, nil
+	case "text":
+		return c.Bool("json"), nil
+	}
+	return false, fmt.Errorf("unknown --format %q: use text or json", c.String("format"))
+}
+
 func tasksCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "tasks",
@@ -35,10 +55,7 @@ func tasksCommand() *cli.Command {
 			"  bench tasks\n" +
 			"  bench tasks verify                              # the oracle check of every task\n" +
 			"  bench tasks verify parse_date --tasks-dir ./my-tasks",
-		Flags: []cli.Flag{
-			&cli.BoolFlag{Name: "json", Usage: "print a JSON array instead of a table"},
-			tasksDirFlag(),
-		},
+		Flags:  append(jsonFormatFlags("the tasks"), tasksDirFlag()),
 		Action: listTasks,
 		Subcommands: []*cli.Command{{
 			Name:      "verify",
@@ -112,6 +129,10 @@ func listTasks(c *cli.Context) error {
 	if c.Args().Len() > 0 {
 		return fmt.Errorf("tasks: unexpected argument %q (did you mean `bench tasks verify`?)", c.Args().First())
 	}
+	asJSON, err := wantJSON(c)
+	if err != nil {
+		return err
+	}
 	all, err := loadTasks(tasksDir(c))
 	if err != nil {
 		return err
@@ -124,7 +145,7 @@ func listTasks(c *cli.Context) error {
 		}
 		infos = append(infos, info)
 	}
-	if c.Bool("json") {
+	if asJSON {
 		enc := json.NewEncoder(c.App.Writer)
 		enc.SetIndent("", "  ")
 		return enc.Encode(infos)
