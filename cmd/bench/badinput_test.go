@@ -64,6 +64,7 @@ func TestBadInputOneSentence(t *testing.T) {
 		{[]string{"detect", "--check", "--expected", missing}, "--expected " + missing + " does not exist"},
 		{[]string{"tasks", "--format", "xml"}, `unknown --format "xml": use text or json`},
 		{[]string{"detect", "--format", "xml"}, `unknown --format "xml": use text or json`},
+		{[]string{"show", showRun, "--task", "nope"}, "no episode in " + showRun + " matches the flags"},
 		{[]string{"doctor", "extra"}, "doctor takes no arguments"},
 		{[]string{"version", "extra"}, "version takes no arguments"},
 	} {

@@ -134,7 +134,7 @@ func showList(w io.Writer, dir string, all, picked []transcript.Entry, format, c
 		fmt.Fprintf(w, "\nPick one with --task, --track, --seed and --repeat, for example:\n  %s --task %s --track %s --seed %d --repeat %d\n", cmd, e.Task, e.Track, e.Seed, e.Repeat)
 	}
 	if len(picked) == 0 {
-		return cli.Exit("", 1)
+		return fmt.Errorf("no episode in %s matches the flags; its episodes are listed on stdout", dir)
 	}
 	return nil
 }
