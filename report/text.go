@@ -125,7 +125,7 @@ func runLines(rep *Report) []string {
 		if r.Model == "" {
 			what = "no model"
 		}
-		lines[i] = fmt.Sprintf("run %s: %s, %d episodes, %s", r.ID, what, r.Episodes, r.Dir)
+		lines[i] = fmt.Sprintf("run %s: %s, %s, %s", r.ID, what, Plural(r.Episodes, "episode"), r.Dir)
 	}
 	return lines
 }

@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/term"
 
+	"bench/report"
 	"bench/results"
 )
 
@@ -107,7 +108,7 @@ func episodeSummary(ep results.Episode) string {
 	if ep.Passed {
 		verdict = "passed"
 	}
-	s := fmt.Sprintf("%s (%d/%d tests, exit %s, %s, %s, %s)", verdict, ep.TestsPassed, ep.TestsTotal, ep.ExitReason, plural(ep.Turns, "turn"), plural(ep.PromptTokens+ep.CompletionTokens, "token"), (time.Duration(ep.WallMS) * time.Millisecond).String())
+	s := fmt.Sprintf("%s (%d/%d tests, exit %s, %s, %s, %s)", verdict, ep.TestsPassed, ep.TestsTotal, ep.ExitReason, report.Plural(ep.Turns, "turn"), report.Plural(ep.PromptTokens+ep.CompletionTokens, "token"), (time.Duration(ep.WallMS) * time.Millisecond).String())
 	if ep.Error != "" {
 		s += ": " + firstLine(ep.Error)
 	}

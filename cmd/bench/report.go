@@ -182,7 +182,7 @@ func withRunsInside(dir string, err error) error {
 	for i, r := range runs {
 		runs[i] = filepath.Dir(r)
 	}
-	return fmt.Errorf("%s is not a run folder, but it holds %s: %s", dir, plural(len(runs), "run folder"), strings.Join(runs, ", "))
+	return fmt.Errorf("%s is not a run folder, but it holds %s: %s", dir, report.Plural(len(runs), "run folder"), strings.Join(runs, ", "))
 }
 
 // writePlot writes the report's SVG plot to path.

@@ -16,6 +16,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"bench/model"
+	"bench/report"
 	"bench/results"
 	"bench/runner"
 	"bench/runner/testrun"
@@ -446,7 +447,7 @@ func execute(ctx context.Context, c *cli.Context, s runSetup, client model.Chatt
 		MaxTurns: s.run.MaxTurns, MaxTokens: s.run.MaxTokens, Tries: s.run.Tries,
 		Posture: s.run.Posture, Keep: s.keep, Tracks: runner.Tracks(),
 	}
-	fmt.Fprintf(out, "bench run: %s (%s × %s × %s) into %s", plural(len(plan), "episode"), plural(len(s.tasks), "task"), plural(len(s.run.Tracks), "track"), plural(len(s.run.Seeds), "seed"), s.dir)
+	fmt.Fprintf(out, "bench run: %s (%s × %s × %s) into %s", report.Plural(len(plan), "episode"), report.Plural(len(s.tasks), "task"), report.Plural(len(s.run.Tracks), "track"), report.Plural(len(s.run.Seeds), "seed"), s.dir)
 	if skipped := len(plan) - len(pending); skipped > 0 {
 		fmt.Fprintf(out, "; %d already finished", skipped)
 	}
@@ -468,14 +469,6 @@ func execute(ctx context.Context, c *cli.Context, s runSetup, client model.Chatt
 		return cli.Exit("", 130)
 	}
 	return printReport(c, s.dir, s.format)
-}
-
-// plural says "1 task" or "2 tasks".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // passedCount counts the passes among the already finished episodes of plan.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"bench/report"
 	"bench/report/transcript"
 	"bench/results"
 )
@@ -121,7 +122,7 @@ func showList(w io.Writer, dir string, all, picked []transcript.Entry, format, c
 	if len(picked) == 1 {
 		verb = "matches"
 	}
-	title := fmt.Sprintf("%s in %s %s; pick one", plural(len(picked), "episode"), dir, verb)
+	title := fmt.Sprintf("%s in %s %s; pick one", report.Plural(len(picked), "episode"), dir, verb)
 	list := picked
 	if len(picked) == 0 {
 		title, list = fmt.Sprintf("no episode in %s matches; its episodes are", dir), all

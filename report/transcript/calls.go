@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"bench/report"
 )
 
 // arg is one argument of a tool call, in the order the model wrote it.
@@ -119,15 +121,7 @@ func clip(s string, n int) string {
 }
 
 // lines words a count of lines.
-func lines(n int) string { return plural(n, "line") }
-
-// plural words a count of things: "1 turn", "3 turns".
-func plural(n int, thing string) string {
-	if n == 1 {
-		return "1 " + thing
-	}
-	return fmt.Sprintf("%d %ss", n, thing)
-}
+func lines(n int) string { return report.Plural(n, "line") }
 
 // lineCount counts the lines of text (a final newline ends the last line).
 func lineCount(text string) int {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"bench/report"
 	"bench/results"
 )
 
@@ -90,7 +91,7 @@ func outcomeLines(ep *results.Episode) []string {
 	}
 	lines := []string{
 		fmt.Sprintf("outcome: %s, %d/%d tests · exit %s · %s, %s, %s",
-			verdict, ep.TestsPassed, ep.TestsTotal, ep.ExitReason, plural(ep.Turns, "turn"), plural(ep.ModelCalls, "model call"), plural(len(ep.ToolCalls), "tool call")),
+			verdict, ep.TestsPassed, ep.TestsTotal, ep.ExitReason, report.Plural(ep.Turns, "turn"), report.Plural(ep.ModelCalls, "model call"), report.Plural(len(ep.ToolCalls), "tool call")),
 		fmt.Sprintf("tokens: %d prompt + %d completion, as the backend reported (estimated %d + %d)",
 			ep.PromptTokens, ep.CompletionTokens, ep.EstPromptTokens, ep.EstCompletionTokens),
 	}
