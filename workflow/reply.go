@@ -6,6 +6,7 @@ import (
 
 // reply is what the workflow reads from a model's answer.
 type reply struct {
+	Text      string   // the reply without its <think>…</think> spans
 	Path      string   // the path of the FILE: line; "" when there is none
 	HasMarker bool     // a line "FILE: <path>" was found
 	Blocks    []string // the fenced code blocks, in order, without their fences
@@ -14,10 +15,14 @@ type reply struct {
 }
 
 // parseReply finds the first "FILE: <path>" line and the fenced code blocks
-// (``` or ~~~ fences, with an optional language tag) of a reply.
+// (``` or ~~~ fences, with an optional language tag) of a reply. Line ends
+// may be CRLF. The model's reasoning, the <think>…</think> spans that
+// reasoning models put before their answer, is dropped first: a path or a
+// draft it mentions is not the answer (both the strict and the naive path
+// read only what follows it). An unclosed <think> is left as it is.
 func parseReply(text string) reply {
-	var r reply
-	lines := strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
+	r := reply{Text: stripThinking(strings.ReplaceAll(text, "\r\n", "\n"))}
+	lines := strings.Split(r.Text, "\n")
 	var block []string
 	fence := ""
 	markLine := -1
@@ -72,4 +77,19 @@ func fileMarker(trim string) (string, bool) {
 	}
 	p := strings.Trim(strings.TrimSpace(t[5:]), "*_`\"' ")
 	return p, p != ""
+}
+
+// stripThinking removes every closed <think>…</think> span of text.
+func stripThinking(text string) string {
+	for {
+		start := strings.Index(text, "<think>")
+		if start < 0 {
+			return text
+		}
+		n := strings.Index(text[start:], "</think>")
+		if n < 0 {
+			return text
+		}
+		text = text[:start] + strings.TrimLeft(text[start+n+len("</think>"):], "\n")
+	}
 }

@@ -24,10 +24,26 @@ func TestParseReply(t *testing.T) {
 		{"inner fence kept", "FILE: README.md\n````\n```\ncode\n```\n````", true, "README.md", []string{"```\ncode\n```\n"}, 1, ""},
 		{"marker inside a block is code", "```\nFILE: a.py\n```", false, "", []string{"FILE: a.py\n"}, 0, ""},
 		{"crlf", "FILE: a.py\r\n```\r\nx\r\n```\r\n", true, "a.py", []string{"x\n"}, 1, ""},
+		{"bold marker, colon inside", "**FILE:** dateparse.py\n```python\nx\n```", true, "dateparse.py", []string{"x\n"}, 1, ""},
+		{"title case, dot slash", "File: ./dateparse.py\n```py\nx\n```", true, "./dateparse.py", []string{"x\n"}, 1, ""},
+		{"thinking is not the answer",
+			"<think>\nMaybe FILE: other.py with\n```\ndraft\n```\n</think>\nFILE: a.py\n```python\nfinal\n```\n",
+			true, "a.py", []string{"final\n"}, 1, ""},
+		{"thinking, then no marker", "<think>FILE: b.py</think>\n\n```\nonly\n```", false, "", []string{"only\n"}, 0, ""},
+		{"unclosed think is kept", "<think>\nFILE: a.py\n```\nx\n```", true, "a.py", []string{"x\n"}, 1, ""},
 	} {
 		r := parseReply(tc.text)
 		if r.HasMarker != tc.marker || r.Path != tc.path || !slices.Equal(r.Blocks, tc.blocks) || len(r.AfterMark) != tc.afterMark || r.Rest != tc.rest {
 			t.Errorf("%s: got %+v", tc.name, r)
 		}
+	}
+}
+
+// TestNaiveFallbackDropsThinking: without a marker and without a code block,
+// the naive fallback writes the whole reply, but not the model's reasoning.
+func TestNaiveFallbackDropsThinking(t *testing.T) {
+	r := parseReply("<think>\nlet me see\n</think>\n\nx = 1\n")
+	if r.HasMarker || len(r.Blocks) != 0 || r.Text != "x = 1\n" {
+		t.Errorf("got %+v", r)
 	}
 }

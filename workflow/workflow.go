@@ -41,7 +41,7 @@ func Workflow(ctx context.Context, env *track.Env) track.Outcome {
 	if err != nil {
 		return end(conv, track.ExitFor(ctx, err), err)
 	}
-	if err := naiveWrite(conv, env, parseReply(resp.Message.Content), resp.Message.Content); err != nil {
+	if err := naiveWrite(conv, env, parseReply(resp.Message.Content)); err != nil {
 		return end(conv, results.ExitError, err)
 	}
 	if _, err := env.RunTests(ctx); err != nil {
@@ -61,9 +61,9 @@ func end(conv *track.Conversation, exit string, err error) track.Outcome {
 // code block after it (or, with none, the text after the marker) goes to the
 // named path; without one, the first code block or the whole reply goes over
 // the source file.
-func naiveWrite(conv *track.Conversation, env *track.Env, r reply, text string) error {
+func naiveWrite(conv *track.Conversation, env *track.Env, r reply) error {
 	if !r.HasMarker {
-		content, what := text, "the whole reply"
+		content, what := r.Text, "the whole reply"
 		if len(r.Blocks) > 0 {
 			content, what = r.Blocks[0], "the first code block"
 		}
