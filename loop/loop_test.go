@@ -296,6 +296,21 @@ func TestAgentStopsAtTokenBudget(t *testing.T) {
 	}
 }
 
+// TestAgentTokenBudgetWithoutReportedUsage: a server that reports no token
+// counts is held to the budget by the offline estimate.
+func TestAgentTokenBudgetWithoutReportedUsage(t *testing.T) {
+	use := model.Usage{EstPromptTokens: 80, EstCompletionTokens: 20}
+	chat := &fakeChatter{next: func(int, model.Request) fakeReply {
+		return fakeReply{msg: calls("list_files", `{"path":"."}`), usage: use}
+	}}
+	env, _ := newEnv(t, chat)
+	env.MaxTokens = 250
+	out := Agent(context.Background(), env)
+	if out.Exit != results.ExitTokenBudget || out.ModelCalls != 3 {
+		t.Errorf("exit %q after %d calls; want token_budget after 3 calls", out.Exit, out.ModelCalls)
+	}
+}
+
 func TestAgentInterrupted(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	chat := &fakeChatter{next: func(call int, _ model.Request) fakeReply {
