@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -18,6 +19,12 @@ import (
 
 // ResultCap is the most bytes of a tool result the model is shown.
 const ResultCap = 16 << 10
+
+// MaxFileBytes is the largest file the tools read, write or edit. The task
+// files are a few kilobytes; a model's reply is bounded by its context, but
+// a misbehaving server (or code run by run_tests writing a huge file) must
+// not fill the disk or the memory.
+const MaxFileBytes = 1 << 20
 
 // tool is one tool the agent may call.
 type tool struct {
@@ -194,16 +201,45 @@ func readFile(_ context.Context, env *track.Env, a map[string]string) (string, e
 	if err != nil {
 		return "", err
 	}
-	b, err := os.ReadFile(p)
+	b, err := readCapped(p, a["path"])
 	if err != nil {
-		return "", fileError(a["path"], err)
+		return "", err
 	}
 	return string(b), nil
+}
+
+// readCapped reads the file at p (shown to the model as rel), refusing one
+// larger than MaxFileBytes.
+func readCapped(p, rel string) ([]byte, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, fileError(rel, err)
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
+	if err != nil {
+		return nil, fileError(rel, err)
+	}
+	if len(b) > MaxFileBytes {
+		return nil, fmt.Errorf("%s is larger than %d bytes, the most the tools read", rel, MaxFileBytes)
+	}
+	return b, nil
+}
+
+// checkSize refuses content larger than MaxFileBytes.
+func checkSize(rel string, n int) error {
+	if n > MaxFileBytes {
+		return fmt.Errorf("the new content of %s is %d bytes; the most a file may hold is %d", rel, n, MaxFileBytes)
+	}
+	return nil
 }
 
 func writeFile(_ context.Context, env *track.Env, a map[string]string) (string, error) {
 	p, err := Confine(env.Dir, a["path"])
 	if err != nil {
+		return "", err
+	}
+	if err := checkSize(a["path"], len(a["content"])); err != nil {
 		return "", err
 	}
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -224,15 +260,18 @@ func editFile(_ context.Context, env *track.Env, a map[string]string) (string, e
 	if a["old"] == "" {
 		return "", errors.New("old text is empty: give the exact text to replace")
 	}
-	b, err := os.ReadFile(p)
+	b, err := readCapped(p, a["path"])
 	if err != nil {
-		return "", fileError(a["path"], err)
+		return "", err
 	}
 	text := string(b)
 	if n := strings.Count(text, a["old"]); n != 1 {
 		return "", fmt.Errorf("old text found %d times in %s; it must match exactly once", n, relName(env.Dir, p))
 	}
 	text = strings.Replace(text, a["old"], a["new"], 1)
+	if err := checkSize(a["path"], len(text)); err != nil {
+		return "", err
+	}
 	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
 		return "", fileError(a["path"], err)
 	}
