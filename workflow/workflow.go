@@ -78,8 +78,8 @@ func naiveWrite(conv *track.Conversation, env *track.Env, r reply) error {
 }
 
 // write puts content at rel inside the workspace and records kind; a path
-// that leads outside the workspace or names a directory is recorded as a
-// reject and not written.
+// that leads outside the workspace or names a directory, or content over
+// loop.MaxFileBytes, is recorded as a reject and not written.
 // It returns an error only when the file system fails.
 func write(conv *track.Conversation, env *track.Env, rel, content, kind, reason string) error {
 	p, err := loop.Confine(env.Dir, rel)
@@ -87,6 +87,9 @@ func write(conv *track.Conversation, env *track.Env, rel, content, kind, reason 
 		if fi, serr := os.Stat(p); serr == nil && fi.IsDir() {
 			err = fmt.Errorf("%s is a directory", rel)
 		}
+	}
+	if err == nil && len(content) > loop.MaxFileBytes {
+		err = fmt.Errorf("the content is %d bytes; the most a file may hold is %d", len(content), loop.MaxFileBytes)
 	}
 	if err != nil {
 		conv.Record(results.Event{Kind: results.EventReject, Path: rel, Reason: err.Error()})
