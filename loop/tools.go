@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"bench/model"
 	"bench/results"
@@ -52,8 +53,10 @@ func newRegistry() registry {
 	return r
 }
 
+// param is one string argument of a tool and its description.
 type param struct{ name, desc string }
 
+// add registers a tool whose arguments are the required strings params.
 func (r registry) add(name, desc string, params []param, run func(context.Context, *track.Env, map[string]string) (string, error)) {
 	props := map[string]any{}
 	required := []string{}
@@ -90,6 +93,7 @@ func (r registry) call(ctx context.Context, env *track.Env, tc model.ToolCall) (
 	return capText(text, ResultCap), err != nil
 }
 
+// dispatch finds the tool tc names, checks its arguments and runs it.
 func (r registry) dispatch(ctx context.Context, env *track.Env, tc model.ToolCall) (string, error) {
 	t, ok := r[tc.Name]
 	if !ok {
@@ -141,6 +145,7 @@ func parseArgs(raw string, want []string) (map[string]string, error) {
 	return args, nil
 }
 
+// argList words the expected argument names for an error.
 func argList(names []string) string {
 	if len(names) == 0 {
 		return "no arguments"
@@ -155,14 +160,13 @@ func capText(text string, limit int) string {
 		return text
 	}
 	cut := limit
-	for cut > 0 && !utf8RuneStart(text[cut]) {
+	for cut > 0 && !utf8.RuneStart(text[cut]) {
 		cut--
 	}
 	return fmt.Sprintf("%s\n[output cut: %d of %d bytes not shown]", text[:cut], len(text)-cut, len(text))
 }
 
-func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
-
+// listFiles is the list_files tool: every file under path, __pycache__ left out.
 func listFiles(_ context.Context, env *track.Env, a map[string]string) (string, error) {
 	if strings.TrimSpace(a["path"]) == "" {
 		a["path"] = "." // an empty directory argument means the whole workspace
@@ -196,6 +200,7 @@ func listFiles(_ context.Context, env *track.Env, a map[string]string) (string, 
 	return strings.Join(lines, "\n"), nil
 }
 
+// readFile is the read_file tool.
 func readFile(_ context.Context, env *track.Env, a map[string]string) (string, error) {
 	p, err := Confine(env.Dir, a["path"])
 	if err != nil {
@@ -234,6 +239,7 @@ func checkSize(rel string, n int) error {
 	return nil
 }
 
+// writeFile is the write_file tool; it creates missing folders.
 func writeFile(_ context.Context, env *track.Env, a map[string]string) (string, error) {
 	p, err := Confine(env.Dir, a["path"])
 	if err != nil {
@@ -252,6 +258,7 @@ func writeFile(_ context.Context, env *track.Env, a map[string]string) (string, 
 	return fmt.Sprintf("wrote %d bytes to %s", len(a["content"]), relName(env.Dir, p)), nil
 }
 
+// editFile is the edit_file tool: old must occur exactly once.
 func editFile(_ context.Context, env *track.Env, a map[string]string) (string, error) {
 	p, err := Confine(env.Dir, a["path"])
 	if err != nil {
@@ -279,6 +286,7 @@ func editFile(_ context.Context, env *track.Env, a map[string]string) (string, e
 	return fmt.Sprintf("edited %s: replaced %d bytes with %d bytes", relName(env.Dir, p), len(a["old"]), len(a["new"])), nil
 }
 
+// runTests is the run_tests tool: the normalised output and a summary line.
 func runTests(ctx context.Context, env *track.Env, _ map[string]string) (string, error) {
 	res, err := env.RunTests(ctx)
 	if err != nil {
