@@ -26,11 +26,13 @@ type GradeResult struct {
 	TestsTotal  int
 	Failed      []string // test method names that failed, errored or never ran
 	Tampered    bool     // a protected test file had been changed or deleted, or a harness module shadowed
+	Extra       []string // test modules the track added, removed before the run (not tampering)
 	Result      testrun.Result
 }
 
 // Grade restores the task's protected test files in dir from the task
-// folder, runs the test command and reads the verdict. A test module that
+// folder, removes the test modules the track added (see removeExtraTests),
+// runs the test command and reads the verdict. A test module that
 // could not be imported counts every test of the task as failed, not as zero
 // tests. The error is non-nil only when the tests could not be run at all
 // (or ctx was cancelled).
@@ -48,6 +50,9 @@ func Grade(ctx context.Context, t tasks.Task, dir string) (GradeResult, error) {
 		return g, err
 	}
 	g.Tampered = g.Tampered || shadowed
+	if g.Extra, err = removeExtraTests(t, dir); err != nil {
+		return g, err
+	}
 	res, err := testrun.Run(ctx, dir, t.TestCmd, t.Timeout)
 	g.Result = res
 	if err != nil {
