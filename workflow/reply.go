@@ -18,9 +18,9 @@ type reply struct {
 // parseReply finds the first "FILE: <path>" line and the fenced code blocks
 // (``` or ~~~ fences, with an optional language tag) of a reply. Line ends
 // may be CRLF. The model's reasoning, the <think>…</think> spans that
-// reasoning models put before their answer, is dropped first: a path or a
-// draft it mentions is not the answer (both the strict and the naive path
-// read only what follows it). An unclosed <think> is left as it is. A code
+// reasoning models put at the start of their answer, is dropped first: a
+// path or a draft it mentions is not the answer (both the strict and the
+// naive path read only what follows it). An unclosed <think> is left as it is. A code
 // block whose closing fence never comes (the reply was cut off) runs to the
 // end of the reply, as in CommonMark, and is marked Unclosed.
 func parseReply(text string) reply {
@@ -94,17 +94,19 @@ func fileMarker(trim string) (string, bool) {
 	return p, p != ""
 }
 
-// stripThinking removes every closed <think>…</think> span of text.
+// stripThinking removes the closed <think>…</think> spans at the start of
+// text, where reasoning models put them. A span further in is left alone:
+// it may be part of the code (a parser of such tags, say).
 func stripThinking(text string) string {
 	for {
-		start := strings.Index(text, "<think>")
-		if start < 0 {
+		rest := strings.TrimLeft(text, " \t\n")
+		if !strings.HasPrefix(rest, "<think>") {
 			return text
 		}
-		n := strings.Index(text[start:], "</think>")
+		n := strings.Index(rest, "</think>")
 		if n < 0 {
 			return text
 		}
-		text = text[:start] + strings.TrimLeft(text[start+n+len("</think>"):], "\n")
+		text = strings.TrimLeft(rest[n+len("</think>"):], "\n")
 	}
 }

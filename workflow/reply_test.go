@@ -35,6 +35,8 @@ func TestParseReply(t *testing.T) {
 			true, "a.py", []string{"final\n"}, 1, ""},
 		{"thinking, then no marker", "<think>FILE: b.py</think>\n\n```\nonly\n```", false, "", []string{"only\n"}, 0, ""},
 		{"unclosed fence runs to the end", "FILE: a.py\n```python\nx = 1\n", true, "a.py", []string{"x = 1\n"}, 1, ""},
+		{"think tags inside code are code", "FILE: tags.py\n```python\nOPEN = \"<think>\"\nCLOSE = \"</think>\"\n```\n", true, "tags.py",
+			[]string{"OPEN = \"<think>\"\nCLOSE = \"</think>\"\n"}, 1, ""},
 		{"unclosed think is kept", "<think>\nFILE: a.py\n```\nx\n```", true, "a.py", []string{"x\n"}, 1, ""},
 	} {
 		r := parseReply(tc.text)
