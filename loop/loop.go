@@ -25,7 +25,7 @@ const DefaultMaxTurns = 25
 // message; a tool failure is a result, never the end of the loop. The loop
 // stops with done when a reply asks for no tool; with max_turns after one
 // last call without tools once env.MaxTurns turns are spent; with
-// token_budget once the backend-reported tokens reach env.MaxTokens; with
+// token_budget once the tokens spent reach env.MaxTokens (see budgetTokens); with
 // interrupted when ctx is cancelled; with error when the model fails.
 func Agent(ctx context.Context, env *track.Env) track.Outcome {
 	maxTurns := env.MaxTurns
@@ -38,7 +38,7 @@ func Agent(ctx context.Context, env *track.Env) track.Outcome {
 	conv.Add(model.Message{Role: model.RoleUser, Content: taskPrompt(env.Task)})
 
 	var calls []string
-	turns := 0
+	turns, spent := 0, 0
 	end := func(exit string, err error) track.Outcome {
 		out := conv.End(exit, err)
 		out.Turns, out.ToolCalls = turns, calls
@@ -61,8 +61,9 @@ func Agent(ctx context.Context, env *track.Env) track.Outcome {
 		if !final {
 			turns++
 		}
+		spent += budgetTokens(resp.Usage)
 		switch {
-		case env.MaxTokens > 0 && conv.Usage().Total() >= env.MaxTokens:
+		case env.MaxTokens > 0 && spent >= env.MaxTokens:
 			return end(results.ExitTokenBudget, nil)
 		case final:
 			return end(results.ExitMaxTurns, nil)
@@ -80,4 +81,15 @@ func Agent(ctx context.Context, env *track.Env) track.Outcome {
 			}
 		}
 	}
+}
+
+// budgetTokens is what one call costs against the token budget: the
+// backend's own counts, or the offline estimate when the backend reported
+// none (some OpenAI-compatible servers send no usage), so that a budget
+// always stops the loop.
+func budgetTokens(u model.Usage) int {
+	if n := u.Total(); n > 0 {
+		return n
+	}
+	return u.EstPromptTokens + u.EstCompletionTokens
 }

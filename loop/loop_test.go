@@ -233,6 +233,40 @@ func TestAgentToolErrorsAreResultsAndTheLoopGoesOn(t *testing.T) {
 	}
 }
 
+// TestAgentFileSizeCap: write_file, edit_file and read_file refuse files
+// over MaxFileBytes, as tool errors, and write nothing.
+func TestAgentFileSizeCap(t *testing.T) {
+	big := strings.Repeat("x", MaxFileBytes+1)
+	half := strings.Repeat("y", MaxFileBytes/2+1)
+	chat := &fakeChatter{script: []fakeReply{
+		say(calls("write_file", `{"path":"big.py","content":"`+big+`"}`)),
+		say(calls("write_file", `{"path":"half.py","content":"`+half+`"}`)),
+		say(calls("edit_file", `{"path":"half.py","old":"yy","new":"`+half+`"}`)),
+		say(calls("read_file", `{"path":"huge.txt"}`)),
+		say(text("done")),
+	}}
+	env, rec := newEnv(t, chat)
+	if err := os.WriteFile(filepath.Join(env.Dir, "huge.txt"), []byte(big), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	Agent(context.Background(), env)
+	res := rec.of(results.EventToolResult)
+	if len(res) != 4 {
+		t.Fatalf("%d tool results, want 4", len(res))
+	}
+	for i, wantErr := range []bool{true, false, true, true} {
+		if res[i].IsError != wantErr {
+			t.Errorf("result %d: error %v, want %v: %.120q", i, res[i].IsError, wantErr, res[i].Result)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(env.Dir, "big.py")); err == nil {
+		t.Error("the oversized file was written")
+	}
+	if info, _ := os.Stat(filepath.Join(env.Dir, "half.py")); info == nil || info.Size() != int64(len(half)) {
+		t.Error("the oversized edit changed the file")
+	}
+}
+
 func TestAgentCanWriteATestFile(t *testing.T) {
 	// Grading restores test files from the task; the agent itself is not stopped.
 	chat := &fakeChatter{script: []fakeReply{say(calls("write_file", `{"path":"test_calc.py","content":"pass\n"}`))}}
@@ -293,6 +327,21 @@ func TestAgentStopsAtTokenBudget(t *testing.T) {
 	out := Agent(context.Background(), env)
 	if out.Exit != results.ExitTokenBudget || out.ModelCalls != 3 || out.Usage.Total() != 300 {
 		t.Errorf("exit %q after %d calls, %d tokens; want token_budget after 3 calls, 300 tokens", out.Exit, out.ModelCalls, out.Usage.Total())
+	}
+}
+
+// TestAgentTokenBudgetWithoutReportedUsage: a server that reports no token
+// counts is held to the budget by the offline estimate.
+func TestAgentTokenBudgetWithoutReportedUsage(t *testing.T) {
+	use := model.Usage{EstPromptTokens: 80, EstCompletionTokens: 20}
+	chat := &fakeChatter{next: func(int, model.Request) fakeReply {
+		return fakeReply{msg: calls("list_files", `{"path":"."}`), usage: use}
+	}}
+	env, _ := newEnv(t, chat)
+	env.MaxTokens = 250
+	out := Agent(context.Background(), env)
+	if out.Exit != results.ExitTokenBudget || out.ModelCalls != 3 {
+		t.Errorf("exit %q after %d calls; want token_budget after 3 calls", out.Exit, out.ModelCalls)
 	}
 }
 

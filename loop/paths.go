@@ -15,10 +15,14 @@ var ErrEscape = errors.New("path leads outside the workspace")
 // Confine resolves rel, a path the model gave, inside the workspace root and
 // returns the absolute path to use. It rejects empty and absolute paths,
 // paths that climb out with "..", and paths whose deepest existing ancestor
-// is (or passes through) a symbolic link that resolves outside root.
+// is (or passes through) a symbolic link that resolves outside root. Its
+// errors name rel, never root, so that they can be shown to the model.
 func Confine(root, rel string) (string, error) {
 	if strings.TrimSpace(rel) == "" {
 		return "", errors.New("path is empty: give a path relative to the workspace, such as \".\" or \"src/main.py\"")
+	}
+	if strings.ContainsRune(rel, 0) {
+		return "", fmt.Errorf("%.200q contains a NUL byte; give a plain relative path", rel)
 	}
 	if filepath.IsAbs(rel) {
 		return "", fmt.Errorf("%q is absolute: %w; give a path relative to the workspace", rel, ErrEscape)
@@ -33,11 +37,18 @@ func Confine(root, rel string) (string, error) {
 	}
 	full := filepath.Join(root, clean)
 	existing, err := deepestExisting(full)
+	if errors.Is(err, ErrEscape) {
+		return "", fmt.Errorf("%.200q: %w", rel, err)
+	}
 	if err != nil {
-		return "", err
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err // without the absolute path
+		}
+		return "", fmt.Errorf("%.200q: %v", rel, err)
 	}
 	if !within(realRoot, existing) {
-		return "", fmt.Errorf("%q goes through a symbolic link: %w", rel, ErrEscape)
+		return "", fmt.Errorf("%.200q goes through a symbolic link: %w", rel, ErrEscape)
 	}
 	return full, nil
 }
@@ -49,7 +60,7 @@ func deepestExisting(p string) (string, error) {
 		if err == nil {
 			real, err := filepath.EvalSymlinks(p)
 			if err != nil { // a dangling or looping link: where a write would land is unknown
-				return "", fmt.Errorf("%s is a symbolic link that cannot be resolved: %w", filepath.Base(p), ErrEscape)
+				return "", fmt.Errorf("%s is a symbolic link that cannot be resolved (%w)", filepath.Base(p), ErrEscape)
 			}
 			return real, nil
 		}

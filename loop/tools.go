@@ -5,11 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"bench/model"
 	"bench/results"
@@ -18,6 +20,12 @@ import (
 
 // ResultCap is the most bytes of a tool result the model is shown.
 const ResultCap = 16 << 10
+
+// MaxFileBytes is the largest file the tools read, write or edit. The task
+// files are a few kilobytes; a model's reply is bounded by its context, but
+// a misbehaving server (or code run by run_tests writing a huge file) must
+// not fill the disk or the memory.
+const MaxFileBytes = 1 << 20
 
 // tool is one tool the agent may call.
 type tool struct {
@@ -45,8 +53,10 @@ func newRegistry() registry {
 	return r
 }
 
+// param is one string argument of a tool and its description.
 type param struct{ name, desc string }
 
+// add registers a tool whose arguments are the required strings params.
 func (r registry) add(name, desc string, params []param, run func(context.Context, *track.Env, map[string]string) (string, error)) {
 	props := map[string]any{}
 	required := []string{}
@@ -83,6 +93,7 @@ func (r registry) call(ctx context.Context, env *track.Env, tc model.ToolCall) (
 	return capText(text, ResultCap), err != nil
 }
 
+// dispatch finds the tool tc names, checks its arguments and runs it.
 func (r registry) dispatch(ctx context.Context, env *track.Env, tc model.ToolCall) (string, error) {
 	t, ok := r[tc.Name]
 	if !ok {
@@ -134,6 +145,7 @@ func parseArgs(raw string, want []string) (map[string]string, error) {
 	return args, nil
 }
 
+// argList words the expected argument names for an error.
 func argList(names []string) string {
 	if len(names) == 0 {
 		return "no arguments"
@@ -148,14 +160,13 @@ func capText(text string, limit int) string {
 		return text
 	}
 	cut := limit
-	for cut > 0 && !utf8RuneStart(text[cut]) {
+	for cut > 0 && !utf8.RuneStart(text[cut]) {
 		cut--
 	}
 	return fmt.Sprintf("%s\n[output cut: %d of %d bytes not shown]", text[:cut], len(text)-cut, len(text))
 }
 
-func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
-
+// listFiles is the list_files tool: every file under path, __pycache__ left out.
 func listFiles(_ context.Context, env *track.Env, a map[string]string) (string, error) {
 	if strings.TrimSpace(a["path"]) == "" {
 		a["path"] = "." // an empty directory argument means the whole workspace
@@ -189,21 +200,52 @@ func listFiles(_ context.Context, env *track.Env, a map[string]string) (string, 
 	return strings.Join(lines, "\n"), nil
 }
 
+// readFile is the read_file tool.
 func readFile(_ context.Context, env *track.Env, a map[string]string) (string, error) {
 	p, err := Confine(env.Dir, a["path"])
 	if err != nil {
 		return "", err
 	}
-	b, err := os.ReadFile(p)
+	b, err := readCapped(p, a["path"])
 	if err != nil {
-		return "", fileError(a["path"], err)
+		return "", err
 	}
 	return string(b), nil
 }
 
+// readCapped reads the file at p (shown to the model as rel), refusing one
+// larger than MaxFileBytes.
+func readCapped(p, rel string) ([]byte, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, fileError(rel, err)
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
+	if err != nil {
+		return nil, fileError(rel, err)
+	}
+	if len(b) > MaxFileBytes {
+		return nil, fmt.Errorf("%s is larger than %d bytes, the most the tools read", rel, MaxFileBytes)
+	}
+	return b, nil
+}
+
+// checkSize refuses content larger than MaxFileBytes.
+func checkSize(rel string, n int) error {
+	if n > MaxFileBytes {
+		return fmt.Errorf("the new content of %s is %d bytes; the most a file may hold is %d", rel, n, MaxFileBytes)
+	}
+	return nil
+}
+
+// writeFile is the write_file tool; it creates missing folders.
 func writeFile(_ context.Context, env *track.Env, a map[string]string) (string, error) {
 	p, err := Confine(env.Dir, a["path"])
 	if err != nil {
+		return "", err
+	}
+	if err := checkSize(a["path"], len(a["content"])); err != nil {
 		return "", err
 	}
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -216,6 +258,7 @@ func writeFile(_ context.Context, env *track.Env, a map[string]string) (string, 
 	return fmt.Sprintf("wrote %d bytes to %s", len(a["content"]), relName(env.Dir, p)), nil
 }
 
+// editFile is the edit_file tool: old must occur exactly once.
 func editFile(_ context.Context, env *track.Env, a map[string]string) (string, error) {
 	p, err := Confine(env.Dir, a["path"])
 	if err != nil {
@@ -224,15 +267,18 @@ func editFile(_ context.Context, env *track.Env, a map[string]string) (string, e
 	if a["old"] == "" {
 		return "", errors.New("old text is empty: give the exact text to replace")
 	}
-	b, err := os.ReadFile(p)
+	b, err := readCapped(p, a["path"])
 	if err != nil {
-		return "", fileError(a["path"], err)
+		return "", err
 	}
 	text := string(b)
 	if n := strings.Count(text, a["old"]); n != 1 {
 		return "", fmt.Errorf("old text found %d times in %s; it must match exactly once", n, relName(env.Dir, p))
 	}
 	text = strings.Replace(text, a["old"], a["new"], 1)
+	if err := checkSize(a["path"], len(text)); err != nil {
+		return "", err
+	}
 	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
 		return "", fileError(a["path"], err)
 	}
@@ -240,6 +286,7 @@ func editFile(_ context.Context, env *track.Env, a map[string]string) (string, e
 	return fmt.Sprintf("edited %s: replaced %d bytes with %d bytes", relName(env.Dir, p), len(a["old"]), len(a["new"])), nil
 }
 
+// runTests is the run_tests tool: the normalised output and a summary line.
 func runTests(ctx context.Context, env *track.Env, _ map[string]string) (string, error) {
 	res, err := env.RunTests(ctx)
 	if err != nil {

@@ -1,5 +1,7 @@
 package report
 
+import "math"
+
 // pairedTracks are the (A, B) track pairs compared per task: the agent
 // against each workflow track.
 var pairedTracks = [][2]string{{"agent", "workflow"}, {"agent", "workflow-retry"}}
@@ -35,7 +37,9 @@ func pairs(cells []*cell) ([]Ratio, []McNemar) {
 
 // ratio compares the median tokens of num and den: backend-reported tokens
 // when both medians are positive, else the offline estimate; no ratio when
-// neither basis has a positive denominator.
+// neither basis has a positive denominator. The bootstrap interval is left
+// out when it is unbounded: when den holds episodes with 0 tokens (ended
+// before any reply), enough resamples have a median of 0.
 func ratio(num, den *cell) (Ratio, bool) {
 	r := Ratio{Task: num.task, Num: num.track, Den: den.track, NumN: len(num.entries), DenN: len(den.entries)}
 	for _, basis := range []string{"reported", "estimated"} {
@@ -47,7 +51,9 @@ func ratio(num, den *cell) (Ratio, bool) {
 		r.Basis, r.NumMedian, r.DenMedian, r.Ratio = basis, mx, my, mx/my
 		if len(xs) > 1 && len(ys) > 1 {
 			iv := RatioInterval(xs, ys, seedFor(num.task+"/"+num.track+"/"+den.track))
-			r.Interval = &iv
+			if finite(iv.Low) && finite(iv.High) { // a resample of ys can have median 0
+				r.Interval = &iv
+			}
 		}
 		return r, true
 	}
@@ -95,3 +101,6 @@ func mcnemar(a, b *cell) McNemar {
 	t.P = McNemarExact(t.OnlyA, t.OnlyB)
 	return t
 }
+
+// finite reports whether x is neither infinite nor NaN.
+func finite(x float64) bool { return !math.IsInf(x, 0) && !math.IsNaN(x) }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strings"
 	"syscall"
 
 	"bench/runner/testrun"
@@ -25,11 +26,13 @@ type GradeResult struct {
 	TestsTotal  int
 	Failed      []string // test method names that failed, errored or never ran
 	Tampered    bool     // a protected test file had been changed or deleted, or a harness module shadowed
+	Extra       []string // test modules the track added, removed before the run (not tampering)
 	Result      testrun.Result
 }
 
 // Grade restores the task's protected test files in dir from the task
-// folder, runs the test command and reads the verdict. A test module that
+// folder, removes the test modules the track added (see removeExtraTests),
+// runs the test command and reads the verdict. A test module that
 // could not be imported counts every test of the task as failed, not as zero
 // tests. The error is non-nil only when the tests could not be run at all
 // (or ctx was cancelled).
@@ -47,6 +50,9 @@ func Grade(ctx context.Context, t tasks.Task, dir string) (GradeResult, error) {
 		return g, err
 	}
 	g.Tampered = g.Tampered || shadowed
+	if g.Extra, err = removeExtraTests(t, dir); err != nil {
+		return g, err
+	}
 	res, err := testrun.Run(ctx, dir, t.TestCmd, t.Timeout)
 	g.Result = res
 	if err != nil {
@@ -83,15 +89,21 @@ func notPassed(names []string, cases []testrun.Case) []string {
 // restore writes the pristine copy of the test file name (relative to
 // repo/) into dir and reports whether the workspace's copy differed or was
 // missing. Whatever stands at that path (a symlink, a folder) is removed
-// first, so a track cannot redirect the write outside the workspace.
+// first, and so is a symlink or file in place of one of its folders, so a
+// track cannot redirect the write outside the workspace.
 func restore(t tasks.Task, dir, name string) (changed bool, err error) {
 	want, err := fs.ReadFile(t.FS, path.Join("repo", name))
 	if err != nil {
 		return false, fmt.Errorf("reading the pristine %s of task %s: %w", name, t.Name, err)
 	}
+	changed, err = clearFolders(dir, name)
+	if err != nil {
+		return changed, fmt.Errorf("restoring test file %s: %w", name, err)
+	}
 	dst := filepath.Join(dir, filepath.FromSlash(name))
 	info, err := os.Lstat(dst)
 	switch {
+	case changed:
 	case err == nil && info.Mode().IsRegular():
 		got, err := os.ReadFile(dst)
 		if err == nil && bytes.Equal(got, want) {
@@ -118,4 +130,31 @@ func restore(t tasks.Task, dir, name string) (changed bool, err error) {
 		return true, fmt.Errorf("restoring test file %s: %w", name, err)
 	}
 	return true, nil
+}
+
+// clearFolders makes sure that every folder on the way to name (relative to
+// dir, slash-separated) is a real folder or absent: a symlink or a file in
+// the place of one is removed (RemoveAll never follows a link), and the
+// result says whether one was. Without this, writing dir/name could follow
+// a link out of the workspace.
+func clearFolders(dir, name string) (bool, error) {
+	p := dir
+	parts := strings.Split(path.Dir(name), "/")
+	for _, part := range parts {
+		if part == "." {
+			break
+		}
+		p = filepath.Join(p, part)
+		info, err := os.Lstat(p)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return false, nil
+		case err != nil:
+			return false, err
+		case info.IsDir():
+			continue
+		}
+		return true, os.RemoveAll(p)
+	}
+	return false, nil
 }

@@ -1,6 +1,9 @@
 package runner
 
-import "bench/detect"
+import (
+	"bench/detect"
+	"bench/runner/testrun"
+)
 
 // Posture labels recorded in results.Episode.Posture.
 const (
@@ -18,7 +21,9 @@ type Posture struct {
 
 // decidePosture applies --posture to a workspace: off gives the general
 // posture; on gives the coding guidance (with a snapshot when the detector
-// finds a root); auto asks the detector, as the cli platform would.
+// finds a root); auto asks the detector, as the cli platform would. The
+// workspace's temporary path becomes "." in the snapshot, as in test
+// output, so that the system prompt is the same in every episode of a task.
 func decidePosture(posture, dir string) Posture {
 	if posture != "on" && posture != "auto" {
 		return Posture{Label: PostureGeneral}
@@ -27,5 +32,5 @@ func decidePosture(posture, dir string) Posture {
 	if posture == "auto" && (err != nil || !d.Guidance) {
 		return Posture{Label: PostureGeneral}
 	}
-	return Posture{Guidance: detect.Guidance, Snapshot: d.Snapshot, Label: PostureCoding}
+	return Posture{Guidance: detect.Guidance, Snapshot: testrun.Normalize(d.Snapshot, dir), Label: PostureCoding}
 }

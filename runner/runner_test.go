@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"bench/tasks"
 )
@@ -381,5 +382,41 @@ func TestGradeShadowedHarness(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "unittest.py")); err == nil {
 		t.Error("the shadowing file was left in place")
+	}
+}
+
+// TestGradeIgnoresTestModulesTheTrackAdded: with a test command that
+// discovers tests, an agent's own test file, failing or passing, neither
+// fails nor counts towards the task; it is removed and named in Extra, and
+// is not tampering. (The course tasks name their test module, so discovery
+// only matters for tasks of --tasks-dir.)
+func TestGradeIgnoresTestModulesTheTrackAdded(t *testing.T) {
+	needPython(t)
+	tk := tasks.Task{
+		Name: "calc", TestCmd: []string{"python3", "-m", "unittest", "-v"}, Timeout: 10 * time.Second,
+		Source: "calc.py", TestFiles: []string{"test_calc.py"}, Tests: []string{"test_add"},
+		FS: fstest.MapFS{
+			"repo/calc.py":      {Data: []byte("def add(a, b):\n    return a + b\n")},
+			"repo/test_calc.py": {Data: []byte("import unittest\nfrom calc import add\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n")},
+		},
+	}
+	dir := workspace(t, tk)
+	scratch := "import unittest\n\nclass Scratch(unittest.TestCase):\n    def test_wrong_guess(self):\n        self.assertEqual(1, 2)\n"
+	os.MkdirAll(filepath.Join(dir, "pkg"), 0o755)
+	os.WriteFile(filepath.Join(dir, "pkg", "__init__.py"), nil, 0o644)
+	for _, name := range []string{"test_mine.py", "pkg/test_more.py"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(scratch), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g, err := Grade(context.Background(), tk, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !g.Passed || g.TestsTotal != 1 || g.Tampered {
+		t.Errorf("passed=%v %d/%d tampered=%v failed=%v", g.Passed, g.TestsPassed, g.TestsTotal, g.Tampered, g.Failed)
+	}
+	if strings.Join(g.Extra, ",") != "pkg/test_more.py,test_mine.py" {
+		t.Errorf("extra = %v", g.Extra)
 	}
 }

@@ -34,3 +34,38 @@ func removeShadows(t tasks.Task, dir string) (found bool, err error) {
 	}
 	return found, nil
 }
+
+// removeExtraTests deletes every test module that the track added: a file
+// named test*.py (the modules unittest discovery imports), anywhere in dir,
+// that the task's repo/ does not hold. Grading runs the pristine tests only:
+// an agent's own scratch test that fails must not fail the task, and one
+// that passes must not count. It returns the removed paths, slash-separated
+// and sorted. Symbolic links are removed, never followed.
+func removeExtraTests(t tasks.Task, dir string) ([]string, error) {
+	var extra []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			return nil
+		}
+		if ok, _ := path.Match("test*.py", d.Name()); !ok {
+			return nil
+		}
+		rel, err := filepath.Rel(dir, p)
+		if err != nil {
+			return err
+		}
+		rel = filepath.ToSlash(rel)
+		if _, err := fs.Stat(t.FS, path.Join("repo", rel)); err == nil {
+			return nil
+		}
+		extra = append(extra, rel)
+		return os.Remove(p)
+	})
+	if err != nil {
+		return extra, fmt.Errorf("removing test modules the track added: %w", err)
+	}
+	return extra, nil // WalkDir visits in lexical order
+}

@@ -6,18 +6,26 @@ import (
 
 // reply is what the workflow reads from a model's answer.
 type reply struct {
+	Text      string   // the reply without its <think>…</think> spans
 	Path      string   // the path of the FILE: line; "" when there is none
 	HasMarker bool     // a line "FILE: <path>" was found
 	Blocks    []string // the fenced code blocks, in order, without their fences
 	AfterMark []string // the code blocks that follow the FILE: line
 	Rest      string   // the text after the FILE: line, when it holds no code block
+	Unclosed  bool     // the last code block has no closing fence (a reply cut off)
 }
 
 // parseReply finds the first "FILE: <path>" line and the fenced code blocks
-// (``` or ~~~ fences, with an optional language tag) of a reply.
+// (``` or ~~~ fences, with an optional language tag) of a reply. Line ends
+// may be CRLF. The model's reasoning, the <think>…</think> spans that
+// reasoning models put at the start of their answer, is dropped first: a
+// path or a draft it mentions is not the answer (both the strict and the
+// naive path read only what follows it). An unclosed <think> is left as it is. A code
+// block whose closing fence never comes (the reply was cut off) runs to the
+// end of the reply, as in CommonMark, and is marked Unclosed.
 func parseReply(text string) reply {
-	var r reply
-	lines := strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
+	r := reply{Text: stripThinking(strings.ReplaceAll(text, "\r\n", "\n"))}
+	lines := strings.Split(r.Text, "\n")
 	var block []string
 	fence := ""
 	markLine := -1
@@ -25,11 +33,7 @@ func parseReply(text string) reply {
 		trim := strings.TrimSpace(line)
 		if fence != "" {
 			if strings.HasPrefix(trim, fence) && strings.Trim(trim, fence[:1]) == "" {
-				content := strings.Join(block, "\n") + "\n"
-				r.Blocks = append(r.Blocks, content)
-				if r.HasMarker {
-					r.AfterMark = append(r.AfterMark, content)
-				}
+				r.addBlock(block)
 				fence, block = "", nil
 				continue
 			}
@@ -46,10 +50,26 @@ func parseReply(text string) reply {
 			}
 		}
 	}
+	if fence != "" { // as in CommonMark, an unclosed block runs to the end
+		if n := len(block); n > 0 && block[n-1] == "" {
+			block = block[:n-1] // the reply's final line end
+		}
+		r.addBlock(block)
+		r.Unclosed = true
+	}
 	if r.HasMarker && len(r.AfterMark) == 0 {
 		r.Rest = strings.TrimSpace(strings.Join(lines[markLine+1:], "\n")) + "\n"
 	}
 	return r
+}
+
+// addBlock adds the lines of one code block.
+func (r *reply) addBlock(lines []string) {
+	content := strings.Join(lines, "\n") + "\n"
+	r.Blocks = append(r.Blocks, content)
+	if r.HasMarker {
+		r.AfterMark = append(r.AfterMark, content)
+	}
 }
 
 // openingFence returns the fence that a line opens (``` or ~~~, three or more), or "".
@@ -72,4 +92,21 @@ func fileMarker(trim string) (string, bool) {
 	}
 	p := strings.Trim(strings.TrimSpace(t[5:]), "*_`\"' ")
 	return p, p != ""
+}
+
+// stripThinking removes the closed <think>…</think> spans at the start of
+// text, where reasoning models put them. A span further in is left alone:
+// it may be part of the code (a parser of such tags, say).
+func stripThinking(text string) string {
+	for {
+		rest := strings.TrimLeft(text, " \t\n")
+		if !strings.HasPrefix(rest, "<think>") {
+			return text
+		}
+		n := strings.Index(rest, "</think>")
+		if n < 0 {
+			return text
+		}
+		text = strings.TrimLeft(rest[n+len("</think>"):], "\n")
+	}
 }

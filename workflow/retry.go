@@ -80,6 +80,9 @@ func strict(env *track.Env, r reply) (content, problem string) {
 	if filepath.Clean(r.Path) != filepath.Clean(env.Task.Source) {
 		return "", fmt.Sprintf("the FILE: line names %s, but the file to fix is %s", r.Path, env.Task.Source)
 	}
+	if r.Unclosed {
+		return "", "the code block has no closing fence; the reply looks cut off"
+	}
 	if len(r.Blocks) != 1 {
 		return "", fmt.Sprintf("the reply has %d code blocks; it must have exactly one, holding the complete file", len(r.Blocks))
 	}

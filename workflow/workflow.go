@@ -41,7 +41,7 @@ func Workflow(ctx context.Context, env *track.Env) track.Outcome {
 	if err != nil {
 		return end(conv, track.ExitFor(ctx, err), err)
 	}
-	if err := naiveWrite(conv, env, parseReply(resp.Message.Content), resp.Message.Content); err != nil {
+	if err := naiveWrite(conv, env, parseReply(resp.Message.Content)); err != nil {
 		return end(conv, results.ExitError, err)
 	}
 	if _, err := env.RunTests(ctx); err != nil {
@@ -61,9 +61,9 @@ func end(conv *track.Conversation, exit string, err error) track.Outcome {
 // code block after it (or, with none, the text after the marker) goes to the
 // named path; without one, the first code block or the whole reply goes over
 // the source file.
-func naiveWrite(conv *track.Conversation, env *track.Env, r reply, text string) error {
+func naiveWrite(conv *track.Conversation, env *track.Env, r reply) error {
 	if !r.HasMarker {
-		content, what := text, "the whole reply"
+		content, what := r.Text, "the whole reply"
 		if len(r.Blocks) > 0 {
 			content, what = r.Blocks[0], "the first code block"
 		}
@@ -78,8 +78,8 @@ func naiveWrite(conv *track.Conversation, env *track.Env, r reply, text string) 
 }
 
 // write puts content at rel inside the workspace and records kind; a path
-// that leads outside the workspace or names a directory is recorded as a
-// reject and not written.
+// that leads outside the workspace or names a directory, or content over
+// loop.MaxFileBytes, is recorded as a reject and not written.
 // It returns an error only when the file system fails.
 func write(conv *track.Conversation, env *track.Env, rel, content, kind, reason string) error {
 	p, err := loop.Confine(env.Dir, rel)
@@ -87,6 +87,9 @@ func write(conv *track.Conversation, env *track.Env, rel, content, kind, reason 
 		if fi, serr := os.Stat(p); serr == nil && fi.IsDir() {
 			err = fmt.Errorf("%s is a directory", rel)
 		}
+	}
+	if err == nil && len(content) > loop.MaxFileBytes {
+		err = fmt.Errorf("the content is %d bytes; the most a file may hold is %d", len(content), loop.MaxFileBytes)
 	}
 	if err != nil {
 		conv.Record(results.Event{Kind: results.EventReject, Path: rel, Reason: err.Error()})

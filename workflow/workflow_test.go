@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"bench/loop"
 	"bench/model"
 	"bench/results"
 	"bench/runner/track"
@@ -273,5 +274,21 @@ func TestRetryDefaultTries(t *testing.T) {
 	env, _ := fixture(t, "slugify", chat)
 	if out := Retry(context.Background(), env); out.ModelCalls != DefaultTries {
 		t.Errorf("%d calls, want %d", out.ModelCalls, DefaultTries)
+	}
+}
+
+// TestWorkflowRefusesAnOversizedFile: a reply larger than loop.MaxFileBytes
+// is rejected, not written.
+func TestWorkflowRefusesAnOversizedFile(t *testing.T) {
+	t.Parallel()
+	big := strings.Repeat("x", loop.MaxFileBytes) + "\n"
+	env, rec, _ := onFixture(t, "leap_year", func(*track.Env) []string { return []string{fileReply("leap.py", big)} })
+	before, _ := os.ReadFile(filepath.Join(env.Dir, "leap.py"))
+	Workflow(context.Background(), env)
+	if after, _ := os.ReadFile(filepath.Join(env.Dir, "leap.py")); string(after) != string(before) {
+		t.Errorf("leap.py was overwritten with %d bytes", len(after))
+	}
+	if rej := rec.of(results.EventReject); len(rej) != 1 || !strings.Contains(rej[0].Reason, "the most a file may hold") {
+		t.Errorf("reject events = %+v", rej)
 	}
 }

@@ -6,6 +6,7 @@ package tokens
 import (
 	"fmt"
 	"sync"
+	"unicode"
 
 	"github.com/pkoukk/tiktoken-go"
 	loader "github.com/pkoukk/tiktoken-go-loader"
@@ -61,6 +62,40 @@ func (c *Counter) Name() string { return c.name }
 
 // Count returns the number of tokens in text, special-token text counted as
 // ordinary text.
+//
+// The byte-pair merge takes time quadratic in the length of one
+// pre-tokenised piece, so a degenerate reply (a model repeating one
+// character for thousands of tokens) could stall the count for minutes.
+// A run of more than maxRun bytes of only whitespace or only
+// non-whitespace is therefore counted in maxRun-byte parts; text without
+// such a run, all ordinary text, is counted exactly as one piece.
 func (c *Counter) Count(text string) int {
-	return len(c.enc.EncodeOrdinary(text))
+	n := 0
+	for _, seg := range segments(text) {
+		n += len(c.enc.EncodeOrdinary(seg))
+	}
+	return n
+}
+
+// maxRun is the longest run of one kind (whitespace or not) that Count
+// encodes in one piece.
+const maxRun = 256
+
+// segments cuts text inside every run of more than maxRun bytes of one kind
+// (whitespace or not), every maxRun bytes, on character boundaries.
+func segments(text string) []string {
+	var out []string
+	start, runStart, runSpace := 0, 0, false
+	for i, r := range text {
+		space := unicode.IsSpace(r)
+		if i == 0 || space != runSpace {
+			runStart, runSpace = i, space
+			continue
+		}
+		if i-runStart >= maxRun {
+			out = append(out, text[start:i])
+			start, runStart = i, i
+		}
+	}
+	return append(out, text[start:])
 }

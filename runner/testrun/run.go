@@ -123,6 +123,11 @@ func killGroup(cmd *exec.Cmd) error {
 // parent, HOME set to the workspace, a UTF-8 locale and settings that keep
 // Python deterministic and the workspace free of bytecode. Nothing else of
 // the parent's environment (tokens, keys) is passed on.
+//
+// PYTHONNOUSERSITE is set because HOME is the workspace: Python would
+// otherwise run any .pth file or usercustomize.py under
+// $HOME/.local/lib/pythonX.Y/site-packages at start-up, a place the model
+// can write, before the pristine tests run.
 func Environ(dir string) []string {
 	path := os.Getenv("PATH")
 	if path == "" {
@@ -135,5 +140,6 @@ func Environ(dir string) []string {
 		"LC_ALL=C.UTF-8",
 		"PYTHONDONTWRITEBYTECODE=1",
 		"PYTHONHASHSEED=0",
+		"PYTHONNOUSERSITE=1",
 	}
 }

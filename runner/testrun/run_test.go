@@ -94,6 +94,36 @@ func TestRunEnvironmentScrubbed(t *testing.T) {
 	}
 }
 
+// TestRunIgnoresUserSite: HOME is the workspace, so a usercustomize.py in
+// its user site-packages (which a model can write) must not run before the
+// tests.
+func TestRunIgnoresUserSite(t *testing.T) {
+	needPython(t)
+	dir := t.TempDir()
+	probe, err := Run(context.Background(), dir, []string{python(t), "-c", "import site; print(site.getusersitepackages())"}, 20*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	site := strings.TrimSpace(probe.Output)
+	if !strings.HasPrefix(site, dir) {
+		t.Fatalf("user site %q is not under the workspace", site)
+	}
+	if err := os.MkdirAll(site, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	hook := "import sys\nprint('HOOKED')\nsys.stdout.flush()\n"
+	if err := os.WriteFile(filepath.Join(site, "usercustomize.py"), []byte(hook), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(context.Background(), dir, []string{python(t), "-c", "print('ran')"}, 20*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(res.Output, "HOOKED") {
+		t.Errorf("usercustomize.py in the workspace's user site ran:\n%s", res.Output)
+	}
+}
+
 // alive reports whether pid exists and is not a zombie.
 func alive(pid int) bool {
 	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
