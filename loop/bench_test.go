@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"bench/model"
+	"bench/runner/track/tracktest"
 )
 
 // BenchmarkAgentTurn measures the loop's own cost per turn (prompt
@@ -12,12 +13,14 @@ import (
 // answers at once.
 func BenchmarkAgentTurn(b *testing.B) {
 	const turns = 20
-	chat := &fakeChatter{next: func(int, model.Request) fakeReply { return say(calls("list_files", `{"path":"."}`)) }}
+	chat := &tracktest.FakeChatter{Next: func(int, model.Request) tracktest.FakeReply {
+		return tracktest.Say(tracktest.Calls("list_files", `{"path":"."}`))
+	}}
 	env, _ := newEnv(b, chat)
 	b.ReportAllocs()
 	for b.Loop() {
-		chat.requests = chat.requests[:0]
-		env.Rec = &fakeRecorder{}
+		chat.Requests = chat.Requests[:0]
+		env.Rec = &tracktest.FakeRecorder{}
 		env.MaxTurns = turns
 		Agent(context.Background(), env)
 	}

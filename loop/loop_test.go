@@ -15,11 +15,12 @@ import (
 	"bench/model"
 	"bench/results"
 	"bench/runner/track"
+	"bench/runner/track/tracktest"
 	"bench/tasks"
 )
 
 // newEnv returns an episode environment on a small temp workspace.
-func newEnv(t testing.TB, chat model.Chatter) (*track.Env, *fakeRecorder) {
+func newEnv(t testing.TB, chat model.Chatter) (*track.Env, *tracktest.FakeRecorder) {
 	t.Helper()
 	dir := t.TempDir()
 	write := func(name, body string) {
@@ -29,7 +30,7 @@ func newEnv(t testing.TB, chat model.Chatter) (*track.Env, *fakeRecorder) {
 	}
 	write("calc.py", "def add(a, b):\n    return a - b\n")
 	write("test_calc.py", "import unittest\nfrom calc import add\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n")
-	rec := &fakeRecorder{}
+	rec := &tracktest.FakeRecorder{}
 	env := &track.Env{
 		Task: tasks.Task{Name: "calc", Instruction: "Fix add.", TestCmd: []string{"python3", "-m", "unittest", "-v"},
 			Source: "calc.py", TestFiles: []string{"test_calc.py"}, Timeout: 10 * time.Second},
@@ -39,9 +40,9 @@ func newEnv(t testing.TB, chat model.Chatter) (*track.Env, *fakeRecorder) {
 }
 
 func TestAgentRunsToolsInOrderUntilAnswer(t *testing.T) {
-	chat := &fakeChatter{script: []fakeReply{
-		say(calls("read_file", `{"path":"calc.py"}`, "edit_file", `{"path":"calc.py","old":"a - b","new":"a + b"}`)),
-		say(text("Fixed the sign in add.")),
+	chat := &tracktest.FakeChatter{Script: []tracktest.FakeReply{
+		tracktest.Say(tracktest.Calls("read_file", `{"path":"calc.py"}`, "edit_file", `{"path":"calc.py","old":"a - b","new":"a + b"}`)),
+		tracktest.Say(tracktest.Text("Fixed the sign in add.")),
 	}}
 	env, rec := newEnv(t, chat)
 	out := Agent(context.Background(), env)
@@ -59,7 +60,7 @@ func TestAgentRunsToolsInOrderUntilAnswer(t *testing.T) {
 		t.Errorf("calc.py not edited:\n%s", got)
 	}
 	// The second request carries the two tool results, in call order, answering their calls.
-	msgs := chat.requests[1].Messages
+	msgs := chat.Requests[1].Messages
 	tail := msgs[len(msgs)-2:]
 	if tail[0].Role != model.RoleTool || tail[0].ToolName != "read_file" || tail[0].ToolCallID != "call_read_file" ||
 		!strings.Contains(tail[0].Content, "return a - b") {
@@ -69,7 +70,7 @@ func TestAgentRunsToolsInOrderUntilAnswer(t *testing.T) {
 		t.Errorf("second tool message = %+v", tail[1])
 	}
 	wantKinds := []string{"request", "response", "tool_call", "tool_result", "tool_call", "write", "tool_result", "request", "response"}
-	if got := rec.kinds(); !slices.Equal(got, wantKinds) {
+	if got := rec.Kinds(); !slices.Equal(got, wantKinds) {
 		t.Errorf("events = %v\nwant %v", got, wantKinds)
 	}
 	if len(out.Steps) != 2 || !regexp.MustCompile(`^[0-9a-f]{8}$`).MatchString(out.Steps[0]) || out.Steps[0] == out.Steps[1] {
@@ -78,10 +79,10 @@ func TestAgentRunsToolsInOrderUntilAnswer(t *testing.T) {
 }
 
 func TestAgentRequestEventsHoldOnlyNewMessages(t *testing.T) {
-	chat := &fakeChatter{script: []fakeReply{say(calls("list_files", `{"path":""}`)), say(text("ok"))}}
+	chat := &tracktest.FakeChatter{Script: []tracktest.FakeReply{tracktest.Say(tracktest.Calls("list_files", `{"path":""}`)), tracktest.Say(tracktest.Text("ok"))}}
 	env, rec := newEnv(t, chat)
 	Agent(context.Background(), env)
-	reqs := rec.of(results.EventRequest)
+	reqs := rec.Of(results.EventRequest)
 	if len(reqs) != 2 {
 		t.Fatalf("%d request events, want 2", len(reqs))
 	}
@@ -98,13 +99,15 @@ func TestAgentRequestEventsHoldOnlyNewMessages(t *testing.T) {
 	if first.EstTokens <= 0 || second.EstTokens <= first.EstTokens {
 		t.Errorf("estimates = %d, %d; want positive and growing", first.EstTokens, second.EstTokens)
 	}
-	if got := rec.of(results.EventToolResult)[0].Result; got != "calc.py\ntest_calc.py" {
-		t.Errorf("list_files result = %q", rec.of(results.EventToolResult)[0].Result)
+	if got := rec.Of(results.EventToolResult)[0].Result; got != "calc.py\ntest_calc.py" {
+		t.Errorf("list_files result = %q", rec.Of(results.EventToolResult)[0].Result)
 	}
 }
 
 func TestAgentMaxTurnsEndsWithOneCallWithoutTools(t *testing.T) {
-	chat := &fakeChatter{next: func(int, model.Request) fakeReply { return say(calls("list_files", `{"path":"."}`)) }}
+	chat := &tracktest.FakeChatter{Next: func(int, model.Request) tracktest.FakeReply {
+		return tracktest.Say(tracktest.Calls("list_files", `{"path":"."}`))
+	}}
 	env, rec := newEnv(t, chat)
 	env.MaxTurns = 3
 	out := Agent(context.Background(), env)
@@ -112,14 +115,14 @@ func TestAgentMaxTurnsEndsWithOneCallWithoutTools(t *testing.T) {
 	if out.Exit != results.ExitMaxTurns {
 		t.Fatalf("exit = %q, want max_turns", out.Exit)
 	}
-	if out.Turns != 3 || out.ModelCalls != 4 || len(chat.requests) != 4 {
-		t.Errorf("turns %d, model calls %d, requests %d; want 3, 4, 4", out.Turns, out.ModelCalls, len(chat.requests))
+	if out.Turns != 3 || out.ModelCalls != 4 || len(chat.Requests) != 4 {
+		t.Errorf("turns %d, model calls %d, requests %d; want 3, 4, 4", out.Turns, out.ModelCalls, len(chat.Requests))
 	}
 	without := 0
-	for i, req := range chat.requests {
+	for i, req := range chat.Requests {
 		if len(req.Tools) == 0 {
 			without++
-			if i != len(chat.requests)-1 {
+			if i != len(chat.Requests)-1 {
 				t.Errorf("request %d has no tools; only the last may", i)
 			}
 		}
@@ -128,13 +131,15 @@ func TestAgentMaxTurnsEndsWithOneCallWithoutTools(t *testing.T) {
 		t.Errorf("%d requests without tools, want exactly 1", without)
 	}
 	// The final call's tool request is not run.
-	if n := len(rec.of(results.EventToolCall)); n != 3 {
+	if n := len(rec.Of(results.EventToolCall)); n != 3 {
 		t.Errorf("%d tool calls run, want 3", n)
 	}
 }
 
 func TestAgentDefaultTurnBudget(t *testing.T) {
-	chat := &fakeChatter{next: func(int, model.Request) fakeReply { return say(calls("list_files", `{"path":"."}`)) }}
+	chat := &tracktest.FakeChatter{Next: func(int, model.Request) tracktest.FakeReply {
+		return tracktest.Say(tracktest.Calls("list_files", `{"path":"."}`))
+	}}
 	env, _ := newEnv(t, chat)
 	out := Agent(context.Background(), env)
 	if out.Exit != results.ExitMaxTurns || out.ModelCalls != DefaultMaxTurns+1 {
@@ -143,22 +148,24 @@ func TestAgentDefaultTurnBudget(t *testing.T) {
 }
 
 func TestAgentSystemPromptIsBuiltOnce(t *testing.T) {
-	chat := &fakeChatter{script: []fakeReply{
-		say(calls("list_files", `{"path":"."}`)),
-		say(calls("read_file", `{"path":"calc.py"}`, "write_file", `{"path":"notes.txt","content":"x"}`)),
-		say(calls("nope", `{}`)),
-	}, next: func(int, model.Request) fakeReply { return say(calls("list_files", `{"path":"."}`)) }}
+	chat := &tracktest.FakeChatter{Script: []tracktest.FakeReply{
+		tracktest.Say(tracktest.Calls("list_files", `{"path":"."}`)),
+		tracktest.Say(tracktest.Calls("read_file", `{"path":"calc.py"}`, "write_file", `{"path":"notes.txt","content":"x"}`)),
+		tracktest.Say(tracktest.Calls("nope", `{}`)),
+	}, Next: func(int, model.Request) tracktest.FakeReply {
+		return tracktest.Say(tracktest.Calls("list_files", `{"path":"."}`))
+	}}
 	env, _ := newEnv(t, chat)
 	env.MaxTurns = 5
 	env.Guidance = "Read before you write."
 	env.Snapshot = "- Root: ."
 	Agent(context.Background(), env)
 
-	first := chat.requests[0].Messages[0]
+	first := chat.Requests[0].Messages[0]
 	if first.Role != model.RoleSystem || !strings.Contains(first.Content, "Read before you write.") || !strings.Contains(first.Content, "- Root: .") {
 		t.Fatalf("system message = %+v; want guidance and snapshot in it", first)
 	}
-	for i, req := range chat.requests {
+	for i, req := range chat.Requests {
 		if req.Messages[0].Role != model.RoleSystem || req.Messages[0].Content != first.Content {
 			t.Errorf("request %d: system prompt differs from the first", i)
 		}
@@ -171,11 +178,11 @@ func TestAgentSystemPromptIsBuiltOnce(t *testing.T) {
 }
 
 func TestAgentGeneralPostureHasNoGuidance(t *testing.T) {
-	chat := &fakeChatter{}
+	chat := &tracktest.FakeChatter{}
 	env, _ := newEnv(t, chat)
 	env.Snapshot = "- Root: ." // a snapshot without guidance is not shown
 	Agent(context.Background(), env)
-	if got := chat.requests[0].Messages[0].Content; got != systemBase {
+	if got := chat.Requests[0].Messages[0].Content; got != systemBase {
 		t.Errorf("system prompt = %q, want the base prompt only", got)
 	}
 }
@@ -186,18 +193,18 @@ func TestAgentToolErrorsAreResultsAndTheLoopGoesOn(t *testing.T) {
 	if err := os.WriteFile(victim, []byte("keep"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	chat := &fakeChatter{script: []fakeReply{
-		say(calls("read_file", `{"path": "calc.py"`)),                      // malformed JSON
-		say(calls("read_file", `{}`)),                                      // missing argument
-		say(calls("read_file", `{"path":"calc.py","mode":"r"}`)),           // extra argument
-		say(calls("read_file", `{"path": 7}`)),                             // wrong type
-		say(calls("delete_file", `{"path":"calc.py"}`)),                    // unknown tool
-		say(calls("read_file", `{"path":"missing.py"}`)),                   // missing file
-		say(calls("write_file", `{"path":"`+victim+`","content":"gone"}`)), // absolute path
-		say(calls("write_file", `{"path":"../victim.txt","content":"gone"}`)),
-		say(calls("write_file", `{"path":"link/victim.txt","content":"gone"}`)), // through a symlink
-		say(calls("edit_file", `{"path":"calc.py","old":"nothing like this","new":"x"}`)),
-		say(text("I give up.")),
+	chat := &tracktest.FakeChatter{Script: []tracktest.FakeReply{
+		tracktest.Say(tracktest.Calls("read_file", `{"path": "calc.py"`)),                      // malformed JSON
+		tracktest.Say(tracktest.Calls("read_file", `{}`)),                                      // missing argument
+		tracktest.Say(tracktest.Calls("read_file", `{"path":"calc.py","mode":"r"}`)),           // extra argument
+		tracktest.Say(tracktest.Calls("read_file", `{"path": 7}`)),                             // wrong type
+		tracktest.Say(tracktest.Calls("delete_file", `{"path":"calc.py"}`)),                    // unknown tool
+		tracktest.Say(tracktest.Calls("read_file", `{"path":"missing.py"}`)),                   // missing file
+		tracktest.Say(tracktest.Calls("write_file", `{"path":"`+victim+`","content":"gone"}`)), // absolute path
+		tracktest.Say(tracktest.Calls("write_file", `{"path":"../victim.txt","content":"gone"}`)),
+		tracktest.Say(tracktest.Calls("write_file", `{"path":"link/victim.txt","content":"gone"}`)), // through a symlink
+		tracktest.Say(tracktest.Calls("edit_file", `{"path":"calc.py","old":"nothing like this","new":"x"}`)),
+		tracktest.Say(tracktest.Text("I give up.")),
 	}}
 	env, rec := newEnv(t, chat)
 	if err := os.Symlink(outside, filepath.Join(env.Dir, "link")); err != nil {
@@ -210,7 +217,7 @@ func TestAgentToolErrorsAreResultsAndTheLoopGoesOn(t *testing.T) {
 	}
 	want := []string{"not a valid JSON object", `missing argument "path"`, `unexpected argument "mode"`, `"path" must be a string`,
 		`unknown tool "delete_file"`, "no such file: missing.py", "is absolute", `climbs out with ".."`, "symbolic link", "found 0 times"}
-	res := rec.of(results.EventToolResult)
+	res := rec.Of(results.EventToolResult)
 	if len(res) != len(want) {
 		t.Fatalf("%d tool results, want %d", len(res), len(want))
 	}
@@ -228,8 +235,8 @@ func TestAgentToolErrorsAreResultsAndTheLoopGoesOn(t *testing.T) {
 	if entries, _ := os.ReadDir(outside); len(entries) != 1 {
 		t.Errorf("files outside the workspace: %v", entries)
 	}
-	if len(rec.of(results.EventWrite)) != 0 {
-		t.Errorf("write events recorded: %+v", rec.of(results.EventWrite))
+	if len(rec.Of(results.EventWrite)) != 0 {
+		t.Errorf("write events recorded: %+v", rec.Of(results.EventWrite))
 	}
 }
 
@@ -238,19 +245,19 @@ func TestAgentToolErrorsAreResultsAndTheLoopGoesOn(t *testing.T) {
 func TestAgentFileSizeCap(t *testing.T) {
 	big := strings.Repeat("x", MaxFileBytes+1)
 	half := strings.Repeat("y", MaxFileBytes/2+1)
-	chat := &fakeChatter{script: []fakeReply{
-		say(calls("write_file", `{"path":"big.py","content":"`+big+`"}`)),
-		say(calls("write_file", `{"path":"half.py","content":"`+half+`"}`)),
-		say(calls("edit_file", `{"path":"half.py","old":"yy","new":"`+half+`"}`)),
-		say(calls("read_file", `{"path":"huge.txt"}`)),
-		say(text("done")),
+	chat := &tracktest.FakeChatter{Script: []tracktest.FakeReply{
+		tracktest.Say(tracktest.Calls("write_file", `{"path":"big.py","content":"`+big+`"}`)),
+		tracktest.Say(tracktest.Calls("write_file", `{"path":"half.py","content":"`+half+`"}`)),
+		tracktest.Say(tracktest.Calls("edit_file", `{"path":"half.py","old":"yy","new":"`+half+`"}`)),
+		tracktest.Say(tracktest.Calls("read_file", `{"path":"huge.txt"}`)),
+		tracktest.Say(tracktest.Text("done")),
 	}}
 	env, rec := newEnv(t, chat)
 	if err := os.WriteFile(filepath.Join(env.Dir, "huge.txt"), []byte(big), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	Agent(context.Background(), env)
-	res := rec.of(results.EventToolResult)
+	res := rec.Of(results.EventToolResult)
 	if len(res) != 4 {
 		t.Fatalf("%d tool results, want 4", len(res))
 	}
@@ -269,26 +276,26 @@ func TestAgentFileSizeCap(t *testing.T) {
 
 func TestAgentCanWriteATestFile(t *testing.T) {
 	// Grading restores test files from the task; the agent itself is not stopped.
-	chat := &fakeChatter{script: []fakeReply{say(calls("write_file", `{"path":"test_calc.py","content":"pass\n"}`))}}
+	chat := &tracktest.FakeChatter{Script: []tracktest.FakeReply{tracktest.Say(tracktest.Calls("write_file", `{"path":"test_calc.py","content":"pass\n"}`))}}
 	env, rec := newEnv(t, chat)
 	Agent(context.Background(), env)
 	if got, _ := os.ReadFile(filepath.Join(env.Dir, "test_calc.py")); string(got) != "pass\n" {
 		t.Errorf("test_calc.py = %q", got)
 	}
-	if w := rec.of(results.EventWrite); len(w) != 1 || w[0].Path != "test_calc.py" || w[0].Bytes != 5 || w[0].Turn != 1 {
+	if w := rec.Of(results.EventWrite); len(w) != 1 || w[0].Path != "test_calc.py" || w[0].Bytes != 5 || w[0].Turn != 1 {
 		t.Errorf("write events = %+v", w)
 	}
 }
 
 func TestAgentEditFileNeedsExactlyOneMatch(t *testing.T) {
-	chat := &fakeChatter{script: []fakeReply{
-		say(calls("write_file", `{"path":"sub/dup.py","content":"x = 1\nx = 1\n"}`)),
-		say(calls("edit_file", `{"path":"sub/dup.py","old":"x = 1","new":"x = 2"}`)),
-		say(calls("edit_file", `{"path":"sub/dup.py","old":"x = 1\nx = 1","new":"x = 2"}`)),
+	chat := &tracktest.FakeChatter{Script: []tracktest.FakeReply{
+		tracktest.Say(tracktest.Calls("write_file", `{"path":"sub/dup.py","content":"x = 1\nx = 1\n"}`)),
+		tracktest.Say(tracktest.Calls("edit_file", `{"path":"sub/dup.py","old":"x = 1","new":"x = 2"}`)),
+		tracktest.Say(tracktest.Calls("edit_file", `{"path":"sub/dup.py","old":"x = 1\nx = 1","new":"x = 2"}`)),
 	}}
 	env, rec := newEnv(t, chat)
 	Agent(context.Background(), env)
-	res := rec.of(results.EventToolResult)
+	res := rec.Of(results.EventToolResult)
 	if !strings.Contains(res[1].Result, "found 2 times in sub/dup.py") || !res[1].IsError {
 		t.Errorf("ambiguous edit result = %q", res[1].Result)
 	}
@@ -302,13 +309,13 @@ func TestAgentEditFileNeedsExactlyOneMatch(t *testing.T) {
 
 func TestAgentCapsToolResults(t *testing.T) {
 	big := strings.Repeat("0123456789abcdef", 3000) // 48000 bytes
-	chat := &fakeChatter{script: []fakeReply{say(calls("read_file", `{"path":"big.txt"}`))}}
+	chat := &tracktest.FakeChatter{Script: []tracktest.FakeReply{tracktest.Say(tracktest.Calls("read_file", `{"path":"big.txt"}`))}}
 	env, rec := newEnv(t, chat)
 	if err := os.WriteFile(filepath.Join(env.Dir, "big.txt"), []byte(big), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	Agent(context.Background(), env)
-	got := rec.of(results.EventToolResult)[0].Result
+	got := rec.Of(results.EventToolResult)[0].Result
 	if !strings.HasPrefix(got, big[:ResultCap]) || !strings.HasSuffix(got, "[output cut: 31616 of 48000 bytes not shown]") {
 		t.Errorf("capped result ends %q", got[len(got)-80:])
 	}
@@ -319,8 +326,8 @@ func TestAgentCapsToolResults(t *testing.T) {
 
 func TestAgentStopsAtTokenBudget(t *testing.T) {
 	use := model.Usage{PromptTokens: 80, CompletionTokens: 20}
-	chat := &fakeChatter{next: func(int, model.Request) fakeReply {
-		return fakeReply{msg: calls("list_files", `{"path":"."}`), usage: use}
+	chat := &tracktest.FakeChatter{Next: func(int, model.Request) tracktest.FakeReply {
+		return tracktest.FakeReply{Msg: tracktest.Calls("list_files", `{"path":"."}`), Usage: use}
 	}}
 	env, _ := newEnv(t, chat)
 	env.MaxTokens = 250
@@ -334,8 +341,8 @@ func TestAgentStopsAtTokenBudget(t *testing.T) {
 // counts is held to the budget by the offline estimate.
 func TestAgentTokenBudgetWithoutReportedUsage(t *testing.T) {
 	use := model.Usage{EstPromptTokens: 80, EstCompletionTokens: 20}
-	chat := &fakeChatter{next: func(int, model.Request) fakeReply {
-		return fakeReply{msg: calls("list_files", `{"path":"."}`), usage: use}
+	chat := &tracktest.FakeChatter{Next: func(int, model.Request) tracktest.FakeReply {
+		return tracktest.FakeReply{Msg: tracktest.Calls("list_files", `{"path":"."}`), Usage: use}
 	}}
 	env, _ := newEnv(t, chat)
 	env.MaxTokens = 250
@@ -347,12 +354,12 @@ func TestAgentTokenBudgetWithoutReportedUsage(t *testing.T) {
 
 func TestAgentInterrupted(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	chat := &fakeChatter{next: func(call int, _ model.Request) fakeReply {
+	chat := &tracktest.FakeChatter{Next: func(call int, _ model.Request) tracktest.FakeReply {
 		if call == 1 {
 			cancel()
-			return fakeReply{err: context.Canceled}
+			return tracktest.FakeReply{Err: context.Canceled}
 		}
-		return say(calls("list_files", `{"path":"."}`))
+		return tracktest.Say(tracktest.Calls("list_files", `{"path":"."}`))
 	}}
 	env, _ := newEnv(t, chat)
 	out := Agent(ctx, env)
@@ -363,13 +370,13 @@ func TestAgentInterrupted(t *testing.T) {
 
 func TestAgentModelErrorEndsWithError(t *testing.T) {
 	boom := errors.New("server said 500 three times")
-	chat := &fakeChatter{script: []fakeReply{say(calls("list_files", `{"path":"."}`)), {err: boom}}}
+	chat := &tracktest.FakeChatter{Script: []tracktest.FakeReply{tracktest.Say(tracktest.Calls("list_files", `{"path":"."}`)), {Err: boom}}}
 	env, rec := newEnv(t, chat)
 	out := Agent(context.Background(), env)
 	if out.Exit != results.ExitError || !errors.Is(out.Err, boom) || out.ModelCalls != 2 {
 		t.Errorf("exit %q, err %v, calls %d; want error, boom, 2", out.Exit, out.Err, out.ModelCalls)
 	}
-	if n := len(rec.of(results.EventResponse)); n != 1 {
+	if n := len(rec.Of(results.EventResponse)); n != 1 {
 		t.Errorf("%d response events; the failed call has none", n)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"bench/model"
 	"bench/model/modeltest"
 	"bench/results"
+	"bench/runner/track/tracktest"
 )
 
 // monthMessage is what parse_date's second bug prints once the first is fixed.
@@ -25,13 +26,13 @@ var parseDateSteps = []struct {
 	needs string
 	reply model.Message
 }{
-	{"", calls("run_tests", `{}`)},
-	{"invalid literal for int()", calls("edit_file", `{"path":"dateparse.py","old":"day = int(day)","new":"day = int(day.rstrip(\",\"))"}`)},
-	{"edited dateparse.py", calls("run_tests", `{}`)},
-	{monthMessage, calls("read_file", `{"path":"dateparse.py"}`)},
-	{"return number\n", calls("edit_file", `{"path":"dateparse.py","old":"return number\n","new":"return number + 1\n"}`)},
-	{"edited dateparse.py", calls("run_tests", `{}`)},
-	{"summary: 7 of 7 tests passed, exit code 0", text("Fixed the day's trailing comma and the month off by one; the tests pass.")},
+	{"", tracktest.Calls("run_tests", `{}`)},
+	{"invalid literal for int()", tracktest.Calls("edit_file", `{"path":"dateparse.py","old":"day = int(day)","new":"day = int(day.rstrip(\",\"))"}`)},
+	{"edited dateparse.py", tracktest.Calls("run_tests", `{}`)},
+	{monthMessage, tracktest.Calls("read_file", `{"path":"dateparse.py"}`)},
+	{"return number\n", tracktest.Calls("edit_file", `{"path":"dateparse.py","old":"return number\n","new":"return number + 1\n"}`)},
+	{"edited dateparse.py", tracktest.Calls("run_tests", `{}`)},
+	{"summary: 7 of 7 tests passed, exit code 0", tracktest.Text("Fixed the day's trailing comma and the month off by one; the tests pass.")},
 }
 
 // ollama is the real Ollama client talking to a fake server playing script.
@@ -71,7 +72,7 @@ func TestOllamaAgentParseDatePasses(t *testing.T) {
 		}
 		return reply(s.reply)
 	})))
-	env, rec := fixture(t, "parse_date", chat)
+	env, rec := tracktest.Fixture(t, "parse_date", chat)
 	out := Agent(context.Background(), env)
 
 	if out.Exit != results.ExitDone || out.ModelCalls != len(parseDateSteps) || out.Err != nil {
@@ -80,7 +81,7 @@ func TestOllamaAgentParseDatePasses(t *testing.T) {
 	if want := []string{"run_tests", "edit_file", "run_tests", "read_file", "edit_file", "run_tests"}; !slices.Equal(out.ToolCalls, want) {
 		t.Errorf("tool calls = %v, want %v", out.ToolCalls, want)
 	}
-	runs := rec.of(results.EventTestRun)
+	runs := rec.Of(results.EventTestRun)
 	if len(runs) != 3 || runs[2].TestsTotal != 7 || runs[2].TestsPassed != 7 {
 		t.Fatalf("test runs = %+v", runs)
 	}
@@ -103,7 +104,7 @@ func TestOllamaAgentParseDatePasses(t *testing.T) {
 func TestOllamaAgentListFilesForever(t *testing.T) {
 	t.Parallel()
 	chat, srv := ollama(t, modeltest.Always(call("list_files", `{"path":"."}`)))
-	env, rec := fixture(t, "word_freq", chat)
+	env, rec := tracktest.Fixture(t, "word_freq", chat)
 	env.MaxTurns = 4
 	out := Agent(context.Background(), env)
 	if out.Exit != results.ExitMaxTurns || out.Turns != 4 || out.ModelCalls != 5 {
@@ -125,7 +126,7 @@ func TestOllamaAgentListFilesForever(t *testing.T) {
 	if !slices.Equal(without, []int{len(reqs) - 1}) {
 		t.Errorf("requests without tools: %v; want only the last of %d", without, len(reqs))
 	}
-	if n := len(rec.of(results.EventWrite)); n != 0 {
+	if n := len(rec.Of(results.EventWrite)); n != 0 {
 		t.Errorf("%d writes", n)
 	}
 	res, err := env.RunTests(context.Background()) // what grading will see: the bug is still there
@@ -147,7 +148,7 @@ func TestOllamaAgentToolErrorsGoBackToTheModel(t *testing.T) {
 		call("write_file", `{"path":"test_leap.py","content":"import unittest\n"}`),
 		modeltest.Text("Stopping."),
 	)
-	env, rec := fixture(t, "leap_year", chat)
+	env, rec := tracktest.Fixture(t, "leap_year", chat)
 	out := Agent(context.Background(), env)
 	if out.Exit != results.ExitDone || out.ModelCalls != 8 {
 		t.Fatalf("outcome = %+v", out)
@@ -165,7 +166,7 @@ func TestOllamaAgentToolErrorsGoBackToTheModel(t *testing.T) {
 		t.Error("written beside the workspace")
 	}
 	// The agent may write a test file; grading restores it and flags the episode.
-	if w := rec.of(results.EventWrite); len(w) != 1 || w[0].Path != "test_leap.py" {
+	if w := rec.Of(results.EventWrite); len(w) != 1 || w[0].Path != "test_leap.py" {
 		t.Errorf("writes = %+v", w)
 	}
 }
@@ -177,7 +178,7 @@ func TestOpenAIAgentMalformedArguments(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env, _ := fixture(t, "leap_year", chat)
+	env, _ := tracktest.Fixture(t, "leap_year", chat)
 	out := Agent(context.Background(), env)
 	if out.Exit != results.ExitDone || out.ModelCalls != 2 {
 		t.Fatalf("outcome = %+v", out)
@@ -195,7 +196,7 @@ func TestOllamaAgent500MidEpisodeIsRetried(t *testing.T) {
 		call("read_file", `{"path":"leap.py"}`),
 		modeltest.Text("Done looking."),
 	)
-	env, rec := fixture(t, "leap_year", chat)
+	env, rec := tracktest.Fixture(t, "leap_year", chat)
 	out := Agent(context.Background(), env)
 	if out.Exit != results.ExitDone || out.ModelCalls != 3 || !slices.Equal(out.ToolCalls, []string{"list_files", "read_file"}) {
 		t.Fatalf("outcome = %+v", out)
@@ -203,7 +204,7 @@ func TestOllamaAgent500MidEpisodeIsRetried(t *testing.T) {
 	if len(srv.Requests()) != 4 {
 		t.Errorf("%d requests reached the server, want 4", len(srv.Requests()))
 	}
-	if resp := rec.of(results.EventResponse); resp[1].Retries != 1 {
+	if resp := rec.Of(results.EventResponse); resp[1].Retries != 1 {
 		t.Errorf("second response retries = %d, want 1", resp[1].Retries)
 	}
 }
@@ -211,7 +212,7 @@ func TestOllamaAgent500MidEpisodeIsRetried(t *testing.T) {
 func TestOllamaAgentServerStaysDown(t *testing.T) {
 	t.Parallel()
 	chat, _ := ollama(t, call("list_files", `{"path":"."}`), modeltest.Always(modeltest.Status(503)))
-	env, _ := fixture(t, "leap_year", chat)
+	env, _ := tracktest.Fixture(t, "leap_year", chat)
 	out := Agent(context.Background(), env)
 	if out.Exit != results.ExitError || !errors.Is(out.Err, model.ErrServer) || out.ModelCalls != 2 {
 		t.Errorf("outcome = %+v; want error from the server on the second call", out)
@@ -225,7 +226,7 @@ func TestOllamaAgentInterrupted(t *testing.T) {
 		cancel()
 		return modeltest.Hang()
 	}))
-	env, _ := fixture(t, "leap_year", chat)
+	env, _ := tracktest.Fixture(t, "leap_year", chat)
 	if out := Agent(ctx, env); out.Exit != results.ExitInterrupted {
 		t.Errorf("outcome = %+v; want interrupted", out)
 	}
@@ -236,10 +237,10 @@ func TestOllamaAgentInterrupted(t *testing.T) {
 func TestOllamaRequestEstimateMatchesClient(t *testing.T) {
 	t.Parallel()
 	chat, _ := ollama(t, call("list_files", `{"path":"."}`), call("read_file", `{"path":"leap.py"}`), modeltest.Text("ok"))
-	env, rec := fixture(t, "leap_year", chat)
+	env, rec := tracktest.Fixture(t, "leap_year", chat)
 	out := Agent(context.Background(), env)
 	sum := 0
-	for _, r := range rec.of(results.EventRequest) {
+	for _, r := range rec.Of(results.EventRequest) {
 		sum += r.EstTokens
 	}
 	if sum == 0 || sum != out.Usage.EstPromptTokens {
@@ -252,7 +253,7 @@ func TestOllamaRequestEstimateMatchesClient(t *testing.T) {
 func TestAgentTrajectoryOnDisk(t *testing.T) {
 	t.Parallel()
 	chat, _ := ollama(t, call("read_file", `{"path":"leap.py"}`), call("run_tests", `{}`), modeltest.Text("Looked."))
-	env, _ := fixture(t, "leap_year", chat)
+	env, _ := tracktest.Fixture(t, "leap_year", chat)
 	w, err := results.Create(t.TempDir(), results.Run{ID: "test", Model: modeltest.DefaultModel})
 	if err != nil {
 		t.Fatal(err)

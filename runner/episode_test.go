@@ -12,7 +12,6 @@ import (
 	"bench/detect"
 	"bench/results"
 	"bench/runner/track"
-	"bench/tasks"
 )
 
 // memTrajectory is a fake Trajectory that keeps events in memory.
@@ -32,19 +31,6 @@ func (m *memTrajectory) Close() error { m.closed = true; return nil }
 
 func (m *memTrajectory) last() results.Event { return m.events[len(m.events)-1] }
 
-func courseTask(t *testing.T, name string) tasks.Task {
-	t.Helper()
-	all, err := tasks.Load(tasks.Embedded())
-	if err != nil {
-		t.Fatal(err)
-	}
-	sel, err := tasks.Select(all, []string{name})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sel[0]
-}
-
 // spy returns a track that calls f and remembers the env it was given.
 func spy(f track.Func) (track.Func, *track.Env) {
 	var seen track.Env
@@ -54,11 +40,11 @@ func spy(f track.Func) (track.Func, *track.Env) {
 	}, &seen
 }
 
-func runJob(t *testing.T, cfg Config, task, word string) (results.Episode, *memTrajectory) {
+func runJob(t *testing.T, cfg Config, name, word string) (results.Episode, *memTrajectory) {
 	t.Helper()
 	cfg.RunID = "test-run"
 	traj := &memTrajectory{}
-	ep := Episode(context.Background(), cfg, Job{Task: courseTask(t, task), Track: word, Seed: 7, Repeat: 1}, traj)
+	ep := Episode(context.Background(), cfg, Job{Task: task(t, name), Track: word, Seed: 7, Repeat: 1}, traj)
 	return ep, traj
 }
 
@@ -163,7 +149,7 @@ func TestEpisodeInterrupted(t *testing.T) {
 		return track.Outcome{Err: ctx.Err()}
 	}
 	traj := &memTrajectory{}
-	ep := Episode(ctx, Config{Tracks: map[string]track.Func{"s": stopped}}, Job{Task: courseTask(t, "leap_year"), Track: "s", Seed: 1}, traj)
+	ep := Episode(ctx, Config{Tracks: map[string]track.Func{"s": stopped}}, Job{Task: task(t, "leap_year"), Track: "s", Seed: 1}, traj)
 	if ep.ExitReason != results.ExitInterrupted {
 		t.Fatalf("exit %q, want interrupted", ep.ExitReason)
 	}

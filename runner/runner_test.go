@@ -12,6 +12,7 @@ import (
 	"testing/fstest"
 	"time"
 
+	"bench/runner/track/tracktest"
 	"bench/tasks"
 )
 
@@ -26,18 +27,7 @@ func needPython(t *testing.T) {
 }
 
 // task returns the embedded course task name.
-func task(t *testing.T, name string) tasks.Task {
-	t.Helper()
-	all, err := tasks.Load(tasks.Embedded())
-	if err != nil {
-		t.Fatal(err)
-	}
-	sel, err := tasks.Select(all, []string{name})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sel[0]
-}
+func task(t *testing.T, name string) tasks.Task { return tracktest.CourseTask(t, name) }
 
 // workspace returns a fresh copy of the task, removed after the test.
 func workspace(t *testing.T, tk tasks.Task) string {

@@ -6,6 +6,7 @@ import (
 	"bench/model"
 	"bench/model/modeltest"
 	"bench/runner/track"
+	"bench/runner/track/tracktest"
 )
 
 // sentRequest is what a scripted model was sent: its messages and tool names.
@@ -32,9 +33,9 @@ func ollama(t *testing.T, script ...modeltest.Reply) (model.Chatter, *modeltest.
 // the real Ollama client on a fake server, answers with the texts that
 // script computes from it, in order; and a function returning the requests
 // the server received.
-func onFixture(t *testing.T, name string, script func(env *track.Env) []string) (*track.Env, *fakeRecorder, func() []sentRequest) {
+func onFixture(t *testing.T, name string, script func(env *track.Env) []string) (*track.Env, *tracktest.FakeRecorder, func() []sentRequest) {
 	t.Helper()
-	env, rec := fixture(t, name, nil)
+	env, rec := tracktest.Fixture(t, name, nil)
 	var replies []modeltest.Reply
 	for _, s := range script(env) {
 		replies = append(replies, modeltest.Text(s))

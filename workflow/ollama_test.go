@@ -8,17 +8,18 @@ import (
 	"bench/model"
 	"bench/model/modeltest"
 	"bench/results"
+	"bench/runner/track/tracktest"
 )
 
 func TestOllamaWorkflowServerDown(t *testing.T) {
 	t.Parallel()
-	env, rec := fixture(t, "slugify", nil)
+	env, rec := tracktest.Fixture(t, "slugify", nil)
 	env.Model, _ = ollama(t, modeltest.Always(modeltest.Status(500)))
 	out := Workflow(context.Background(), env)
 	if out.Exit != results.ExitError || !errors.Is(out.Err, model.ErrServer) {
 		t.Errorf("outcome = %+v; want error from the server", out)
 	}
-	if n := len(rec.of(results.EventWrite)) + len(rec.of(results.EventFallbackWrite)); n != 0 {
+	if n := len(rec.Of(results.EventWrite)) + len(rec.Of(results.EventFallbackWrite)); n != 0 {
 		t.Errorf("%d writes after a failed call", n)
 	}
 }

@@ -3,7 +3,6 @@ package workflow
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"bench/loop"
@@ -27,16 +26,10 @@ func Retry(ctx context.Context, env *track.Env) track.Outcome {
 	if tries <= 0 {
 		tries = DefaultTries
 	}
-	conv := track.NewConversation(env, systemPrompt)
-	res, err := env.RunTests(ctx)
-	if err != nil {
-		return end(conv, track.ExitFor(ctx, err), err)
+	conv, stop := begin(ctx, env)
+	if stop != nil {
+		return *stop
 	}
-	source, err := os.ReadFile(filepath.Join(env.Dir, env.Task.Source))
-	if err != nil {
-		return end(conv, results.ExitError, fmt.Errorf("read the task's source file %s: %w", env.Task.Source, err))
-	}
-	conv.Add(model.Message{Role: model.RoleUser, Content: fixPrompt(env.Task, res.Normalized, string(source))})
 	for attempt := 1; attempt <= tries; attempt++ {
 		resp, err := conv.Call(ctx, nil)
 		if err != nil {
@@ -54,7 +47,7 @@ func Retry(ctx context.Context, env *track.Env) track.Outcome {
 		if err := write(conv, env, env.Task.Source, content, results.EventWrite, ""); err != nil {
 			return end(conv, results.ExitError, err)
 		}
-		res, err = env.RunTests(ctx)
+		res, err := env.RunTests(ctx)
 		if err != nil {
 			return end(conv, track.ExitFor(ctx, err), err)
 		}

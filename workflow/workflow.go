@@ -27,16 +27,10 @@ import (
 // recorded as a fallback_write event. A FILE: path outside the workspace is
 // rejected and nothing is written.
 func Workflow(ctx context.Context, env *track.Env) track.Outcome {
-	conv := track.NewConversation(env, systemPrompt)
-	res, err := env.RunTests(ctx)
-	if err != nil {
-		return end(conv, track.ExitFor(ctx, err), err)
+	conv, stop := begin(ctx, env)
+	if stop != nil {
+		return *stop
 	}
-	source, err := os.ReadFile(filepath.Join(env.Dir, env.Task.Source))
-	if err != nil {
-		return end(conv, results.ExitError, fmt.Errorf("read the task's source file %s: %w", env.Task.Source, err))
-	}
-	conv.Add(model.Message{Role: model.RoleUser, Content: fixPrompt(env.Task, res.Normalized, string(source))})
 	resp, err := conv.Call(ctx, nil)
 	if err != nil {
 		return end(conv, track.ExitFor(ctx, err), err)
@@ -48,6 +42,25 @@ func Workflow(ctx context.Context, env *track.Env) track.Outcome {
 		return end(conv, track.ExitFor(ctx, err), err)
 	}
 	return end(conv, results.ExitDone, nil)
+}
+
+// begin is the opening both workflows share: run the tests, then put the
+// task, their normalised output and the source file in the first message.
+// A non-nil outcome means the episode has already ended.
+func begin(ctx context.Context, env *track.Env) (*track.Conversation, *track.Outcome) {
+	conv := track.NewConversation(env, systemPrompt)
+	res, err := env.RunTests(ctx)
+	if err != nil {
+		out := end(conv, track.ExitFor(ctx, err), err)
+		return conv, &out
+	}
+	source, err := os.ReadFile(filepath.Join(env.Dir, env.Task.Source))
+	if err != nil {
+		out := end(conv, results.ExitError, fmt.Errorf("read the task's source file %s: %w", env.Task.Source, err))
+		return conv, &out
+	}
+	conv.Add(model.Message{Role: model.RoleUser, Content: fixPrompt(env.Task, res.Normalized, string(source))})
+	return conv, nil
 }
 
 // end closes a workflow episode: one turn per model call.

@@ -13,6 +13,7 @@ import (
 	"bench/model"
 	"bench/results"
 	"bench/runner/track"
+	"bench/runner/track/tracktest"
 )
 
 // monthMessage is what parse_date's second bug prints once the first is fixed.
@@ -26,9 +27,9 @@ func fileReply(path, body string) string {
 	return "FILE: " + path + "\n```python\n" + body + "```\n"
 }
 
-func lastTestRun(t *testing.T, rec *fakeRecorder) results.Event {
+func lastTestRun(t *testing.T, rec *tracktest.FakeRecorder) results.Event {
 	t.Helper()
-	runs := rec.of(results.EventTestRun)
+	runs := rec.Of(results.EventTestRun)
 	if len(runs) == 0 {
 		t.Fatal("no test run recorded")
 	}
@@ -38,7 +39,7 @@ func lastTestRun(t *testing.T, rec *fakeRecorder) results.Event {
 func TestWorkflowParseDateFixesOnlyThePointedLine(t *testing.T) {
 	t.Parallel()
 	env, rec, sent := onFixture(t, "parse_date", func(env *track.Env) []string {
-		return []string{fileReply("dateparse.py", readOverlay(t, env, "partial", "dateparse.py"))}
+		return []string{fileReply("dateparse.py", tracktest.ReadOverlay(t, env, "partial", "dateparse.py"))}
 	})
 	out := Workflow(context.Background(), env)
 
@@ -61,15 +62,15 @@ func TestWorkflowParseDateFixesOnlyThePointedLine(t *testing.T) {
 	if strings.Contains(user, env.Dir) {
 		t.Errorf("the prompt shows the workspace's absolute path")
 	}
-	if w := rec.of(results.EventWrite); len(w) != 1 || w[0].Path != "dateparse.py" {
+	if w := rec.Of(results.EventWrite); len(w) != 1 || w[0].Path != "dateparse.py" {
 		t.Errorf("write events = %+v", w)
 	}
 	final := lastTestRun(t, rec)
-	if len(rec.of(results.EventTestRun)) != 2 || !strings.Contains(final.Output, monthMessage) || final.TestsPassed == final.TestsTotal {
+	if len(rec.Of(results.EventTestRun)) != 2 || !strings.Contains(final.Output, monthMessage) || final.TestsPassed == final.TestsTotal {
 		t.Errorf("final test run: %d of %d passed, output:\n%s", final.TestsPassed, final.TestsTotal, final.Output)
 	}
 	wantKinds := []string{"test_run", "request", "response", "write", "test_run"}
-	if got := rec.kinds(); !slices.Equal(got, wantKinds) {
+	if got := rec.Kinds(); !slices.Equal(got, wantKinds) {
 		t.Errorf("events = %v, want %v", got, wantKinds)
 	}
 }
@@ -85,7 +86,7 @@ func TestWorkflowSlugifyFallbackLosesImport(t *testing.T) {
 	if strings.Contains(string(got), "import re") || !strings.HasPrefix(string(got), "def slugify") {
 		t.Errorf("slugify.py after the fallback:\n%s", got)
 	}
-	fb := rec.of(results.EventFallbackWrite)
+	fb := rec.Of(results.EventFallbackWrite)
 	if len(fb) != 1 || fb[0].Path != "slugify.py" || fb[0].Bytes != len(got) || !strings.Contains(fb[0].Reason, "first code block") {
 		t.Errorf("fallback_write events = %+v", fb)
 	}
@@ -97,13 +98,13 @@ func TestWorkflowSlugifyFallbackLosesImport(t *testing.T) {
 func TestWorkflowFallbackWithoutCodeBlockWritesWholeReply(t *testing.T) {
 	t.Parallel()
 	reply := "Change line 6 so that it lower-cases the text."
-	chat := &fakeChatter{script: []fakeReply{say(text(reply))}}
-	env, rec := fixture(t, "slugify", chat)
+	chat := &tracktest.FakeChatter{Script: []tracktest.FakeReply{tracktest.Say(tracktest.Text(reply))}}
+	env, rec := tracktest.Fixture(t, "slugify", chat)
 	Workflow(context.Background(), env)
 	if got, _ := os.ReadFile(filepath.Join(env.Dir, "slugify.py")); string(got) != reply {
 		t.Errorf("slugify.py = %q, want the whole reply", got)
 	}
-	if fb := rec.of(results.EventFallbackWrite); len(fb) != 1 || !strings.Contains(fb[0].Reason, "whole reply") {
+	if fb := rec.Of(results.EventFallbackWrite); len(fb) != 1 || !strings.Contains(fb[0].Reason, "whole reply") {
 		t.Errorf("fallback_write events = %+v", fb)
 	}
 }
@@ -112,16 +113,16 @@ func TestWorkflowRejectsPathOutsideWorkspace(t *testing.T) {
 	t.Parallel()
 	outside := t.TempDir()
 	for _, path := range []string{"../escape.py", filepath.Join(outside, "escape.py")} {
-		chat := &fakeChatter{script: []fakeReply{say(text(fileReply(path, "x = 1\n")))}}
-		env, rec := fixture(t, "slugify", chat)
+		chat := &tracktest.FakeChatter{Script: []tracktest.FakeReply{tracktest.Say(tracktest.Text(fileReply(path, "x = 1\n")))}}
+		env, rec := tracktest.Fixture(t, "slugify", chat)
 		out := Workflow(context.Background(), env)
 		if out.Exit != results.ExitDone {
 			t.Errorf("%s: exit = %q", path, out.Exit)
 		}
-		if r := rec.of(results.EventReject); len(r) != 1 || !strings.Contains(r[0].Reason, "outside the workspace") {
+		if r := rec.Of(results.EventReject); len(r) != 1 || !strings.Contains(r[0].Reason, "outside the workspace") {
 			t.Errorf("%s: reject events = %+v", path, r)
 		}
-		if n := len(rec.of(results.EventWrite)) + len(rec.of(results.EventFallbackWrite)); n != 0 {
+		if n := len(rec.Of(results.EventWrite)) + len(rec.Of(results.EventFallbackWrite)); n != 0 {
 			t.Errorf("%s: %d writes recorded", path, n)
 		}
 		if _, err := os.Stat(filepath.Join(filepath.Dir(env.Dir), "escape.py")); err == nil {
@@ -136,13 +137,13 @@ func TestWorkflowRejectsPathOutsideWorkspace(t *testing.T) {
 func TestWorkflowModelErrorEndsWithError(t *testing.T) {
 	t.Parallel()
 	boom := errors.New("server down")
-	chat := &fakeChatter{script: []fakeReply{{err: boom}}}
-	env, rec := fixture(t, "slugify", chat)
+	chat := &tracktest.FakeChatter{Script: []tracktest.FakeReply{{Err: boom}}}
+	env, rec := tracktest.Fixture(t, "slugify", chat)
 	out := Workflow(context.Background(), env)
 	if out.Exit != results.ExitError || !errors.Is(out.Err, boom) {
 		t.Errorf("outcome = %+v; want error", out)
 	}
-	if n := len(rec.of(results.EventTestRun)); n != 1 {
+	if n := len(rec.Of(results.EventTestRun)); n != 1 {
 		t.Errorf("%d test runs; want only the first", n)
 	}
 }
@@ -151,7 +152,7 @@ func TestWorkflowInterrupted(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	env, _ := fixture(t, "slugify", &fakeChatter{})
+	env, _ := tracktest.Fixture(t, "slugify", &tracktest.FakeChatter{})
 	if out := Workflow(ctx, env); out.Exit != results.ExitInterrupted {
 		t.Errorf("exit = %q, want interrupted", out.Exit)
 	}
@@ -161,7 +162,7 @@ func TestRetrySlugifyRejectsFunctionOnlyAndAsksAgain(t *testing.T) {
 	t.Parallel()
 	var solution string
 	env, rec, sent := onFixture(t, "slugify", func(env *track.Env) []string {
-		solution = readOverlay(t, env, "solution", "slugify.py")
+		solution = tracktest.ReadOverlay(t, env, "solution", "slugify.py")
 		return []string{slugifyFunctionOnly, fileReply("slugify.py", solution)}
 	})
 	original, _ := os.ReadFile(filepath.Join(env.Dir, "slugify.py"))
@@ -170,16 +171,16 @@ func TestRetrySlugifyRejectsFunctionOnlyAndAsksAgain(t *testing.T) {
 	if out.Exit != results.ExitDone || out.ModelCalls != 2 || out.Turns != 2 {
 		t.Fatalf("outcome = %+v; want done after two calls", out)
 	}
-	rej := rec.of(results.EventReject)
+	rej := rec.Of(results.EventReject)
 	if len(rej) != 1 || !strings.Contains(rej[0].Reason, "FILE:") {
 		t.Fatalf("reject events = %+v", rej)
 	}
 	// Nothing was written for the rejected reply: the first write is the second reply's.
-	kinds := rec.kinds()
+	kinds := rec.Kinds()
 	if i, j := slices.Index(kinds, "reject"), slices.Index(kinds, "write"); i < 0 || j < i {
 		t.Errorf("events = %v; want the reject before any write", kinds)
 	}
-	if n := len(rec.of(results.EventFallbackWrite)); n != 0 {
+	if n := len(rec.Of(results.EventFallbackWrite)); n != 0 {
 		t.Errorf("%d fallback writes", n)
 	}
 	// The second request names what was wrong and keeps the system prompt.
@@ -209,28 +210,28 @@ func TestRetryRejectsEveryMalformedReplyAndWritesNothing(t *testing.T) {
 		{"two blocks", "FILE: slugify.py\n```\na\n```\n```\nb\n```\n", "2 code blocks"},
 		{"no block", "FILE: slugify.py\nimport re\n", "0 code blocks"},
 	} {
-		chat := &fakeChatter{next: func(int, model.Request) fakeReply { return say(text(tc.reply)) }}
-		env, rec := fixture(t, "slugify", chat)
+		chat := &tracktest.FakeChatter{Next: func(int, model.Request) tracktest.FakeReply { return tracktest.Say(tracktest.Text(tc.reply)) }}
+		env, rec := tracktest.Fixture(t, "slugify", chat)
 		env.Tries = 3
 		original, _ := os.ReadFile(filepath.Join(env.Dir, "slugify.py"))
 		out := Retry(context.Background(), env)
 		if out.Exit != results.ExitDone || out.ModelCalls != 3 {
 			t.Errorf("%s: exit %q after %d calls; want done after 3", tc.name, out.Exit, out.ModelCalls)
 		}
-		rej := rec.of(results.EventReject)
+		rej := rec.Of(results.EventReject)
 		if len(rej) != 3 || !strings.Contains(rej[0].Reason, tc.reason) {
 			t.Errorf("%s: reject events = %+v; want 3 with %q", tc.name, rej, tc.reason)
 		}
 		if got, _ := os.ReadFile(filepath.Join(env.Dir, "slugify.py")); string(got) != string(original) {
 			t.Errorf("%s: slugify.py changed", tc.name)
 		}
-		if n := len(rec.of(results.EventWrite)) + len(rec.of(results.EventFallbackWrite)); n != 0 {
+		if n := len(rec.Of(results.EventWrite)) + len(rec.Of(results.EventFallbackWrite)); n != 0 {
 			t.Errorf("%s: %d writes", tc.name, n)
 		}
-		if n := len(rec.of(results.EventTestRun)); n != 1 {
+		if n := len(rec.Of(results.EventTestRun)); n != 1 {
 			t.Errorf("%s: %d test runs; nothing changed after the first", tc.name, n)
 		}
-		if ask := chat.requests[1].Messages[len(chat.requests[1].Messages)-1].Content; !strings.Contains(ask, tc.reason) {
+		if ask := chat.Requests[1].Messages[len(chat.Requests[1].Messages)-1].Content; !strings.Contains(ask, tc.reason) {
 			t.Errorf("%s: the second request does not name the problem:\n%s", tc.name, ask)
 		}
 	}
@@ -238,16 +239,16 @@ func TestRetryRejectsEveryMalformedReplyAndWritesNothing(t *testing.T) {
 
 func TestRetryCarriesTheNewTestOutput(t *testing.T) {
 	t.Parallel()
-	chat := &fakeChatter{}
-	env, rec := fixture(t, "parse_date", chat)
-	partial := readOverlay(t, env, "partial", "dateparse.py")
-	solution := readOverlay(t, env, "solution", "dateparse.py")
-	chat.script = []fakeReply{say(text(fileReply("dateparse.py", partial))), say(text(fileReply("dateparse.py", solution)))}
+	chat := &tracktest.FakeChatter{}
+	env, rec := tracktest.Fixture(t, "parse_date", chat)
+	partial := tracktest.ReadOverlay(t, env, "partial", "dateparse.py")
+	solution := tracktest.ReadOverlay(t, env, "solution", "dateparse.py")
+	chat.Script = []tracktest.FakeReply{tracktest.Say(tracktest.Text(fileReply("dateparse.py", partial))), tracktest.Say(tracktest.Text(fileReply("dateparse.py", solution)))}
 	out := Retry(context.Background(), env)
 	if out.Exit != results.ExitDone || out.ModelCalls != 2 {
 		t.Fatalf("outcome = %+v", out)
 	}
-	second := chat.requests[1].Messages
+	second := chat.Requests[1].Messages
 	if ask := second[len(second)-1].Content; !strings.Contains(ask, monthMessage) {
 		t.Errorf("the second attempt lacks the new test output:\n%s", ask)
 	}
@@ -258,10 +259,12 @@ func TestRetryCarriesTheNewTestOutput(t *testing.T) {
 
 func TestRetryStopsWhenTestsPass(t *testing.T) {
 	t.Parallel()
-	chat := &fakeChatter{}
-	env, _ := fixture(t, "slugify", chat)
-	solution := readOverlay(t, env, "solution", "slugify.py")
-	chat.next = func(int, model.Request) fakeReply { return say(text(fileReply("slugify.py", solution))) }
+	chat := &tracktest.FakeChatter{}
+	env, _ := tracktest.Fixture(t, "slugify", chat)
+	solution := tracktest.ReadOverlay(t, env, "solution", "slugify.py")
+	chat.Next = func(int, model.Request) tracktest.FakeReply {
+		return tracktest.Say(tracktest.Text(fileReply("slugify.py", solution)))
+	}
 	env.Tries = 5
 	if out := Retry(context.Background(), env); out.ModelCalls != 1 {
 		t.Errorf("%d calls; the evaluator should stop after the first passing write", out.ModelCalls)
@@ -270,8 +273,8 @@ func TestRetryStopsWhenTestsPass(t *testing.T) {
 
 func TestRetryDefaultTries(t *testing.T) {
 	t.Parallel()
-	chat := &fakeChatter{next: func(int, model.Request) fakeReply { return say(text("no idea")) }}
-	env, _ := fixture(t, "slugify", chat)
+	chat := &tracktest.FakeChatter{Next: func(int, model.Request) tracktest.FakeReply { return tracktest.Say(tracktest.Text("no idea")) }}
+	env, _ := tracktest.Fixture(t, "slugify", chat)
 	if out := Retry(context.Background(), env); out.ModelCalls != DefaultTries {
 		t.Errorf("%d calls, want %d", out.ModelCalls, DefaultTries)
 	}
@@ -288,7 +291,7 @@ func TestWorkflowRefusesAnOversizedFile(t *testing.T) {
 	if after, _ := os.ReadFile(filepath.Join(env.Dir, "leap.py")); string(after) != string(before) {
 		t.Errorf("leap.py was overwritten with %d bytes", len(after))
 	}
-	if rej := rec.of(results.EventReject); len(rej) != 1 || !strings.Contains(rej[0].Reason, "the most a file may hold") {
+	if rej := rec.Of(results.EventReject); len(rej) != 1 || !strings.Contains(rej[0].Reason, "the most a file may hold") {
 		t.Errorf("reject events = %+v", rej)
 	}
 }

@@ -1,0 +1,51 @@
+package tracktest
+
+import (
+	"io/fs"
+	"testing"
+
+	"github.com/otiai10/copy"
+
+	"bench/model"
+	"bench/runner/track"
+	"bench/tasks"
+)
+
+// CourseTask returns the embedded course task name.
+func CourseTask(t testing.TB, name string) tasks.Task {
+	t.Helper()
+	all, err := tasks.Load(tasks.Embedded())
+	if err != nil {
+		t.Fatal(err)
+	}
+	sel, err := tasks.Select(all, []string{name})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sel[0]
+}
+
+// Fixture copies the repo/ of an embedded course task into a fresh temp
+// workspace and returns an episode environment on it, recording into a
+// FakeRecorder. (runner.NewWorkspace does the same, but runner imports the
+// tracks this package serves.)
+func Fixture(t testing.TB, name string, chat model.Chatter) (*track.Env, *FakeRecorder) {
+	t.Helper()
+	task := CourseTask(t, name)
+	dir := t.TempDir()
+	if err := copy.Copy("repo", dir, copy.Options{FS: task.FS, PermissionControl: copy.AddPermission(0o200)}); err != nil {
+		t.Fatal(err)
+	}
+	rec := &FakeRecorder{}
+	return &track.Env{Task: task, Dir: dir, Model: chat, Options: model.Options{Seed: 1, NumCtx: 8192}, Rec: rec}, rec
+}
+
+// ReadOverlay returns a file of the task's solution/ (or partial/) overlay.
+func ReadOverlay(t testing.TB, env *track.Env, sub, file string) string {
+	t.Helper()
+	b, err := fs.ReadFile(env.Task.FS, sub+"/"+file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
