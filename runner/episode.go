@@ -68,8 +68,9 @@ func Episode(ctx context.Context, cfg Config, job Job, traj Trajectory) results.
 }
 
 // runTrack makes the workspace, runs the track and grades the result into
-// ep. It returns the track's outcome, the time spent in test runs and, with
-// cfg.Keep, the kept workspace's path.
+// ep. It returns the track's outcome, the time spent in test runs and the
+// workspace's path when it is left behind: with cfg.Keep, or when removing
+// it failed.
 func runTrack(ctx context.Context, cfg Config, job Job, traj Trajectory, ep *results.Episode) (out track.Outcome, testTime time.Duration, kept string) {
 	fn, ok := cfg.Tracks[job.Track]
 	if !ok {
@@ -82,7 +83,11 @@ func runTrack(ctx context.Context, cfg Config, job Job, traj Trajectory, ep *res
 	if cfg.Keep {
 		kept = ws.Dir
 	} else {
-		defer ws.Remove()
+		defer func() {
+			if ws.Remove() != nil {
+				kept = ws.Dir // what could not be removed is named in the end event
+			}
+		}()
 	}
 	opts := cfg.Options
 	opts.Seed = job.Seed
