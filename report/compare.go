@@ -49,6 +49,32 @@ func Compare(old, new []Input) []Delta {
 	return out
 }
 
+// Unmatched names the task/track cells that only one side holds, which
+// Compare leaves out.
+func Unmatched(old, new []Input) (onlyOld, onlyNew []string) {
+	keys := func(in []Input) map[string]bool {
+		m := map[string]bool{}
+		for _, c := range group(in) {
+			m[c.task+"/"+c.track] = true
+		}
+		return m
+	}
+	o, n := keys(old), keys(new)
+	for k := range o {
+		if !n[k] {
+			onlyOld = append(onlyOld, k)
+		}
+	}
+	for k := range n {
+		if !o[k] {
+			onlyNew = append(onlyNew, k)
+		}
+	}
+	slices.Sort(onlyOld)
+	slices.Sort(onlyNew)
+	return onlyOld, onlyNew
+}
+
 // delta compares one cell of the old runs with the same cell of the new.
 func delta(o, n *cell) Delta {
 	d := Delta{Task: o.task, Track: o.track, OldN: len(o.entries), NewN: len(n.entries)}

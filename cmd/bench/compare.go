@@ -42,6 +42,13 @@ func compareCommand() *cli.Command {
 			if len(deltas) == 0 {
 				return fmt.Errorf("no task and track appears in both %s and %s: nothing to compare (bench report lists what each holds)", dirs[0], dirs[1])
 			}
+			onlyOld, onlyNew := report.Unmatched(old, new)
+			if len(onlyOld) > 0 {
+				fmt.Fprintf(c.App.ErrWriter, "not compared, only in %s: %s\n", dirs[0], strings.Join(onlyOld, ", "))
+			}
+			if len(onlyNew) > 0 {
+				fmt.Fprintf(c.App.ErrWriter, "not compared, only in %s: %s\n", dirs[1], strings.Join(onlyNew, ", "))
+			}
 			w := c.App.Writer
 			switch f := strings.ToLower(strings.TrimSpace(c.String("format"))); f {
 			case "text":

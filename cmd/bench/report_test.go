@@ -109,3 +109,24 @@ func TestCompareGolden(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareNamesWhatItLeftOut: cells that only one run holds are named on
+// stderr, not dropped in silence.
+func TestCompareNamesWhatItLeftOut(t *testing.T) {
+	other := filepath.Join("testdata", "show-run")
+	out, errOut, err := runCLI(t, "compare", syntheticRun, other)
+	if err != nil {
+		t.Fatalf("bench compare: %v\n%s", err, errOut)
+	}
+	if !strings.Contains(out, "parse_date") {
+		t.Errorf("the common cell parse_date/agent was not compared:\n%s", out)
+	}
+	for _, want := range []string{
+		"not compared, only in " + syntheticRun + ": leap_year/agent, leap_year/oracle, leap_year/workflow, parse_date/workflow",
+		"not compared, only in " + other + ": slugify/workflow",
+	} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+		}
+	}
+}
