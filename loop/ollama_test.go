@@ -37,13 +37,8 @@ var parseDateSteps = []struct {
 
 // ollama is the real Ollama client talking to a fake server playing script.
 func ollama(t *testing.T, script ...modeltest.Reply) (model.Chatter, *modeltest.Server) {
-	t.Helper()
 	srv := modeltest.NewOllama(t, script...)
-	c, err := model.New(srv.Config())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c, srv
+	return srv.Client(t), srv
 }
 
 func call(name, args string) modeltest.Reply { return modeltest.Calls(modeltest.Call(name, args)) }

@@ -20,13 +20,8 @@ func (r sentRequest) Last() model.Message { return r.Messages[len(r.Messages)-1]
 
 // ollama is the real Ollama client talking to a fake server playing script.
 func ollama(t *testing.T, script ...modeltest.Reply) (model.Chatter, *modeltest.Server) {
-	t.Helper()
 	srv := modeltest.NewOllama(t, script...)
-	c, err := model.New(srv.Config())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c, srv
+	return srv.Client(t), srv
 }
 
 // onFixture returns an environment on a copy of the named task whose model,

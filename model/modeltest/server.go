@@ -237,3 +237,14 @@ func promptTokens(r Reply, body []byte) int {
 	}
 	return len(body)/4 + 1
 }
+
+// Client returns the real client of the server's backend, configured by
+// Config: the way tests drive production code against this fake.
+func (s *Server) Client(t testing.TB) model.Client {
+	t.Helper()
+	c, err := model.New(s.Config())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
