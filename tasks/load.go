@@ -101,17 +101,49 @@ func loadTask(fsys fs.FS, folder, where string) (Task, error) {
 	bad := func(field, format string, args ...any) error {
 		return &manifestError{File: file, Field: field, Problem: fmt.Sprintf(format, args...)}
 	}
-	data, err := fs.ReadFile(fsys, ManifestName)
+	raw, err := readManifest(fsys, file, bad)
+	if err != nil {
+		return Task{}, err
+	}
+	t, err := manifestFields(raw, bad)
+	if err != nil {
+		return Task{}, err
+	}
+	t.FS = fsys
+	if err := checkValues(t, folder, bad); err != nil {
+		return Task{}, err
+	}
+	if err := checkFiles(t, bad); err != nil {
+		return Task{}, err
+	}
+	tests, err := testNames(fsys, t.TestFiles)
 	if err != nil {
 		return Task{}, fmt.Errorf("%s: %w", file, err)
+	}
+	if len(tests) == 0 {
+		return Task{}, bad("test_files", "no test methods (def test_...) found in %s", strings.Join(t.TestFiles, ", "))
+	}
+	t.Tests = tests
+	return t, nil
+}
+
+// badField builds the error for one field of a manifest.
+type badField func(field, format string, args ...any) error
+
+// readManifest parses task.toml and checks that it holds every required
+// field and no unknown one.
+func readManifest(fsys fs.FS, file string, bad badField) (map[string]any, error) {
+	data, err := fs.ReadFile(fsys, ManifestName)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
 	}
 	var raw map[string]any
 	if _, err := toml.Decode(string(data), &raw); err != nil {
 		var pe toml.ParseError
 		if errors.As(err, &pe) {
-			return Task{}, fmt.Errorf("%s: line %d: not valid TOML: %s", file, pe.Position.Line, pe.Message)
+			return nil, fmt.Errorf("%s: line %d: not valid TOML: %s", file, pe.Position.Line, pe.Message)
 		}
-		return Task{}, fmt.Errorf("%s: not valid TOML: %v", file, err)
+		return nil, fmt.Errorf("%s: not valid TOML: %v", file, err)
 	}
 	keys := make([]string, 0, len(raw))
 	for k := range raw {
@@ -120,16 +152,21 @@ func loadTask(fsys fs.FS, folder, where string) (Task, error) {
 	sort.Strings(keys)
 	for _, k := range keys {
 		if _, ok := fields[k]; !ok {
-			return Task{}, bad(k, "unknown field; expected one of %s", strings.Join(knownFields(), ", "))
+			return nil, bad(k, "unknown field; expected one of %s", strings.Join(knownFields(), ", "))
 		}
 	}
 	for _, k := range knownFields() {
 		if _, ok := raw[k]; !ok && fields[k] {
-			return Task{}, bad(k, "missing; every task.toml needs it")
+			return nil, bad(k, "missing; every task.toml needs it")
 		}
 	}
+	return raw, nil
+}
 
-	t := Task{FS: fsys}
+// manifestFields reads the fields of a parsed manifest into a Task, failing
+// on the first field of the wrong type.
+func manifestFields(raw map[string]any, bad badField) (Task, error) {
+	var t Task
 	var errs error
 	str := func(key string) string {
 		s, err := stringField(raw, key)
@@ -156,55 +193,55 @@ func loadTask(fsys fs.FS, folder, where string) (Task, error) {
 	if errs != nil {
 		return Task{}, firstError(errs)
 	}
-
-	switch {
-	case t.Name != folder:
-		return Task{}, bad("name", "is %q; expected the folder's name %q", t.Name, folder)
-	case strings.TrimSpace(t.Title) == "" || strings.Contains(t.Title, "\n"):
-		return Task{}, bad("title", "expected one non-empty line")
-	case t.Instruction == "":
-		return Task{}, bad("instruction", "is empty; expected what the model is asked to do")
-	case len(t.TestCmd) == 0 || strings.TrimSpace(t.TestCmd[0]) == "":
-		return Task{}, bad("test_cmd", "is empty; expected a command as a list of strings, e.g. [\"python3\", \"-m\", \"unittest\", \"-v\"]")
-	case len(t.TestFiles) == 0:
-		return Task{}, bad("test_files", "is empty; expected at least one protected test file")
-	}
 	d, err := time.ParseDuration(timeout)
 	if err != nil || d <= 0 {
 		return Task{}, bad("timeout", "is %q; expected a positive duration such as \"30s\"", timeout)
 	}
 	t.Timeout = d
+	return t, nil
+}
 
-	if err := checkFile(fsys, t.Source); err != nil {
-		return Task{}, bad("source", "%v", err)
+// checkValues checks the manifest's values against each other and the
+// task's folder name.
+func checkValues(t Task, folder string, bad badField) error {
+	switch {
+	case t.Name != folder:
+		return bad("name", "is %q; expected the folder's name %q", t.Name, folder)
+	case strings.TrimSpace(t.Title) == "" || strings.Contains(t.Title, "\n"):
+		return bad("title", "expected one non-empty line")
+	case t.Instruction == "":
+		return bad("instruction", "is empty; expected what the model is asked to do")
+	case len(t.TestCmd) == 0 || strings.TrimSpace(t.TestCmd[0]) == "":
+		return bad("test_cmd", "is empty; expected a command as a list of strings, e.g. [\"python3\", \"-m\", \"unittest\", \"-v\"]")
+	case len(t.TestFiles) == 0:
+		return bad("test_files", "is empty; expected at least one protected test file")
+	case slices.Contains(t.TestFiles, t.Source):
+		return bad("source", "%q is also a test file; expected the file the model fixes", t.Source)
 	}
-	if slices.Contains(t.TestFiles, t.Source) {
-		return Task{}, bad("source", "%q is also a test file; expected the file the model fixes", t.Source)
+	return nil
+}
+
+// checkFiles checks that the files and folders the manifest names exist.
+func checkFiles(t Task, bad badField) error {
+	if err := checkFile(t.FS, t.Source); err != nil {
+		return bad("source", "%v", err)
 	}
 	for _, f := range t.TestFiles {
-		if err := checkFile(fsys, f); err != nil {
-			return Task{}, bad("test_files", "%v", err)
+		if err := checkFile(t.FS, f); err != nil {
+			return bad("test_files", "%v", err)
 		}
 	}
-	if err := checkDir(fsys, "solution"); err != nil {
-		return Task{}, bad("", "%v", err)
+	if err := checkDir(t.FS, "solution"); err != nil {
+		return bad("", "%v", err)
 	}
-	hasPartial := checkDir(fsys, "partial") == nil
+	hasPartial := checkDir(t.FS, "partial") == nil
 	switch {
 	case hasPartial && t.PartialExpect == "":
-		return Task{}, bad("partial_expect", "missing; the task has a partial/ folder, so the text its failure must contain is needed")
+		return bad("partial_expect", "missing; the task has a partial/ folder, so the text its failure must contain is needed")
 	case !hasPartial && t.PartialExpect != "":
-		return Task{}, bad("partial_expect", "is set but the task has no partial/ folder")
+		return bad("partial_expect", "is set but the task has no partial/ folder")
 	}
-	tests, err := testNames(fsys, t.TestFiles)
-	if err != nil {
-		return Task{}, fmt.Errorf("%s: %w", file, err)
-	}
-	if len(tests) == 0 {
-		return Task{}, bad("test_files", "no test methods (def test_...) found in %s", strings.Join(t.TestFiles, ", "))
-	}
-	t.Tests = tests
-	return t, nil
+	return nil
 }
 
 // knownFields returns the manifest's keys, sorted.
