@@ -46,51 +46,13 @@ func Run(ctx context.Context, dir string, argv []string, timeout time.Duration) 
 	}
 	defer cancel()
 
-	cmd := exec.CommandContext(runCtx, bin, argv[1:]...)
-	cmd.Args[0] = argv[0]
-	cmd.Dir = dir
-	cmd.Env = Environ(dir)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return killGroup(cmd) }
-	cmd.WaitDelay = waitDelay
-
-	// Our own pipe: Wait returns when the test process exits, even if a
-	// grandchild still holds the write end; we then kill the group.
-	r, w, err := os.Pipe()
-	if err != nil {
-		return Result{}, fmt.Errorf("test output pipe: %w", err)
-	}
-	cmd.Stdout, cmd.Stderr = w, w
-	out := newCapBuffer(MaxOutput)
-	copied := make(chan struct{})
-
+	cmd := command(runCtx, bin, argv, dir)
 	start := time.Now()
-	if err := cmd.Start(); err != nil {
-		r.Close()
-		w.Close()
+	output, cut, waitErr, err := execute(cmd)
+	if err != nil {
 		return Result{}, fmt.Errorf("starting %s in %s: %w", argv[0], dir, err)
 	}
-	w.Close()
-	register(cmd.Process.Pid)
-	defer unregister(cmd.Process.Pid)
-	go func() {
-		io.Copy(out, r)
-		close(copied)
-	}()
-	waitErr := cmd.Wait()
-	killGroup(cmd)
-	select {
-	case <-copied:
-	case <-time.After(waitDelay): // a process that left the group still holds the pipe
-	}
-	r.Close()
-	<-copied
-
-	res := Result{
-		ExitCode: cmd.ProcessState.ExitCode(),
-		Duration: time.Since(start),
-	}
-	res.Output, res.CutBytes = out.String()
+	res := Result{ExitCode: cmd.ProcessState.ExitCode(), Duration: time.Since(start), Output: output, CutBytes: cut}
 	res.TimedOut = errors.Is(runCtx.Err(), context.DeadlineExceeded) && ctx.Err() == nil
 	if res.TimedOut {
 		res.Output += fmt.Sprintf("\n[bench: the tests were stopped after the %s timeout]\n", timeout)
@@ -105,6 +67,56 @@ func Run(ctx context.Context, dir string, argv []string, timeout time.Duration) 
 		return res, fmt.Errorf("running %s: %w", argv[0], waitErr)
 	}
 	return res, nil
+}
+
+// command builds the test command: its own process group, killed whole
+// when ctx ends, with the scrubbed environment.
+func command(ctx context.Context, bin string, argv []string, dir string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, bin, argv[1:]...)
+	cmd.Args[0] = argv[0]
+	cmd.Dir = dir
+	cmd.Env = Environ(dir)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return killGroup(cmd) }
+	cmd.WaitDelay = waitDelay
+	return cmd
+}
+
+// execute starts cmd, collects its capped output and kills what is left of
+// its process group when it exits. err is non-nil only when cmd could not
+// start; waitErr is what Wait said.
+func execute(cmd *exec.Cmd) (output string, cut int, waitErr, err error) {
+	// Our own pipe: Wait returns when the test process exits, even if a
+	// grandchild still holds the write end; we then kill the group.
+	r, w, err := os.Pipe()
+	if err != nil {
+		return "", 0, nil, fmt.Errorf("test output pipe: %w", err)
+	}
+	cmd.Stdout, cmd.Stderr = w, w
+	out := newCapBuffer(MaxOutput)
+	if err := cmd.Start(); err != nil {
+		r.Close()
+		w.Close()
+		return "", 0, nil, err
+	}
+	w.Close()
+	register(cmd.Process.Pid)
+	defer unregister(cmd.Process.Pid)
+	copied := make(chan struct{})
+	go func() {
+		io.Copy(out, r)
+		close(copied)
+	}()
+	waitErr = cmd.Wait()
+	killGroup(cmd)
+	select {
+	case <-copied:
+	case <-time.After(waitDelay): // a process that left the group still holds the pipe
+	}
+	r.Close()
+	<-copied
+	output, cut = out.String()
+	return output, cut, waitErr, nil
 }
 
 // killGroup kills every process in the command's process group.
