@@ -132,8 +132,8 @@ func tokensOf(c *cell, estimated bool) []float64 {
 	return xs
 }
 
-// runNotes adds the caveats that concern whole runs: digests that differ
-// between merged runs, and the readers' warnings (e.g. torn lines).
+// runNotes adds the caveats that concern whole runs: digests or settings
+// that differ between merged runs, and the readers' warnings (e.g. torn lines).
 func runNotes(inputs []Input, notes *footnotes) {
 	digests := map[string][]string{}
 	for _, in := range inputs {
@@ -152,6 +152,9 @@ func runNotes(inputs []Input, notes *footnotes) {
 			slices.Sort(d)
 			notes.add("model " + m + ": the digest differs between merged runs (" + strings.Join(d, ", ") + "): the runs may not have used the same weights")
 		}
+	}
+	if diff := configDiff(inputs); diff != "" {
+		notes.add("the merged runs differ in " + diff + "; each row pools their episodes (bench compare OLD NEW sets two runs side by side)")
 	}
 	for _, in := range inputs {
 		for _, w := range in.Warnings {

@@ -41,7 +41,7 @@ func reportCommand() *cli.Command {
 			if len(dirs) == 0 {
 				return fmt.Errorf("report needs at least one run folder: bench report DIR... (for example results/<run-id>)")
 			}
-			return writeReport(c.App.Writer, c.App.ErrWriter, dirs, c.String("format"), c.String("plot"))
+			return writeReport(c.App.Writer, dirs, c.String("format"), c.String("plot"))
 		},
 	}
 }
@@ -49,13 +49,13 @@ func reportCommand() *cli.Command {
 // printReport prints the report of one run folder, as `bench run` does at
 // its end.
 func printReport(c *cli.Context, dir, format string) error {
-	return writeReport(c.App.Writer, c.App.ErrWriter, []string{dir}, format, "")
+	return writeReport(c.App.Writer, []string{dir}, format, "")
 }
 
 // writeReport reads and merges the run folders, writes the report in format
-// to w, and the SVG plot to plotPath unless it is empty. Merged runs whose
-// configurations differ get a warning on errw.
-func writeReport(w, errw io.Writer, dirs []string, format, plotPath string) error {
+// to w, and the SVG plot to plotPath unless it is empty. (Merged runs whose
+// configurations differ get a footnote in the report.)
+func writeReport(w io.Writer, dirs []string, format, plotPath string) error {
 	write, err := reportWriter(format)
 	if err != nil {
 		return err
@@ -71,9 +71,6 @@ func writeReport(w, errw io.Writer, dirs []string, format, plotPath string) erro
 	inputs, err := readRuns(dirs)
 	if err != nil {
 		return err
-	}
-	if diff := configDiff(inputs); diff != "" {
-		fmt.Fprintf(errw, "warning: the merged runs differ in %s; each row pools their episodes (bench compare OLD NEW sets two runs side by side)\n", diff)
 	}
 	rep := report.Build(inputs)
 	if err := write(w, rep); err != nil {
@@ -100,45 +97,6 @@ func checkOutFile(flag, path string) error {
 		return fmt.Errorf("%s %s: %s is a file, not a folder", flag, path, parent)
 	}
 	return nil
-}
-
-// configDiff names the settings in which merged runs that called a model
-// differ, with each run's value, or returns "" when they agree.
-func configDiff(inputs []report.Input) string {
-	fields := []struct {
-		name string
-		get  func(results.Run) string
-	}{
-		{"model", func(r results.Run) string { return r.Backend + " " + r.Model }},
-		{"posture", func(r results.Run) string { return r.Posture }},
-		{"temperature", func(r results.Run) string { return fmt.Sprint(r.Temperature) }},
-		{"num-ctx", func(r results.Run) string { return fmt.Sprint(r.NumCtx) }},
-		{"top-p", func(r results.Run) string { return fmt.Sprint(r.TopP) }},
-		{"think", func(r results.Run) string { return fmt.Sprint(r.Think) }},
-		{"max-turns", func(r results.Run) string { return fmt.Sprint(r.MaxTurns) }},
-		{"max-tokens", func(r results.Run) string { return fmt.Sprint(r.MaxTokens) }},
-		{"tries", func(r results.Run) string { return fmt.Sprint(r.Tries) }},
-	}
-	var diffs []string
-	for _, f := range fields {
-		var values []string
-		first, differ := "", false
-		for _, in := range inputs {
-			if in.Run.Model == "" {
-				continue // an oracle-only run has no model settings to differ in
-			}
-			v := f.get(in.Run)
-			if len(values) == 0 {
-				first = v
-			}
-			differ = differ || v != first
-			values = append(values, in.Run.ID+": "+v)
-		}
-		if differ {
-			diffs = append(diffs, f.name+" ("+strings.Join(values, ", ")+")")
-		}
-	}
-	return strings.Join(diffs, ", ")
 }
 
 // reportWriter returns the renderer of a --format value.
