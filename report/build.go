@@ -16,6 +16,7 @@ func Build(inputs []Input) *Report {
 		rep.Rows = append(rep.Rows, summarize(c, notes))
 		rep.Sequences = append(rep.Sequences, sequences(c)...)
 	}
+	rep.Tracks = trackRows(cells)
 	rep.Ratios, rep.McNemar = pairs(cells)
 	rep.Twins = twins(cells, inputs, notes)
 	markDivergedRows(rep, notes)

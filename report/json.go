@@ -19,6 +19,7 @@ func WriteJSON(w io.Writer, rep *Report) error {
 		write func() error
 	}{
 		{"runs", func() error { return writeArray(bw, rep.Runs) }},
+		{"tracks", func() error { return writeArray(bw, rep.Tracks) }},
 		{"rows", func() error { return writeArray(bw, rep.Rows) }},
 		{"ratios", func() error { return writeArray(bw, rep.Ratios) }},
 		{"mcnemar", func() error { return writeArray(bw, rep.McNemar) }},

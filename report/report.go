@@ -4,6 +4,7 @@ package report
 // is the document of `bench report --format json`.
 type Report struct {
 	Runs      []RunInfo   `json:"runs"`
+	Tracks    []TrackRow  `json:"tracks"`
 	Rows      []Row       `json:"rows"`
 	Ratios    []Ratio     `json:"ratios"`
 	McNemar   []McNemar   `json:"mcnemar"`

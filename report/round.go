@@ -19,6 +19,10 @@ func sig6(x float64) float64 {
 // round rounds every computed figure of the report with sig6, and turns nil
 // lists into empty ones so that the JSON document always has its arrays.
 func (rep *Report) round() {
+	for i := range rep.Tracks {
+		t := &rep.Tracks[i]
+		t.Rate, t.Wilson.Low, t.Wilson.High = sig6(t.Rate), sig6(t.Wilson.Low), sig6(t.Wilson.High)
+	}
 	for i := range rep.Rows {
 		r := &rep.Rows[i]
 		r.Rate, r.Wilson.Low, r.Wilson.High = sig6(r.Rate), sig6(r.Wilson.Low), sig6(r.Wilson.High)
@@ -36,6 +40,7 @@ func (rep *Report) round() {
 	for i := range rep.McNemar {
 		rep.McNemar[i].P = sig6(rep.McNemar[i].P)
 	}
+	rep.Tracks = nonNil(rep.Tracks)
 	rep.Rows = nonNil(rep.Rows)
 	rep.Ratios = nonNil(rep.Ratios)
 	rep.McNemar = nonNil(rep.McNemar)

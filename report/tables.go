@@ -18,12 +18,30 @@ type table struct {
 // formats; empty tables are left out.
 func tables(rep *Report) []table {
 	var ts []table
-	for _, t := range []table{resultsTable(rep), pairsTable(rep), sequencesTable(rep), twinsTable(rep)} {
+	for _, t := range []table{tracksTable(rep), resultsTable(rep), pairsTable(rep), sequencesTable(rep), twinsTable(rep)} {
 		if len(t.rows) > 0 {
 			ts = append(ts, t)
 		}
 	}
 	return ts
+}
+
+// tracksTable has one row per track, over all tasks.
+func tracksTable(rep *Report) table {
+	t := table{
+		title:  "Per track, over all tasks (a task is solved when more than half of its episodes passed)",
+		header: []string{"track", "tasks solved", "episodes passed", "rate [95% CI]", "tokens (total)", "est. tokens (total)"},
+	}
+	for _, r := range rep.Tracks {
+		t.rows = append(t.rows, []string{
+			r.Track,
+			fmt.Sprintf("%d/%d", r.TasksSolved, r.Tasks),
+			fmt.Sprintf("%d/%d", r.Passed, r.N),
+			fmt.Sprintf("%.2f [%.2f, %.2f]", r.Rate, r.Wilson.Low, r.Wilson.High),
+			strconv.Itoa(r.Tokens), strconv.Itoa(r.EstTokens),
+		})
+	}
+	return t
 }
 
 // resultsTable has one row per task and track.

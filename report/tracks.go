@@ -1,0 +1,55 @@
+package report
+
+import "slices"
+
+// TrackRow sums up one track over all tasks: the lesson's headline ("the
+// workflow passes 2 of 4 tasks") and what the track spent.
+type TrackRow struct {
+	Track       string   `json:"track"`
+	Tasks       int      `json:"tasks"`
+	TasksSolved int      `json:"tasks_solved"` // tasks where more than half of the episodes passed
+	N           int      `json:"n"`
+	Passed      int      `json:"passed"`
+	Rate        float64  `json:"rate"`
+	Wilson      Interval `json:"wilson95"`
+	Tokens      int      `json:"tokens"`     // backend-reported, summed over the episodes
+	EstTokens   int      `json:"est_tokens"` // offline estimate, summed
+}
+
+// trackRows sums the cells (ordered by task, then track) up per track, in
+// the tables' track order.
+func trackRows(cells []*cell) []TrackRow {
+	byTrack := map[string]*TrackRow{}
+	var order []string
+	for _, c := range cells {
+		t := byTrack[c.track]
+		if t == nil {
+			t = &TrackRow{Track: c.track}
+			byTrack[c.track] = t
+			order = append(order, c.track)
+		}
+		passed := 0
+		for _, e := range c.entries {
+			if e.ep.Passed {
+				passed++
+			}
+			t.Tokens += e.ep.PromptTokens + e.ep.CompletionTokens
+			t.EstTokens += e.ep.EstPromptTokens + e.ep.EstCompletionTokens
+		}
+		t.Tasks++
+		if 2*passed > len(c.entries) {
+			t.TasksSolved++
+		}
+		t.N += len(c.entries)
+		t.Passed += passed
+	}
+	slices.SortFunc(order, compareTracks)
+	rows := make([]TrackRow, 0, len(order))
+	for _, name := range order {
+		t := byTrack[name]
+		t.Rate = float64(t.Passed) / float64(t.N)
+		t.Wilson = Wilson(t.Passed, t.N)
+		rows = append(rows, *t)
+	}
+	return rows
+}
