@@ -56,11 +56,22 @@ func (c *ollamaClient) Chat(ctx context.Context, req Request) (Response, error) 
 		return Response{}, err
 	}
 	var resp Response
-	retries, err := c.retry.do(ctx, func(actx context.Context) error {
-		var err error
-		resp, err = c.once(ctx, actx, areq)
-		return err
-	})
+	attempt := func() (int, error) {
+		return c.retry.do(ctx, func(actx context.Context) error {
+			var err error
+			resp, err = c.once(ctx, actx, areq)
+			return err
+		})
+	}
+	retries, err := attempt()
+	if err != nil && !req.Options.Think && thinkRefused(err) {
+		// Older Ollama servers refuse any "think" field, false included,
+		// for a model that cannot think; such a model does not think anyway.
+		areq.Think = nil
+		var more int
+		more, err = attempt()
+		retries += more + 1
+	}
 	if err != nil {
 		return Response{Retries: retries, Wall: time.Since(start)}, err
 	}
@@ -71,6 +82,13 @@ func (c *ollamaClient) Chat(ctx context.Context, req Request) (Response, error) 
 	}
 	c.est.fill(req, &resp)
 	return resp, nil
+}
+
+// thinkRefused reports the 400 an Ollama server gives for a "think" field
+// sent to a model that cannot think.
+func thinkRefused(err error) bool {
+	var e *Error
+	return errors.As(err, &e) && e.Kind == ErrRequest && strings.Contains(e.Detail, "does not support thinking")
 }
 
 // once makes one attempt: streams the reply and assembles it.

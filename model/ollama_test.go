@@ -364,3 +364,38 @@ func TestOllamaInspect(t *testing.T) {
 		t.Errorf("missing: %+v %v", info, err)
 	}
 }
+
+// TestOllamaOlderServerRefusingThink: an older Ollama answers 400 to any
+// "think" field for a model that cannot think; the client asks again once
+// without the field.
+func TestOllamaOlderServerRefusingThink(t *testing.T) {
+	srv := modeltest.NewOllama(t,
+		modeltest.StatusText(400, `"qwen2.5-coder:7b" does not support thinking`),
+		modeltest.Text("fixed"))
+	resp, err := newClient(t, srv.Config()).Chat(context.Background(), userRequest("fix it"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.Message.Content != "fixed" || resp.Retries != 1 {
+		t.Errorf("content %q, retries %d; want the second answer after one retry", resp.Message.Content, resp.Retries)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 2 || reqs[0].Think == nil || *reqs[0].Think || reqs[1].Think != nil {
+		t.Fatalf("requests' think: want false then absent, got %d requests", len(reqs))
+	}
+}
+
+// TestOllamaThinkRefusedWhenAskedIsAnError: with --think the refusal is the
+// answer; nothing is resent.
+func TestOllamaThinkRefusedWhenAskedIsAnError(t *testing.T) {
+	srv := modeltest.NewOllama(t, modeltest.StatusText(400, `"qwen2.5-coder:7b" does not support thinking`))
+	req := userRequest("fix it")
+	req.Options.Think = true
+	_, err := newClient(t, srv.Config()).Chat(context.Background(), req)
+	if !errors.Is(err, model.ErrRequest) || !strings.Contains(err.Error(), "does not support thinking") {
+		t.Fatalf("err = %v, want the server's refusal", err)
+	}
+	if n := len(srv.Requests()); n != 1 {
+		t.Fatalf("%d requests, want 1", n)
+	}
+}
