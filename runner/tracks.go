@@ -34,3 +34,7 @@ func UsesPosture(word string) bool { return word == "agent" }
 
 // NeedsModel reports whether a track calls the model.
 func NeedsModel(word string) bool { return word != "oracle" }
+
+// UsesTools reports whether a track offers the model tools, which a model
+// without tool support cannot take.
+func UsesTools(word string) bool { return word == "agent" }

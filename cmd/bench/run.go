@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -372,10 +373,27 @@ func resumeHelp(s runSetup) string {
 		"Start the %s server with %s on it, or, if the server has moved, add --host URL.", s.dir, s.mcfg.Backend, s.mcfg.Model)
 }
 
+// toolsOptional passes a failed tool-support check when no track of the run
+// offers tools, and says why.
+func toolsOptional(lines []check) ([]check, bool) {
+	ok := true
+	for i := range lines {
+		if lines[i].Name == checkTools && !lines[i].OK {
+			lines[i].OK, lines[i].Fix = true, ""
+			lines[i].Detail += "; no track of this run offers tools"
+		}
+		ok = ok && lines[i].OK
+	}
+	return lines, ok
+}
+
 // checkReady runs the doctor's checks; on failure it prints them, and the
 // server help when a server check failed. Nothing has been created yet.
 func checkReady(ctx context.Context, errw io.Writer, s runSetup) bool {
 	lines, ok := preflight(ctx, s.mcfg, needsModel(s.run.Tracks), s.tasks)
+	if !slices.ContainsFunc(s.run.Tracks, runner.UsesTools) {
+		lines, ok = toolsOptional(lines)
+	}
 	if ok {
 		return true
 	}

@@ -6,7 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"bench/model/modeltest"
 	"bench/results"
+	"bench/runner/track"
+	"bench/runner/track/tracktest"
 )
 
 func TestRunRejectsBadInput(t *testing.T) {
@@ -123,5 +126,35 @@ func TestRunPreflightFailureCreatesNothing(t *testing.T) {
 	}
 	if _, err := os.Stat(dir); !os.IsNotExist(err) {
 		t.Fatalf("a failed preflight created %s", dir)
+	}
+}
+
+// TestRunWorkflowNeedsNoToolSupport: a model without tool calling can run
+// the workflow tracks, which offer no tools; the agent track is refused
+// before anything is created.
+func TestRunWorkflowNeedsNoToolSupport(t *testing.T) {
+	t.Parallel()
+	leap := tracktest.CourseTask(t, "leap_year")
+	solution := tracktest.ReadOverlay(t, &track.Env{Task: leap}, "solution", leap.Source)
+	srv := modeltest.NewOllama(t, modeltest.Text("FILE: "+leap.Source+"\n```python\n"+solution+"```\n"))
+	srv.SetModels(modeltest.Model{Name: "gemma:2b", Digest: "sha256:0123", Capabilities: []string{"completion"}})
+	base := []string{"run", "--host", srv.URL, "--model", "gemma:2b", "--tasks", "leap_year"}
+
+	dir := filepath.Join(t.TempDir(), "workflow")
+	stdout, stderr, err := runCLI(t, append(base, "--tracks", "workflow", "--out", dir)...)
+	if err != nil {
+		t.Fatalf("a workflow run on a model without tools was refused: %v\n%s", err, stderr)
+	}
+	if !strings.Contains(stdout, "workflow  1/1") {
+		t.Errorf("the workflow did not pass leap_year:\n%s", stdout)
+	}
+
+	dir = filepath.Join(t.TempDir(), "agent")
+	_, stderr, err = runCLI(t, append(base, "--tracks", "agent", "--out", dir)...)
+	if err == nil || !strings.Contains(stderr, "does not support tool calling") {
+		t.Fatalf("an agent run on a model without tools: err %v\n%s", err, stderr)
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("the refused run created %s", dir)
 	}
 }
