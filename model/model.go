@@ -46,13 +46,17 @@ type Tool struct {
 
 // Options are the sampling options sent with every request.
 //
-// Seed, Temperature and NumCtx are always sent; TopP only when non-zero.
+// Seed, Temperature and NumCtx are always sent; TopP and MaxReplyTokens
+// only when non-zero.
 type Options struct {
 	Seed        int     `json:"seed"`
 	Temperature float64 `json:"temperature"`
 	NumCtx      int     `json:"num_ctx"`
 	TopP        float64 `json:"top_p,omitempty"`
-	Think       bool    `json:"think,omitempty"`
+	// MaxReplyTokens caps one reply (Ollama num_predict, OpenAI max_tokens):
+	// without it Ollama lets a looping model generate until the call times out.
+	MaxReplyTokens int  `json:"max_reply_tokens,omitempty"`
+	Think          bool `json:"think,omitempty"`
 }
 
 // Request is one chat call.

@@ -226,7 +226,8 @@ func (c *ollamaClient) chatRequest(req Request) (*api.ChatRequest, error) {
 	}, nil
 }
 
-// ollamaOptions always holds seed, temperature and num_ctx; top_p when set.
+// ollamaOptions always holds seed, temperature and num_ctx; top_p and
+// num_predict when set.
 func ollamaOptions(o Options) map[string]any {
 	numCtx := o.NumCtx
 	if numCtx <= 0 {
@@ -239,6 +240,9 @@ func ollamaOptions(o Options) map[string]any {
 	}
 	if o.TopP != 0 {
 		m["top_p"] = o.TopP
+	}
+	if o.MaxReplyTokens > 0 {
+		m["num_predict"] = o.MaxReplyTokens
 	}
 	return m
 }

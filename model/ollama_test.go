@@ -98,7 +98,7 @@ func TestOllamaSendsSamplingOptionsEveryTime(t *testing.T) {
 	c := newClient(t, srv.Config())
 	opts := []model.Options{
 		{}, // zeros must still be sent
-		{Seed: 7, Temperature: 0.2, TopP: 0.9, NumCtx: 4096},
+		{Seed: 7, Temperature: 0.2, TopP: 0.9, NumCtx: 4096, MaxReplyTokens: 512},
 		{Seed: 1, Think: true},
 	}
 	for _, o := range opts {
@@ -128,11 +128,14 @@ func TestOllamaSendsSamplingOptionsEveryTime(t *testing.T) {
 	if _, ok := reqs[0].Options["top_p"]; ok {
 		t.Errorf("top_p sent though zero")
 	}
+	if _, ok := reqs[0].Options["num_predict"]; ok {
+		t.Errorf("num_predict sent though zero")
+	}
 	if *reqs[0].Think {
 		t.Errorf("think on by default")
 	}
 	o := reqs[1].Options
-	if o["seed"] != float64(7) || o["temperature"] != 0.2 || o["top_p"] != 0.9 || o["num_ctx"] != float64(4096) {
+	if o["seed"] != float64(7) || o["temperature"] != 0.2 || o["top_p"] != 0.9 || o["num_ctx"] != float64(4096) || o["num_predict"] != float64(512) {
 		t.Errorf("options = %v", o)
 	}
 	if !*reqs[2].Think {

@@ -130,7 +130,8 @@ func (c *openaiClient) classify(parent context.Context, err error) *Error {
 	return e
 }
 
-// params converts req into the wire form: seed and temperature always, top_p when set.
+// params converts req into the wire form: seed and temperature always,
+// top_p and max_tokens when set.
 func (c *openaiClient) params(req Request) (openai.ChatCompletionNewParams, error) {
 	p := openai.ChatCompletionNewParams{
 		Model:       shared.ChatModel(c.cfg.Model),
@@ -139,6 +140,9 @@ func (c *openaiClient) params(req Request) (openai.ChatCompletionNewParams, erro
 	}
 	if req.Options.TopP != 0 {
 		p.TopP = openai.Float(req.Options.TopP)
+	}
+	if req.Options.MaxReplyTokens > 0 {
+		p.MaxTokens = openai.Int(int64(req.Options.MaxReplyTokens))
 	}
 	for _, m := range req.Messages {
 		p.Messages = append(p.Messages, openaiMessage(m))

@@ -35,7 +35,7 @@ func TestOpenAITextAndUsage(t *testing.T) {
 func TestOpenAISendsSeedAndTemperature(t *testing.T) {
 	srv := modeltest.NewOpenAI(t, modeltest.Text("a"), modeltest.Text("b"))
 	c := newClient(t, srv.Config())
-	for _, o := range []model.Options{{}, {Seed: 9, Temperature: 0.7, TopP: 0.8}} {
+	for _, o := range []model.Options{{}, {Seed: 9, Temperature: 0.7, TopP: 0.8, MaxReplyTokens: 256}} {
 		req := userRequest("hi")
 		req.Options = o
 		if _, err := c.Chat(context.Background(), req); err != nil {
@@ -43,10 +43,10 @@ func TestOpenAISendsSeedAndTemperature(t *testing.T) {
 		}
 	}
 	reqs := srv.Requests()
-	if o := reqs[0].Options; o["seed"] != float64(0) || o["temperature"] != float64(0) || o["top_p"] != nil {
+	if o := reqs[0].Options; o["seed"] != float64(0) || o["temperature"] != float64(0) || o["top_p"] != nil || o["max_tokens"] != nil {
 		t.Errorf("zero options on the wire: %s", reqs[0].Body)
 	}
-	if o := reqs[1].Options; o["seed"] != float64(9) || o["temperature"] != 0.7 || o["top_p"] != 0.8 {
+	if o := reqs[1].Options; o["seed"] != float64(9) || o["temperature"] != 0.7 || o["top_p"] != 0.8 || o["max_tokens"] != float64(256) {
 		t.Errorf("options on the wire: %s", reqs[1].Body)
 	}
 	if reqs[0].Think == nil || *reqs[0].Think {

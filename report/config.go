@@ -19,6 +19,7 @@ func configDiff(inputs []Input) string {
 		{"temperature", func(r results.Run) string { return fmt.Sprint(r.Temperature) }},
 		{"num-ctx", func(r results.Run) string { return fmt.Sprint(r.NumCtx) }},
 		{"top-p", func(r results.Run) string { return fmt.Sprint(r.TopP) }},
+		{"max-reply-tokens", func(r results.Run) string { return fmt.Sprint(r.MaxReplyTokens) }},
 		{"think", func(r results.Run) string { return fmt.Sprint(r.Think) }},
 		{"max-turns", func(r results.Run) string { return fmt.Sprint(r.MaxTurns) }},
 		{"max-tokens", func(r results.Run) string { return fmt.Sprint(r.MaxTokens) }},

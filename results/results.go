@@ -29,26 +29,27 @@ type TaskRef struct {
 
 // Run describes what was run: run.json.
 type Run struct {
-	Format       int       `json:"format"`
-	BenchVersion string    `json:"bench_version"`
-	ID           string    `json:"id"`
-	Backend      string    `json:"backend"`
-	Host         string    `json:"host"`
-	Model        string    `json:"model"`
-	ModelDigest  string    `json:"model_digest"`
-	Temperature  float64   `json:"temperature"`
-	NumCtx       int       `json:"num_ctx"`
-	TopP         float64   `json:"top_p,omitempty"`
-	Think        bool      `json:"think"`
-	Seeds        []int     `json:"seeds"`
-	Tasks        []TaskRef `json:"tasks"`
-	Tracks       []string  `json:"tracks"`
-	Posture      string    `json:"posture"`
-	MaxTurns     int       `json:"max_turns"`
-	MaxTokens    int       `json:"max_tokens"`
-	Tries        int       `json:"tries"`
-	Parallel     int       `json:"parallel"`
-	Started      time.Time `json:"started"`
+	Format         int       `json:"format"`
+	BenchVersion   string    `json:"bench_version"`
+	ID             string    `json:"id"`
+	Backend        string    `json:"backend"`
+	Host           string    `json:"host"`
+	Model          string    `json:"model"`
+	ModelDigest    string    `json:"model_digest"`
+	Temperature    float64   `json:"temperature"`
+	NumCtx         int       `json:"num_ctx"`
+	TopP           float64   `json:"top_p,omitempty"`
+	MaxReplyTokens int       `json:"max_reply_tokens,omitempty"`
+	Think          bool      `json:"think"`
+	Seeds          []int     `json:"seeds"`
+	Tasks          []TaskRef `json:"tasks"`
+	Tracks         []string  `json:"tracks"`
+	Posture        string    `json:"posture"`
+	MaxTurns       int       `json:"max_turns"`
+	MaxTokens      int       `json:"max_tokens"`
+	Tries          int       `json:"tries"`
+	Parallel       int       `json:"parallel"`
+	Started        time.Time `json:"started"`
 }
 
 // Episode is one finished episode: a line of episodes.jsonl.

@@ -136,8 +136,8 @@ func runAgainst(t *testing.T, m *fakeModel, extra ...string) (string, results.Da
 		t.Errorf("run.json model digest %q, want the server's %q", data.Run.ModelDigest, modeltest.DefaultDigest)
 	}
 	for _, req := range srv.Requests() {
-		if req.Options["seed"] == nil || req.Options["num_ctx"] == nil || req.Options["temperature"] == nil {
-			t.Fatalf("request %d lacks seed, num_ctx or temperature: %v", req.N, req.Options)
+		if req.Options["seed"] == nil || req.Options["num_ctx"] == nil || req.Options["temperature"] == nil || req.Options["num_predict"] != float64(4096) {
+			t.Fatalf("request %d lacks seed, num_ctx, temperature or the reply cap: %v", req.N, req.Options)
 		}
 	}
 	return dir, data

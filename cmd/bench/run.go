@@ -49,6 +49,7 @@ func runCommand() *cli.Command {
 			&cli.StringFlag{Name: "seeds", Value: "1", Usage: "comma-separated seeds; a repeated seed is a twin run"},
 			&cli.Float64Flag{Name: "temperature", Value: defaultTemperature, Usage: "sampling temperature"},
 			&cli.IntFlag{Name: "num-ctx", Value: 8192, Usage: "context window sent with every request"},
+			&cli.IntFlag{Name: "max-reply-tokens", Value: 4096, Usage: "cap on one reply's tokens, sent with every request (0 = the server's default, unlimited on Ollama)"},
 			&cli.Float64Flag{Name: "top-p", Usage: "nucleus sampling; 0 leaves the server's default"},
 			&cli.BoolFlag{Name: "think", Usage: "let thinking models think"},
 			&cli.IntFlag{Name: "max-turns", Value: 25, Usage: "agent: model turns before the final call without tools"},
@@ -137,7 +138,8 @@ func setupRun(c *cli.Context) (runSetup, error) {
 			Format: results.FormatVersion, BenchVersion: version(),
 			Backend: c.String("backend"), Host: c.String("host"), Model: c.String("model"),
 			Temperature: c.Float64("temperature"), NumCtx: c.Int("num-ctx"), TopP: c.Float64("top-p"), Think: c.Bool("think"),
-			Seeds: seeds, Tasks: refs, Tracks: tracks, Posture: c.String("posture"),
+			MaxReplyTokens: c.Int("max-reply-tokens"),
+			Seeds:          seeds, Tasks: refs, Tracks: tracks, Posture: c.String("posture"),
 			MaxTurns: c.Int("max-turns"), MaxTokens: c.Int("max-tokens"), Tries: c.Int("tries"), Parallel: c.Int("parallel"),
 			Started: time.Now().UTC(),
 		},
@@ -233,7 +235,7 @@ func setupResume(c *cli.Context, dir string) (runSetup, error) {
 // run takes them from there and refuses new ones.
 // --host is not among them: a server may move between sessions, and the
 // model digest check in connect still proves the same weights answer.
-var runDefiningFlags = []string{"backend", "model", "tasks", "tracks", "seeds", "temperature", "num-ctx", "top-p", "think", "max-turns", "max-tokens", "tries", "posture", "out"}
+var runDefiningFlags = []string{"backend", "model", "tasks", "tracks", "seeds", "temperature", "num-ctx", "top-p", "max-reply-tokens", "think", "max-turns", "max-tokens", "tries", "posture", "out"}
 
 // checkFlags checks the flags that are not lists.
 func checkFlags(c *cli.Context) error {
@@ -247,6 +249,9 @@ func checkFlags(c *cli.Context) error {
 		if c.Int(f) < 1 {
 			return fmt.Errorf("--%s must be at least 1, got %d", f, c.Int(f))
 		}
+	}
+	if c.Int("max-reply-tokens") < 0 {
+		return fmt.Errorf("--max-reply-tokens must be 0 (the server's default) or more, got %d", c.Int("max-reply-tokens"))
 	}
 	if c.Int("max-tokens") < 0 {
 		return fmt.Errorf("--max-tokens must be 0 (no limit) or more, got %d", c.Int("max-tokens"))
@@ -461,7 +466,7 @@ func execute(ctx context.Context, c *cli.Context, s runSetup, client model.Chatt
 	pending := runner.Pending(plan, done)
 	cfg := runner.Config{
 		RunID: s.run.ID, Model: client,
-		Options:  model.Options{Temperature: s.run.Temperature, NumCtx: s.run.NumCtx, TopP: s.run.TopP, Think: s.run.Think},
+		Options:  model.Options{Temperature: s.run.Temperature, NumCtx: s.run.NumCtx, TopP: s.run.TopP, Think: s.run.Think, MaxReplyTokens: s.run.MaxReplyTokens},
 		MaxTurns: s.run.MaxTurns, MaxTokens: s.run.MaxTokens, Tries: s.run.Tries,
 		Posture: s.run.Posture, Keep: s.keep, Tracks: runner.Tracks(),
 	}
