@@ -3,7 +3,9 @@ package report
 import (
 	"fmt"
 	"io"
+	"math"
 	"slices"
+	"strconv"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -111,7 +113,11 @@ func tokensPlot(rep *Report, tasks, tracks []string, width vg.Length) (*plot.Plo
 	p := plot.New()
 	p.Title.Text = "Median tokens per episode (prompt + completion)"
 	p.Y.Label.Text = "tokens"
+	p.Y.Tick.Marker = wholeTicks{}
 	p.Legend.Top = true
+	p.Legend.ThumbnailWidth = vg.Points(7) // narrow bar swatches stay inside the image, clear of the labels
+	p.Legend.Padding = vg.Points(4)
+	p.Legend.XOffs = -vg.Points(6)
 	w := width * 0.8 * 0.6 / vg.Length(len(tasks)*len(tracks))
 	top := 0.0
 	for j, track := range tracks {
@@ -140,4 +146,19 @@ func tokensPlot(rep *Report, tasks, tracks []string, width vg.Length) (*plot.Plo
 	p.X.Min, p.X.Max = -0.5, float64(len(tasks))-0.5
 	p.Y.Min, p.Y.Max = 0, max(1, top*1.3) // headroom for the legend
 	return p, nil
+}
+
+// wholeTicks are gonum's default ticks labelled as whole numbers: token
+// counts read "2500", not "2500.00".
+type wholeTicks struct{}
+
+// Ticks returns the default ticks between lo and hi with whole-number labels.
+func (wholeTicks) Ticks(lo, hi float64) []plot.Tick {
+	ticks := plot.DefaultTicks{}.Ticks(lo, hi)
+	for i := range ticks {
+		if ticks[i].Label != "" {
+			ticks[i].Label = strconv.FormatFloat(math.Round(ticks[i].Value), 'f', -1, 64)
+		}
+	}
+	return ticks
 }
