@@ -20,23 +20,19 @@ type Conversation struct {
 	env   *Env
 	rec   results.Recorder // the episode's recorder
 	msgs  []model.Message
-	est   []int // offline token estimate of each message's share of a prompt
-	sent  int   // messages already shown in a request event
-	count *model.Estimator
-	base  int // the estimate of an empty request
-	// toolEst caches the estimate of an empty request offering a tool set, by the set's names.
-	toolEst map[string]int
-	out     Outcome
+	sent  int              // messages already shown in a request event
+	count *model.Estimator // nil when no encoding loads: the estimate is then 0
+	out   Outcome
 }
 
 // NewConversation starts a conversation whose first message is system. It
 // routes env.Rec through the conversation, so that every event of the
 // episode (test runs included) is stamped with the turn it belongs to.
 func NewConversation(env *Env, system string) *Conversation {
-	c := &Conversation{env: env, rec: env.Rec, toolEst: map[string]int{}}
+	c := &Conversation{env: env, rec: env.Rec}
 	env.Rec = c
 	if e, err := model.NewEstimator(""); err == nil { // the estimate is informative; without it, it stays 0
-		c.count, c.base = e, e.Request(model.Request{})
+		c.count = e
 	}
 	c.Add(model.Message{Role: model.RoleSystem, Content: system})
 	return c
@@ -44,10 +40,7 @@ func NewConversation(env *Env, system string) *Conversation {
 
 // Add appends messages to the history; they are sent with the next call.
 func (c *Conversation) Add(msgs ...model.Message) {
-	for _, m := range msgs {
-		c.msgs = append(c.msgs, m)
-		c.est = append(c.est, c.estimate(m))
-	}
+	c.msgs = append(c.msgs, msgs...)
 }
 
 // Messages returns the history so far.
@@ -78,7 +71,7 @@ func (c *Conversation) Record(ev results.Event) {
 func (c *Conversation) Call(ctx context.Context, tools []model.Tool) (model.Response, error) {
 	c.out.ModelCalls++
 	req := model.Request{Messages: append([]model.Message(nil), c.msgs...), Tools: tools, Options: c.env.Options}
-	ev := results.Event{Kind: results.EventRequest, Messages: toResults(c.msgs[c.sent:]), EstTokens: c.promptEstimate(tools)}
+	ev := results.Event{Kind: results.EventRequest, Messages: toResults(c.msgs[c.sent:]), EstTokens: c.promptEstimate(req)}
 	for _, t := range tools {
 		ev.Tools = append(ev.Tools, t.Name)
 	}
@@ -122,33 +115,13 @@ func Digest(m model.Message) string {
 	return hex.EncodeToString(h.Sum(nil))[:8]
 }
 
-// estimate is m's share of a prompt's estimate: the same figure as the
-// client's est_prompt_tokens, counted once per message instead of once per call.
-func (c *Conversation) estimate(m model.Message) int {
+// promptEstimate is the offline estimate of the whole prompt of req, the
+// same figure the client reports as est_prompt_tokens.
+func (c *Conversation) promptEstimate(req model.Request) int {
 	if c.count == nil {
 		return 0
 	}
-	return c.count.Request(model.Request{Messages: []model.Message{m}}) - c.base
-}
-
-// promptEstimate is the offline estimate of the whole prompt: every message and tool schema.
-func (c *Conversation) promptEstimate(tools []model.Tool) int {
-	if c.count == nil {
-		return 0
-	}
-	key := ""
-	for _, t := range tools {
-		key += t.Name + "\x00"
-	}
-	n, ok := c.toolEst[key] // a track offers the same tools call after call
-	if !ok {
-		n = c.count.Request(model.Request{Tools: tools})
-		c.toolEst[key] = n
-	}
-	for _, e := range c.est {
-		n += e
-	}
-	return n
+	return c.count.Request(req)
 }
 
 func toResults(msgs []model.Message) []results.Message {
