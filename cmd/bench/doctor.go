@@ -70,7 +70,7 @@ func doctorCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			checks, ok := preflight(c.Context, modelConfig(c), true, taskList)
+			checks, ok := preflight(c.Context, modelConfig(c), needs{model: true, tools: true}, taskList)
 			if err := printChecks(c.App.Writer, checks, ok); err != nil {
 				return err
 			}
@@ -101,14 +101,20 @@ func printChecks(w io.Writer, checks []check, ok bool) error {
 	return err
 }
 
-// preflight runs the checks a run needs before it starts: with needModel,
-// the model server's (reachable, version, model present, tool support);
-// always python3; and the oracle check of every task in taskList. ok is
-// true when every check holds.
-func preflight(ctx context.Context, cfg model.Config, needModel bool, taskList []tasks.Task) ([]check, bool) {
+// needs says what of the model server a run will use.
+type needs struct {
+	model bool // some track calls the model
+	tools bool // some track offers it tools
+}
+
+// preflight runs the checks a run needs before it starts: with need.model,
+// the model server's (reachable, version, model present, and with
+// need.tools, tool support); always python3; and the oracle check of every
+// task in taskList. ok is true when every check holds.
+func preflight(ctx context.Context, cfg model.Config, need needs, taskList []tasks.Task) ([]check, bool) {
 	var checks []check
-	if needModel {
-		checks = append(checks, serverChecks(ctx, cfg)...)
+	if need.model {
+		checks = append(checks, serverChecks(ctx, cfg, need.tools)...)
 	}
 	checks = append(checks, pythonCheck(ctx))
 	if len(taskList) > 0 {
@@ -122,8 +128,8 @@ func preflight(ctx context.Context, cfg model.Config, needModel bool, taskList [
 }
 
 // serverChecks asks the server once; the checks that depend on a reachable
-// server are left out when it is not.
-func serverChecks(ctx context.Context, cfg model.Config) []check {
+// server are left out when it is not, and tool support unless tools is set.
+func serverChecks(ctx context.Context, cfg model.Config, tools bool) []check {
 	isOllama := cfg.Backend == "" || cfg.Backend == model.BackendOllama
 	client, err := model.New(cfg)
 	if err != nil {
@@ -147,7 +153,7 @@ func serverChecks(ctx context.Context, cfg model.Config) []check {
 	checks := []check{{Name: checkServer, OK: true, Detail: fmt.Sprintf("%s at %s is reachable", kind, info.Host)}}
 	checks = append(checks, versionCheck(info, isOllama))
 	checks = append(checks, modelCheck(cfg, info, isOllama))
-	if info.HasModel {
+	if info.HasModel && tools {
 		checks = append(checks, toolsCheck(cfg, info, isOllama))
 	}
 	return checks

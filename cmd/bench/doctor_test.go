@@ -135,7 +135,7 @@ func TestDoctorOpenAI(t *testing.T) {
 
 func TestPreflightWithoutModel(t *testing.T) {
 	// The oracle track needs no server: a down host is not checked.
-	checks, ok := preflight(context.Background(), model.Config{Host: "127.0.0.1:1"}, false, nil)
+	checks, ok := preflight(context.Background(), model.Config{Host: "127.0.0.1:1"}, needs{}, nil)
 	if !ok || len(checks) != 1 || checks[0].Name != checkPython {
 		t.Fatalf("checks = %v, ok = %v", checks, ok)
 	}

@@ -352,14 +352,7 @@ func taskRefs(ts []tasks.Task) ([]results.TaskRef, error) {
 }
 
 // needsModel reports whether any of the tracks calls the model.
-func needsModel(tracks []string) bool {
-	for _, t := range tracks {
-		if runner.NeedsModel(t) {
-			return true
-		}
-	}
-	return false
-}
+func needsModel(tracks []string) bool { return slices.ContainsFunc(tracks, runner.NeedsModel) }
 
 // serverHelp is the paragraph printed when the preflight finds no usable
 // model server.
@@ -378,34 +371,18 @@ func resumeHelp(s runSetup) string {
 		"Start the %s server with %s on it, or, if the server has moved, add --host URL.", s.dir, s.mcfg.Backend, s.mcfg.Model)
 }
 
-// toolsOptional passes a failed tool-support check when no track of the run
-// offers tools, and says why.
-func toolsOptional(lines []check) ([]check, bool) {
-	ok := true
-	for i := range lines {
-		if lines[i].Name == checkTools && !lines[i].OK {
-			lines[i].OK, lines[i].Fix = true, ""
-			lines[i].Detail += "; no track of this run offers tools"
-		}
-		ok = ok && lines[i].OK
-	}
-	return lines, ok
-}
-
 // checkReady runs the doctor's checks; on failure it prints them, and the
 // server help when a server check failed. Nothing has been created yet.
 func checkReady(ctx context.Context, errw io.Writer, s runSetup) bool {
-	lines, ok := preflight(ctx, s.mcfg, needsModel(s.run.Tracks), s.tasks)
-	if !slices.ContainsFunc(s.run.Tracks, runner.UsesTools) {
-		lines, ok = toolsOptional(lines)
-	}
+	need := needs{model: needsModel(s.run.Tracks), tools: slices.ContainsFunc(s.run.Tracks, runner.UsesTools)}
+	lines, ok := preflight(ctx, s.mcfg, need, s.tasks)
 	if ok {
 		return true
 	}
 	serverFailed := false
 	for _, l := range lines {
 		fmt.Fprintln(errw, l)
-		if !l.OK && l.Name != "python3" && l.Name != "tasks" {
+		if !l.OK && l.Name != checkPython && l.Name != checkTasks {
 			serverFailed = true
 		}
 	}
