@@ -5,7 +5,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,16 +14,6 @@ import (
 	"bench/runner/track/tracktest"
 	"bench/tasks"
 )
-
-// needPython skips a test on a machine without python3; the tests that run
-// Python run in parallel (most of their time is the interpreter starting).
-func needPython(t *testing.T) {
-	t.Helper()
-	if _, err := exec.LookPath("python3"); err != nil {
-		t.Skip("python3 is not on PATH")
-	}
-	t.Parallel()
-}
 
 // task returns the embedded course task name.
 func task(t *testing.T, name string) tasks.Task { return tracktest.CourseTask(t, name) }
@@ -99,7 +88,7 @@ func TestOverlay(t *testing.T) {
 }
 
 func TestGradeOriginalAndSolution(t *testing.T) {
-	needPython(t)
+	tracktest.NeedPython(t)
 	tk := task(t, "parse_date")
 	dir := workspace(t, tk)
 	g, err := Grade(context.Background(), tk, dir)
@@ -130,7 +119,7 @@ func TestGradeOriginalAndSolution(t *testing.T) {
 // TestGradePartialParseDate: fixing only the line the traceback points to
 // exposes the month off by one.
 func TestGradePartialParseDate(t *testing.T) {
-	needPython(t)
+	tracktest.NeedPython(t)
 	tk := task(t, "parse_date")
 	dir := workspace(t, tk)
 	if err := Overlay(tk, dir, "partial"); err != nil {
@@ -146,7 +135,7 @@ func TestGradePartialParseDate(t *testing.T) {
 }
 
 func TestGradeTamperedTestFile(t *testing.T) {
-	needPython(t)
+	tracktest.NeedPython(t)
 	tk := task(t, "leap_year")
 	dir := workspace(t, tk)
 	// The "fix" a cheating track might write: tests that always pass.
@@ -175,7 +164,7 @@ func TestGradeTamperedTestFile(t *testing.T) {
 }
 
 func TestGradeDeletedAndSymlinkedTestFile(t *testing.T) {
-	needPython(t)
+	tracktest.NeedPython(t)
 	tk := task(t, "word_freq")
 	dir := workspace(t, tk)
 	os.Remove(filepath.Join(dir, "test_word_freq.py"))
@@ -211,7 +200,7 @@ func TestGradeDeletedAndSymlinkedTestFile(t *testing.T) {
 // TestGradeImportFailureCountsEveryTest: a source that does not even import
 // fails every test of the task, not zero tests.
 func TestGradeImportFailureCountsEveryTest(t *testing.T) {
-	needPython(t)
+	tracktest.NeedPython(t)
 	tk := task(t, "leap_year")
 	for name, src := range map[string]string{
 		"syntax error": "def is_leap(year)\n    return True\n",
@@ -237,7 +226,7 @@ func TestGradeImportFailureCountsEveryTest(t *testing.T) {
 // reply holding only the fixed function, written over the whole file, loses
 // import re.
 func TestSlugifyFunctionOnlyReply(t *testing.T) {
-	needPython(t)
+	tracktest.NeedPython(t)
 	tk := task(t, "slugify")
 	dir := workspace(t, tk)
 	snippet := "def slugify(text, sep=\"-\"):\n    words = re.findall(r\"[a-z0-9]+\", text.lower())\n    return sep.join(words)\n"
@@ -254,7 +243,7 @@ func TestSlugifyFunctionOnlyReply(t *testing.T) {
 }
 
 func TestVerifyCourseTasks(t *testing.T) {
-	needPython(t)
+	tracktest.NeedPython(t)
 	all, err := tasks.Load(tasks.Embedded())
 	if err != nil {
 		t.Fatal(err)
@@ -292,7 +281,7 @@ func brokenTask(t *testing.T) tasks.Task {
 }
 
 func TestVerifyBrokenSolution(t *testing.T) {
-	needPython(t)
+	tracktest.NeedPython(t)
 	v := Verify(context.Background(), brokenTask(t))
 	if v.OK() {
 		t.Fatal("a task whose solution fails verified")
@@ -332,7 +321,7 @@ func (d driftFS) ReadFile(name string) ([]byte, error) {
 }
 
 func TestVerifyNoticesAChangedFolder(t *testing.T) {
-	needPython(t)
+	tracktest.NeedPython(t)
 	tk := task(t, "leap_year")
 	m := fstest.MapFS{"NOTES.md": {Data: []byte("x")}}
 	fs.WalkDir(tk.FS, ".", func(p string, d fs.DirEntry, err error) error {
@@ -353,7 +342,7 @@ func TestVerifyNoticesAChangedFolder(t *testing.T) {
 // TestGradeShadowedHarness: a unittest.py written into the workspace root
 // would be imported instead of the standard library's and could fake a pass.
 func TestGradeShadowedHarness(t *testing.T) {
-	needPython(t)
+	tracktest.NeedPython(t)
 	tk := task(t, "leap_year")
 	dir := workspace(t, tk)
 	fake := "import sys\nprint('Ran 6 tests in 0.001s\\n\\nOK')\nsys.exit(0)\n"
@@ -381,7 +370,7 @@ func TestGradeShadowedHarness(t *testing.T) {
 // is not tampering. (The course tasks name their test module, so discovery
 // only matters for tasks of --tasks-dir.)
 func TestGradeIgnoresTestModulesTheTrackAdded(t *testing.T) {
-	needPython(t)
+	tracktest.NeedPython(t)
 	tk := tasks.Task{
 		Name: "calc", TestCmd: []string{"python3", "-m", "unittest", "-v"}, Timeout: 10 * time.Second,
 		Source: "calc.py", TestFiles: []string{"test_calc.py"}, Tests: []string{"test_add"},

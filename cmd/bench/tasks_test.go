@@ -6,25 +6,15 @@ import (
 	"encoding/json"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"bench/runner/track/tracktest"
 	"bench/tasks"
 
 	"github.com/otiai10/copy"
 )
-
-// needPython skips a test on a machine without python3 and lets the tests
-// that run Python run in parallel.
-func needPython(t *testing.T) {
-	t.Helper()
-	if _, err := exec.LookPath("python3"); err != nil {
-		t.Skip("python3 is not on PATH")
-	}
-	t.Parallel()
-}
 
 // copyTasks writes the built-in tasks into a fresh folder for --tasks-dir.
 func copyTasks(t *testing.T) string {
@@ -124,7 +114,7 @@ func TestTasksUnexpectedArgument(t *testing.T) {
 }
 
 func TestTasksVerify(t *testing.T) {
-	needPython(t)
+	tracktest.NeedPython(t)
 	out, _, err := runCLI(t, "tasks", "verify")
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
@@ -135,7 +125,7 @@ func TestTasksVerify(t *testing.T) {
 // TestTasksVerifyBrokenSolution: a --tasks-dir copy whose solution does not
 // pass exits 1 naming the task, and verify leaves the folder as it was.
 func TestTasksVerifyBrokenSolution(t *testing.T) {
-	needPython(t)
+	tracktest.NeedPython(t)
 	dir := copyTasks(t)
 	orig, err := os.ReadFile(filepath.Join(dir, "leap_year", "repo", "leap.py"))
 	if err != nil {

@@ -2,6 +2,7 @@ package tracktest
 
 import (
 	"io/fs"
+	"os/exec"
 	"testing"
 
 	"github.com/otiai10/copy"
@@ -48,4 +49,14 @@ func ReadOverlay(t testing.TB, env *track.Env, sub, file string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// NeedPython skips a test on a machine without python3, and lets the tests
+// that run Python run in parallel.
+func NeedPython(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 is not on PATH")
+	}
+	t.Parallel()
 }
