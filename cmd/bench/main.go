@@ -109,59 +109,6 @@ func commandPath(c *cli.Context) string {
 	return strings.Join(append([]string{"bench"}, names...), " ")
 }
 
-// repeatedFlag refuses a single-valued flag given twice on the command line
-// (`--parallel 2 --parallel 3`), which would otherwise keep the last one silently.
-func repeatedFlag(c *cli.Context) error {
-	single := map[string]string{} // every name of a single-valued flag → its main name
-	for _, f := range c.Command.Flags {
-		switch f.(type) {
-		case *cli.StringSliceFlag, *cli.IntSliceFlag, *cli.Int64SliceFlag, *cli.Float64SliceFlag, *cli.UintSliceFlag, *cli.Uint64SliceFlag:
-			continue
-		}
-		for _, n := range f.Names() {
-			single[n] = f.Names()[0]
-		}
-	}
-	seen := map[string]bool{}
-	for _, a := range commandArgs(c) {
-		if a == "--" {
-			break
-		}
-		name, ok := strings.CutPrefix(a, "-")
-		if !ok {
-			continue
-		}
-		name, _ = strings.CutPrefix(name, "-")
-		name, _, _ = strings.Cut(name, "=")
-		main, ok := single[name]
-		if !ok {
-			continue
-		}
-		if seen[main] {
-			return fmt.Errorf("--%s is given twice; give it once", main)
-		}
-		seen[main] = true
-	}
-	return nil
-}
-
-// commandArgs is the command line after the command's own name: its flags
-// and arguments as typed.
-func commandArgs(c *cli.Context) []string {
-	args := os.Args
-	if c.App.Metadata != nil {
-		if a, ok := c.App.Metadata["args"].([]string); ok {
-			args = a
-		}
-	}
-	for i, a := range args {
-		if i > 0 && a == c.Command.Name {
-			return args[i+1:]
-		}
-	}
-	return nil
-}
-
 // exitCode prints err (if it has a message) and returns the process exit code.
 func exitCode(err error, stderr io.Writer) int {
 	if err == nil {

@@ -5,7 +5,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -157,67 +156,4 @@ func writePlot(path string, rep *report.Report) error {
 		return fmt.Errorf("writing the plot %s: %w", path, err)
 	}
 	return nil
-}
-
-// argsWithTrailingFlags returns the positional arguments of c, applying any
-// of the command's flags that follow them (`bench report DIR --format json`):
-// urfave/cli stops parsing flags at the first positional argument.
-func argsWithTrailingFlags(c *cli.Context) ([]string, error) {
-	args := c.Args().Slice()
-	var pos []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--" {
-			return append(pos, args[i+1:]...), nil
-		}
-		name, ok := strings.CutPrefix(a, "--")
-		if !ok {
-			name, ok = strings.CutPrefix(a, "-")
-		}
-		if !ok || name == "" {
-			pos = append(pos, a)
-			continue
-		}
-		name, value, hasValue := strings.Cut(name, "=")
-		if !hasFlag(c, name) {
-			return nil, fmt.Errorf("unknown flag %s for bench %s", a, c.Command.Name)
-		}
-		if !hasValue && isBoolFlag(c, name) {
-			value, hasValue = "true", true
-		}
-		if !hasValue {
-			if i+1 >= len(args) {
-				return nil, fmt.Errorf("flag --%s needs a value", name)
-			}
-			i++
-			value = args[i]
-		}
-		if err := c.Set(name, value); err != nil {
-			return nil, fmt.Errorf("flag --%s: %w", name, err)
-		}
-	}
-	return pos, nil
-}
-
-// isBoolFlag reports whether the command of c defines name as a boolean
-// flag, which takes no value after it (`bench show DIR --full`).
-func isBoolFlag(c *cli.Context, name string) bool {
-	for _, f := range c.Command.Flags {
-		if b, ok := f.(*cli.BoolFlag); ok && slices.Contains(b.Names(), name) {
-			return true
-		}
-	}
-	return false
-}
-
-// hasFlag reports whether the command of c defines a flag called name.
-func hasFlag(c *cli.Context, name string) bool {
-	for _, f := range c.Command.Flags {
-		for _, n := range f.Names() {
-			if n == name {
-				return true
-			}
-		}
-	}
-	return false
 }
