@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"bench/model"
-	"bench/runner/track/tracktest"
+	"bench/track/tracktest"
 )
 
 // BenchmarkAgentTurn measures the loop's own cost per turn (prompt

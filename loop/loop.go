@@ -11,8 +11,8 @@ import (
 	"context"
 
 	"bench/model"
-	"bench/results"
-	"bench/runner/track"
+	"bench/record"
+	"bench/track"
 )
 
 // DefaultMaxTurns is the turn budget when env.MaxTurns is 0.
@@ -46,7 +46,7 @@ func Agent(ctx context.Context, env *track.Env) track.Outcome {
 	}
 	for {
 		if err := ctx.Err(); err != nil {
-			return end(results.ExitInterrupted, err)
+			return end(record.ExitInterrupted, err)
 		}
 		final := turns >= maxTurns
 		offer := specs
@@ -64,20 +64,20 @@ func Agent(ctx context.Context, env *track.Env) track.Outcome {
 		spent += budgetTokens(resp.Usage)
 		switch {
 		case env.MaxTokens > 0 && spent >= env.MaxTokens:
-			return end(results.ExitTokenBudget, nil)
+			return end(record.ExitTokenBudget, nil)
 		case final:
-			return end(results.ExitMaxTurns, nil)
+			return end(record.ExitMaxTurns, nil)
 		case len(resp.Message.ToolCalls) == 0:
-			return end(results.ExitDone, nil)
+			return end(record.ExitDone, nil)
 		}
 		for _, tc := range resp.Message.ToolCalls {
 			calls = append(calls, tc.Name)
-			conv.Record(results.Event{Kind: results.EventToolCall, Tool: tc.Name, Args: tc.Arguments})
+			conv.Record(record.Event{Kind: record.EventToolCall, Tool: tc.Name, Args: tc.Arguments})
 			text, isErr := tools.call(ctx, env, tc)
-			conv.Record(results.Event{Kind: results.EventToolResult, Tool: tc.Name, Result: text, IsError: isErr})
+			conv.Record(record.Event{Kind: record.EventToolResult, Tool: tc.Name, Result: text, IsError: isErr})
 			conv.Add(model.Message{Role: model.RoleTool, Content: text, ToolName: tc.Name, ToolCallID: tc.ID})
 			if err := ctx.Err(); err != nil {
-				return end(results.ExitInterrupted, err)
+				return end(record.ExitInterrupted, err)
 			}
 		}
 	}

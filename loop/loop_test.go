@@ -13,10 +13,10 @@ import (
 	"time"
 
 	"bench/model"
-	"bench/results"
-	"bench/runner/track"
-	"bench/runner/track/tracktest"
+	"bench/record"
 	"bench/tasks"
+	"bench/track"
+	"bench/track/tracktest"
 )
 
 // newEnv returns an episode environment on a small temp workspace.
@@ -47,7 +47,7 @@ func TestAgentRunsToolsInOrderUntilAnswer(t *testing.T) {
 	env, rec := newEnv(t, chat)
 	out := Agent(context.Background(), env)
 
-	if out.Exit != results.ExitDone || out.Err != nil {
+	if out.Exit != record.ExitDone || out.Err != nil {
 		t.Fatalf("exit = %q, %v; want done", out.Exit, out.Err)
 	}
 	if out.Turns != 2 || out.ModelCalls != 2 {
@@ -82,7 +82,7 @@ func TestAgentRequestEventsHoldOnlyNewMessages(t *testing.T) {
 	chat := &tracktest.FakeChatter{Script: []tracktest.FakeReply{tracktest.Say(tracktest.Calls("list_files", `{"path":""}`)), tracktest.Say(tracktest.Text("ok"))}}
 	env, rec := newEnv(t, chat)
 	Agent(context.Background(), env)
-	reqs := rec.Of(results.EventRequest)
+	reqs := rec.Of(record.EventRequest)
 	if len(reqs) != 2 {
 		t.Fatalf("%d request events, want 2", len(reqs))
 	}
@@ -99,8 +99,8 @@ func TestAgentRequestEventsHoldOnlyNewMessages(t *testing.T) {
 	if first.EstTokens <= 0 || second.EstTokens <= first.EstTokens {
 		t.Errorf("estimates = %d, %d; want positive and growing", first.EstTokens, second.EstTokens)
 	}
-	if got := rec.Of(results.EventToolResult)[0].Result; got != "calc.py\ntest_calc.py" {
-		t.Errorf("list_files result = %q", rec.Of(results.EventToolResult)[0].Result)
+	if got := rec.Of(record.EventToolResult)[0].Result; got != "calc.py\ntest_calc.py" {
+		t.Errorf("list_files result = %q", rec.Of(record.EventToolResult)[0].Result)
 	}
 }
 
@@ -112,7 +112,7 @@ func TestAgentMaxTurnsEndsWithOneCallWithoutTools(t *testing.T) {
 	env.MaxTurns = 3
 	out := Agent(context.Background(), env)
 
-	if out.Exit != results.ExitMaxTurns {
+	if out.Exit != record.ExitMaxTurns {
 		t.Fatalf("exit = %q, want max_turns", out.Exit)
 	}
 	if out.Turns != 3 || out.ModelCalls != 4 || len(chat.Requests) != 4 {
@@ -131,7 +131,7 @@ func TestAgentMaxTurnsEndsWithOneCallWithoutTools(t *testing.T) {
 		t.Errorf("%d requests without tools, want exactly 1", without)
 	}
 	// The final call's tool request is not run.
-	if n := len(rec.Of(results.EventToolCall)); n != 3 {
+	if n := len(rec.Of(record.EventToolCall)); n != 3 {
 		t.Errorf("%d tool calls run, want 3", n)
 	}
 }
@@ -142,7 +142,7 @@ func TestAgentDefaultTurnBudget(t *testing.T) {
 	}}
 	env, _ := newEnv(t, chat)
 	out := Agent(context.Background(), env)
-	if out.Exit != results.ExitMaxTurns || out.ModelCalls != DefaultMaxTurns+1 {
+	if out.Exit != record.ExitMaxTurns || out.ModelCalls != DefaultMaxTurns+1 {
 		t.Errorf("exit %q after %d calls; want max_turns after %d", out.Exit, out.ModelCalls, DefaultMaxTurns+1)
 	}
 }
@@ -212,12 +212,12 @@ func TestAgentToolErrorsAreResultsAndTheLoopGoesOn(t *testing.T) {
 	}
 	out := Agent(context.Background(), env)
 
-	if out.Exit != results.ExitDone || out.ModelCalls != 11 {
+	if out.Exit != record.ExitDone || out.ModelCalls != 11 {
 		t.Fatalf("exit %q after %d calls; want done after 11", out.Exit, out.ModelCalls)
 	}
 	want := []string{"not a valid JSON object", `missing argument "path"`, `unexpected argument "mode"`, `"path" must be a string`,
 		`unknown tool "delete_file"`, "no such file: missing.py", "is absolute", `climbs out with ".."`, "symbolic link", "found 0 times"}
-	res := rec.Of(results.EventToolResult)
+	res := rec.Of(record.EventToolResult)
 	if len(res) != len(want) {
 		t.Fatalf("%d tool results, want %d", len(res), len(want))
 	}
@@ -235,8 +235,8 @@ func TestAgentToolErrorsAreResultsAndTheLoopGoesOn(t *testing.T) {
 	if entries, _ := os.ReadDir(outside); len(entries) != 1 {
 		t.Errorf("files outside the workspace: %v", entries)
 	}
-	if len(rec.Of(results.EventWrite)) != 0 {
-		t.Errorf("write events recorded: %+v", rec.Of(results.EventWrite))
+	if len(rec.Of(record.EventWrite)) != 0 {
+		t.Errorf("write events recorded: %+v", rec.Of(record.EventWrite))
 	}
 }
 
@@ -257,7 +257,7 @@ func TestAgentFileSizeCap(t *testing.T) {
 		t.Fatal(err)
 	}
 	Agent(context.Background(), env)
-	res := rec.Of(results.EventToolResult)
+	res := rec.Of(record.EventToolResult)
 	if len(res) != 4 {
 		t.Fatalf("%d tool results, want 4", len(res))
 	}
@@ -282,7 +282,7 @@ func TestAgentCanWriteATestFile(t *testing.T) {
 	if got, _ := os.ReadFile(filepath.Join(env.Dir, "test_calc.py")); string(got) != "pass\n" {
 		t.Errorf("test_calc.py = %q", got)
 	}
-	if w := rec.Of(results.EventWrite); len(w) != 1 || w[0].Path != "test_calc.py" || w[0].Bytes != 5 || w[0].Turn != 1 {
+	if w := rec.Of(record.EventWrite); len(w) != 1 || w[0].Path != "test_calc.py" || w[0].Bytes != 5 || w[0].Turn != 1 {
 		t.Errorf("write events = %+v", w)
 	}
 }
@@ -295,7 +295,7 @@ func TestAgentEditFileNeedsExactlyOneMatch(t *testing.T) {
 	}}
 	env, rec := newEnv(t, chat)
 	Agent(context.Background(), env)
-	res := rec.Of(results.EventToolResult)
+	res := rec.Of(record.EventToolResult)
 	if !strings.Contains(res[1].Result, "found 2 times in sub/dup.py") || !res[1].IsError {
 		t.Errorf("ambiguous edit result = %q", res[1].Result)
 	}
@@ -315,7 +315,7 @@ func TestAgentCapsToolResults(t *testing.T) {
 		t.Fatal(err)
 	}
 	Agent(context.Background(), env)
-	got := rec.Of(results.EventToolResult)[0].Result
+	got := rec.Of(record.EventToolResult)[0].Result
 	if !strings.HasPrefix(got, big[:ResultCap]) || !strings.HasSuffix(got, "[output cut: 31616 of 48000 bytes not shown]") {
 		t.Errorf("capped result ends %q", got[len(got)-80:])
 	}
@@ -332,7 +332,7 @@ func TestAgentStopsAtTokenBudget(t *testing.T) {
 	env, _ := newEnv(t, chat)
 	env.MaxTokens = 250
 	out := Agent(context.Background(), env)
-	if out.Exit != results.ExitTokenBudget || out.ModelCalls != 3 || out.Usage.Total() != 300 {
+	if out.Exit != record.ExitTokenBudget || out.ModelCalls != 3 || out.Usage.Total() != 300 {
 		t.Errorf("exit %q after %d calls, %d tokens; want token_budget after 3 calls, 300 tokens", out.Exit, out.ModelCalls, out.Usage.Total())
 	}
 }
@@ -347,7 +347,7 @@ func TestAgentTokenBudgetWithoutReportedUsage(t *testing.T) {
 	env, _ := newEnv(t, chat)
 	env.MaxTokens = 250
 	out := Agent(context.Background(), env)
-	if out.Exit != results.ExitTokenBudget || out.ModelCalls != 3 {
+	if out.Exit != record.ExitTokenBudget || out.ModelCalls != 3 {
 		t.Errorf("exit %q after %d calls; want token_budget after 3 calls", out.Exit, out.ModelCalls)
 	}
 }
@@ -363,7 +363,7 @@ func TestAgentInterrupted(t *testing.T) {
 	}}
 	env, _ := newEnv(t, chat)
 	out := Agent(ctx, env)
-	if out.Exit != results.ExitInterrupted || out.ModelCalls != 2 {
+	if out.Exit != record.ExitInterrupted || out.ModelCalls != 2 {
 		t.Errorf("exit = %q after %d calls, want interrupted after 2", out.Exit, out.ModelCalls)
 	}
 }
@@ -373,10 +373,10 @@ func TestAgentModelErrorEndsWithError(t *testing.T) {
 	chat := &tracktest.FakeChatter{Script: []tracktest.FakeReply{tracktest.Say(tracktest.Calls("list_files", `{"path":"."}`)), {Err: boom}}}
 	env, rec := newEnv(t, chat)
 	out := Agent(context.Background(), env)
-	if out.Exit != results.ExitError || !errors.Is(out.Err, boom) || out.ModelCalls != 2 {
+	if out.Exit != record.ExitError || !errors.Is(out.Err, boom) || out.ModelCalls != 2 {
 		t.Errorf("exit %q, err %v, calls %d; want error, boom, 2", out.Exit, out.Err, out.ModelCalls)
 	}
-	if n := len(rec.Of(results.EventResponse)); n != 1 {
+	if n := len(rec.Of(record.EventResponse)); n != 1 {
 		t.Errorf("%d response events; the failed call has none", n)
 	}
 }

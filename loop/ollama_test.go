@@ -11,8 +11,8 @@ import (
 
 	"bench/model"
 	"bench/model/modeltest"
-	"bench/results"
-	"bench/runner/track/tracktest"
+	"bench/record"
+	"bench/track/tracktest"
 )
 
 // monthMessage is what parse_date's second bug prints once the first is fixed.
@@ -70,13 +70,13 @@ func TestOllamaAgentParseDatePasses(t *testing.T) {
 	env, rec := tracktest.Fixture(t, "parse_date", chat)
 	out := Agent(context.Background(), env)
 
-	if out.Exit != results.ExitDone || out.ModelCalls != len(parseDateSteps) || out.Err != nil {
+	if out.Exit != record.ExitDone || out.ModelCalls != len(parseDateSteps) || out.Err != nil {
 		t.Fatalf("exit %q after %d calls (%v)", out.Exit, out.ModelCalls, out.Err)
 	}
 	if want := []string{"run_tests", "edit_file", "run_tests", "read_file", "edit_file", "run_tests"}; !slices.Equal(out.ToolCalls, want) {
 		t.Errorf("tool calls = %v, want %v", out.ToolCalls, want)
 	}
-	runs := rec.Of(results.EventTestRun)
+	runs := rec.Of(record.EventTestRun)
 	if len(runs) != 3 || runs[2].TestsTotal != 7 || runs[2].TestsPassed != 7 {
 		t.Fatalf("test runs = %+v", runs)
 	}
@@ -102,7 +102,7 @@ func TestOllamaAgentListFilesForever(t *testing.T) {
 	env, rec := tracktest.Fixture(t, "word_freq", chat)
 	env.MaxTurns = 4
 	out := Agent(context.Background(), env)
-	if out.Exit != results.ExitMaxTurns || out.Turns != 4 || out.ModelCalls != 5 {
+	if out.Exit != record.ExitMaxTurns || out.Turns != 4 || out.ModelCalls != 5 {
 		t.Fatalf("outcome = %+v; want max_turns after 4 turns and 5 calls", out)
 	}
 	reqs := srv.Requests()
@@ -121,7 +121,7 @@ func TestOllamaAgentListFilesForever(t *testing.T) {
 	if !slices.Equal(without, []int{len(reqs) - 1}) {
 		t.Errorf("requests without tools: %v; want only the last of %d", without, len(reqs))
 	}
-	if n := len(rec.Of(results.EventWrite)); n != 0 {
+	if n := len(rec.Of(record.EventWrite)); n != 0 {
 		t.Errorf("%d writes", n)
 	}
 	res, err := env.RunTests(context.Background()) // what grading will see: the bug is still there
@@ -145,7 +145,7 @@ func TestOllamaAgentToolErrorsGoBackToTheModel(t *testing.T) {
 	)
 	env, rec := tracktest.Fixture(t, "leap_year", chat)
 	out := Agent(context.Background(), env)
-	if out.Exit != results.ExitDone || out.ModelCalls != 8 {
+	if out.Exit != record.ExitDone || out.ModelCalls != 8 {
 		t.Fatalf("outcome = %+v", out)
 	}
 	reqs := srv.Requests()
@@ -161,7 +161,7 @@ func TestOllamaAgentToolErrorsGoBackToTheModel(t *testing.T) {
 		t.Error("written beside the workspace")
 	}
 	// The agent may write a test file; grading restores it and flags the episode.
-	if w := rec.Of(results.EventWrite); len(w) != 1 || w[0].Path != "test_leap.py" {
+	if w := rec.Of(record.EventWrite); len(w) != 1 || w[0].Path != "test_leap.py" {
 		t.Errorf("writes = %+v", w)
 	}
 }
@@ -175,7 +175,7 @@ func TestOpenAIAgentMalformedArguments(t *testing.T) {
 	}
 	env, _ := tracktest.Fixture(t, "leap_year", chat)
 	out := Agent(context.Background(), env)
-	if out.Exit != results.ExitDone || out.ModelCalls != 2 {
+	if out.Exit != record.ExitDone || out.ModelCalls != 2 {
 		t.Fatalf("outcome = %+v", out)
 	}
 	if last := srv.Requests()[1].Last(); !strings.HasPrefix(last.Content, "error: read_file: arguments are not a valid JSON object") {
@@ -193,13 +193,13 @@ func TestOllamaAgent500MidEpisodeIsRetried(t *testing.T) {
 	)
 	env, rec := tracktest.Fixture(t, "leap_year", chat)
 	out := Agent(context.Background(), env)
-	if out.Exit != results.ExitDone || out.ModelCalls != 3 || !slices.Equal(out.ToolCalls, []string{"list_files", "read_file"}) {
+	if out.Exit != record.ExitDone || out.ModelCalls != 3 || !slices.Equal(out.ToolCalls, []string{"list_files", "read_file"}) {
 		t.Fatalf("outcome = %+v", out)
 	}
 	if len(srv.Requests()) != 4 {
 		t.Errorf("%d requests reached the server, want 4", len(srv.Requests()))
 	}
-	if resp := rec.Of(results.EventResponse); resp[1].Retries != 1 {
+	if resp := rec.Of(record.EventResponse); resp[1].Retries != 1 {
 		t.Errorf("second response retries = %d, want 1", resp[1].Retries)
 	}
 }
@@ -209,7 +209,7 @@ func TestOllamaAgentServerStaysDown(t *testing.T) {
 	chat, _ := ollama(t, call("list_files", `{"path":"."}`), modeltest.Always(modeltest.Status(503)))
 	env, _ := tracktest.Fixture(t, "leap_year", chat)
 	out := Agent(context.Background(), env)
-	if out.Exit != results.ExitError || !errors.Is(out.Err, model.ErrServer) || out.ModelCalls != 2 {
+	if out.Exit != record.ExitError || !errors.Is(out.Err, model.ErrServer) || out.ModelCalls != 2 {
 		t.Errorf("outcome = %+v; want error from the server on the second call", out)
 	}
 }
@@ -222,7 +222,7 @@ func TestOllamaAgentInterrupted(t *testing.T) {
 		return modeltest.Hang()
 	}))
 	env, _ := tracktest.Fixture(t, "leap_year", chat)
-	if out := Agent(ctx, env); out.Exit != results.ExitInterrupted {
+	if out := Agent(ctx, env); out.Exit != record.ExitInterrupted {
 		t.Errorf("outcome = %+v; want interrupted", out)
 	}
 }
@@ -235,7 +235,7 @@ func TestOllamaRequestEstimateMatchesClient(t *testing.T) {
 	env, rec := tracktest.Fixture(t, "leap_year", chat)
 	out := Agent(context.Background(), env)
 	sum := 0
-	for _, r := range rec.Of(results.EventRequest) {
+	for _, r := range rec.Of(record.EventRequest) {
 		sum += r.EstTokens
 	}
 	if sum == 0 || sum != out.Usage.EstPromptTokens {
@@ -249,7 +249,7 @@ func TestAgentTrajectoryOnDisk(t *testing.T) {
 	t.Parallel()
 	chat, _ := ollama(t, call("read_file", `{"path":"leap.py"}`), call("run_tests", `{}`), modeltest.Text("Looked."))
 	env, _ := tracktest.Fixture(t, "leap_year", chat)
-	w, err := results.Create(t.TempDir(), results.Run{ID: "test", Model: modeltest.DefaultModel})
+	w, err := record.Create(t.TempDir(), record.Run{ID: "test", Model: modeltest.DefaultModel})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -263,7 +263,7 @@ func TestAgentTrajectoryOnDisk(t *testing.T) {
 	if err := traj.Close(); err != nil {
 		t.Fatal(err)
 	}
-	events, warnings, err := results.ReadTrajectory(traj.Path())
+	events, warnings, err := record.ReadTrajectory(traj.Path())
 	if err != nil || len(warnings) > 0 {
 		t.Fatalf("read back: %v %v", err, warnings)
 	}

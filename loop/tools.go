@@ -14,8 +14,8 @@ import (
 	"unicode/utf8"
 
 	"bench/model"
-	"bench/results"
-	"bench/runner/track"
+	"bench/record"
+	"bench/track"
 )
 
 // ResultCap is the most bytes of a tool result the model is shown.
@@ -254,7 +254,7 @@ func writeFile(_ context.Context, env *track.Env, a map[string]string) (string, 
 	if err := os.WriteFile(p, []byte(a["content"]), 0o644); err != nil {
 		return "", fileError(a["path"], err)
 	}
-	env.Rec.Record(results.Event{Kind: results.EventWrite, Path: relName(env.Dir, p), Bytes: len(a["content"])})
+	env.Rec.Record(record.Event{Kind: record.EventWrite, Path: relName(env.Dir, p), Bytes: len(a["content"])})
 	return fmt.Sprintf("wrote %d bytes to %s", len(a["content"]), relName(env.Dir, p)), nil
 }
 
@@ -282,7 +282,7 @@ func editFile(_ context.Context, env *track.Env, a map[string]string) (string, e
 	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
 		return "", fileError(a["path"], err)
 	}
-	env.Rec.Record(results.Event{Kind: results.EventWrite, Path: relName(env.Dir, p), Bytes: len(text)})
+	env.Rec.Record(record.Event{Kind: record.EventWrite, Path: relName(env.Dir, p), Bytes: len(text)})
 	return fmt.Sprintf("edited %s: replaced %d bytes with %d bytes", relName(env.Dir, p), len(a["old"]), len(a["new"])), nil
 }
 

@@ -8,13 +8,13 @@ import (
 	"testing"
 	"time"
 
-	"bench/results"
+	"bench/record"
 )
 
 // generateEpisodes makes n synthetic episodes over 4 tasks and 3 tracks,
 // seeds with one twin each, a handful of tool sequences and exit reasons,
 // and twins that sometimes diverge.
-func generateEpisodes(n int) []results.Episode {
+func generateEpisodes(n int) []record.Episode {
 	tasks := []string{"leap_year", "parse_date", "slugify", "word_freq"}
 	tracks := []string{"workflow", "workflow-retry", "agent"}
 	seqs := [][]string{
@@ -24,8 +24,8 @@ func generateEpisodes(n int) []results.Episode {
 		{"read_file", "run_tests", "write_file", "run_tests", "edit_file", "run_tests"},
 		{"read_file", "read_file", "run_tests"},
 	}
-	exits := []string{results.ExitDone, results.ExitDone, results.ExitDone, results.ExitMaxTurns, results.ExitTokenBudget, results.ExitError}
-	eps := make([]results.Episode, n)
+	exits := []string{record.ExitDone, record.ExitDone, record.ExitDone, record.ExitMaxTurns, record.ExitTokenBudget, record.ExitError}
+	eps := make([]record.Episode, n)
 	cells := len(tasks) * len(tracks)
 	for i := range eps {
 		c := i % cells
@@ -41,7 +41,7 @@ func generateEpisodes(n int) []results.Episode {
 		if track == "agent" {
 			tools = seqs[1+int(h>>8)%(len(seqs)-1)]
 		}
-		eps[i] = results.Episode{
+		eps[i] = record.Episode{
 			Task: tasks[c/len(tracks)], Track: track, Seed: seed, Repeat: repeat,
 			Passed: h%3 != 0, ExitReason: exits[int(h>>4)%len(exits)], Turns: 1 + int(h>>12)%12,
 			ToolCalls: tools, Steps: steps,
@@ -55,15 +55,15 @@ func generateEpisodes(n int) []results.Episode {
 // BenchmarkReport100k builds the report over 100,000 episodes and renders
 // it in every format and as an SVG.
 func BenchmarkReport100k(b *testing.B) {
-	in := []Input{{Run: results.Run{ID: "generated", Model: "m", ModelDigest: "d"}, Episodes: generateEpisodes(100_000)}}
-	benchmarkReport(b, func() []Input { return in })
+	in := []record.Data{{Run: record.Run{ID: "generated", Model: "m", ModelDigest: "d"}, Episodes: generateEpisodes(100_000)}}
+	benchmarkReport(b, func() []record.Data { return in })
 }
 
 // benchmarkReport times load+build+render and reports ms/report (wall),
 // cpu-ms/report (the process's CPU time, all threads, GC included), the bytes
 // allocated per report and the peak live heap, sampled every millisecond
 // while it runs (runtime/metrics, no stop-the-world).
-func benchmarkReport(b *testing.B, load func() []Input) {
+func benchmarkReport(b *testing.B, load func() []record.Data) {
 	b.ReportAllocs()
 	var before, after runtime.MemStats
 	runtime.GC()

@@ -1,13 +1,14 @@
 package report
 
 import (
+	"bench/record"
 	"hash/fnv"
 	"slices"
 	"strings"
 )
 
 // Build computes the report over the episodes of all inputs (merged runs).
-func Build(inputs []Input) *Report {
+func Build(inputs []record.Data) *Report {
 	rep := &Report{}
 	notes := &footnotes{}
 	rep.Runs = runInfos(inputs)
@@ -27,7 +28,7 @@ func Build(inputs []Input) *Report {
 }
 
 // runInfos describes the inputs.
-func runInfos(inputs []Input) []RunInfo {
+func runInfos(inputs []record.Data) []RunInfo {
 	infos := make([]RunInfo, len(inputs))
 	for i, in := range inputs {
 		infos[i] = RunInfo{
@@ -135,7 +136,7 @@ func tokensOf(c *cell, estimated bool) []float64 {
 
 // runNotes adds the caveats that concern whole runs: digests or settings
 // that differ between merged runs, and the readers' warnings (e.g. torn lines).
-func runNotes(inputs []Input, notes *footnotes) {
+func runNotes(inputs []record.Data, notes *footnotes) {
 	digests := map[string][]string{}
 	for _, in := range inputs {
 		m := in.Run.Model

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bench/record"
 	"cmp"
 	"fmt"
 	"io"
@@ -33,7 +34,7 @@ type Delta struct {
 // Compare computes, per task and track present in both old and new, the
 // change in pass rate (Fisher's exact test) and in median tokens
 // (Mann-Whitney U test). Cells present on one side only are left out.
-func Compare(old, new []Input) []Delta {
+func Compare(old, new []record.Data) []Delta {
 	newCells := map[[2]string]*cell{}
 	for _, c := range group(new) {
 		newCells[[2]string{c.task, c.track}] = c
@@ -51,8 +52,8 @@ func Compare(old, new []Input) []Delta {
 
 // Unmatched names the task/track cells that only one side holds, which
 // Compare leaves out.
-func Unmatched(old, new []Input) (onlyOld, onlyNew []string) {
-	keys := func(in []Input) map[string]bool {
+func Unmatched(old, new []record.Data) (onlyOld, onlyNew []string) {
+	keys := func(in []record.Data) map[string]bool {
 		m := map[string]bool{}
 		for _, c := range group(in) {
 			m[c.task+"/"+c.track] = true

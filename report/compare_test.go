@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"bench/results"
+	"bench/record"
 )
 
 func TestFisherExactKnownValues(t *testing.T) {
@@ -70,15 +70,15 @@ func TestMannWhitneyNormalAgreesWithExact(t *testing.T) {
 }
 
 func TestCompareShowsTildeForNoise(t *testing.T) {
-	mk := func(track string, n, passes, tokens int) []results.Episode {
-		var eps []results.Episode
+	mk := func(track string, n, passes, tokens int) []record.Episode {
+		var eps []record.Episode
 		for i := range n {
 			eps = append(eps, episode("t", track, i+1, 0, i < passes, tokens+i))
 		}
 		return eps
 	}
-	old := []Input{{Episodes: append(mk("workflow", 20, 2, 1000), mk("agent", 4, 3, 5000)...)}}
-	new := []Input{{Episodes: append(mk("workflow", 20, 18, 2000), mk("agent", 4, 2, 5001)...)}}
+	old := []record.Data{{Episodes: append(mk("workflow", 20, 2, 1000), mk("agent", 4, 3, 5000)...)}}
+	new := []record.Data{{Episodes: append(mk("workflow", 20, 18, 2000), mk("agent", 4, 2, 5001)...)}}
 	ds := Compare(old, new)
 	if len(ds) != 2 {
 		t.Fatalf("deltas = %+v, want two", ds)

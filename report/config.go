@@ -4,26 +4,26 @@ import (
 	"fmt"
 	"strings"
 
-	"bench/results"
+	"bench/record"
 )
 
 // configDiff names the settings in which merged runs that called a model
 // differ, with each run's value, or returns "" when they agree.
-func configDiff(inputs []Input) string {
+func configDiff(inputs []record.Data) string {
 	fields := []struct {
 		name string
-		get  func(results.Run) string
+		get  func(record.Run) string
 	}{
-		{"model", func(r results.Run) string { return r.Backend + " " + r.Model }},
-		{"posture", func(r results.Run) string { return r.Posture }},
-		{"temperature", func(r results.Run) string { return fmt.Sprint(r.Temperature) }},
-		{"num-ctx", func(r results.Run) string { return fmt.Sprint(r.NumCtx) }},
-		{"top-p", func(r results.Run) string { return fmt.Sprint(r.TopP) }},
-		{"max-reply-tokens", func(r results.Run) string { return fmt.Sprint(r.MaxReplyTokens) }},
-		{"think", func(r results.Run) string { return fmt.Sprint(r.Think) }},
-		{"max-turns", func(r results.Run) string { return fmt.Sprint(r.MaxTurns) }},
-		{"max-tokens", func(r results.Run) string { return fmt.Sprint(r.MaxTokens) }},
-		{"tries", func(r results.Run) string { return fmt.Sprint(r.Tries) }},
+		{"model", func(r record.Run) string { return r.Backend + " " + r.Model }},
+		{"posture", func(r record.Run) string { return r.Posture }},
+		{"temperature", func(r record.Run) string { return fmt.Sprint(r.Temperature) }},
+		{"num-ctx", func(r record.Run) string { return fmt.Sprint(r.NumCtx) }},
+		{"top-p", func(r record.Run) string { return fmt.Sprint(r.TopP) }},
+		{"max-reply-tokens", func(r record.Run) string { return fmt.Sprint(r.MaxReplyTokens) }},
+		{"think", func(r record.Run) string { return fmt.Sprint(r.Think) }},
+		{"max-turns", func(r record.Run) string { return fmt.Sprint(r.MaxTurns) }},
+		{"max-tokens", func(r record.Run) string { return fmt.Sprint(r.MaxTokens) }},
+		{"tries", func(r record.Run) string { return fmt.Sprint(r.Tries) }},
 	}
 	var diffs []string
 	for _, f := range fields {

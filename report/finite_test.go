@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"bench/results"
+	"bench/record"
 )
 
 // TestNoInfinityWhenATokenCountIsZero: an episode that ended before any
@@ -14,12 +14,12 @@ import (
 // median 0 and the ratio +Inf. No format may print Inf or NaN, and JSON
 // (which cannot hold them) must still be written.
 func TestNoInfinityWhenATokenCountIsZero(t *testing.T) {
-	var eps []results.Episode
+	var eps []record.Episode
 	for seed, tok := range []int{0, 10, 10} {
 		eps = append(eps, episode("t", "workflow", seed+1, 0, false, tok))
 		eps = append(eps, episode("t", "agent", seed+1, 0, true, 100))
 	}
-	rep := Build([]Input{{Run: results.Run{ID: "r"}, Episodes: eps}})
+	rep := Build([]record.Data{{Run: record.Run{ID: "r"}, Episodes: eps}})
 	if len(rep.Ratios) != 1 {
 		t.Fatalf("ratios = %+v, want one", rep.Ratios)
 	}

@@ -10,17 +10,17 @@ import (
 	"reflect"
 	"testing"
 
-	"bench/results"
+	"bench/record"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
-// readRunForTest is a stand-in for results.Read, enough for the synthetic
+// readRunForTest is a stand-in for record.Read, enough for the synthetic
 // folder: it decodes run.json and the episode lines, and turns an
 // undecodable last line into a warning.
-func readRunForTest(t *testing.T, dir string) Input {
+func readRunForTest(t *testing.T, dir string) record.Data {
 	t.Helper()
-	in := Input{Dir: dir}
+	in := record.Data{Dir: dir}
 	raw, err := os.ReadFile(filepath.Join(dir, "run.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -37,7 +37,7 @@ func readRunForTest(t *testing.T, dir string) Input {
 	line := 0
 	for sc.Scan() {
 		line++
-		var ep results.Episode
+		var ep record.Episode
 		if err := json.Unmarshal(sc.Bytes(), &ep); err != nil {
 			in.Warnings = append(in.Warnings, filepath.Join(dir, "episodes.jsonl")+":"+itoa(line)+": skipped a torn last line")
 			continue
@@ -69,7 +69,7 @@ func checkGolden(t *testing.T, name string, got []byte) {
 func TestGoldenFormats(t *testing.T) {
 	in := readRunForTest(t, "testdata/synthetic-run")
 	in.Dir = "synthetic-run" // stable across machines
-	rep := Build([]Input{in})
+	rep := Build([]record.Data{in})
 	for _, f := range []struct {
 		name  string
 		write func(*bytes.Buffer, *Report) error
@@ -92,7 +92,7 @@ func TestGoldenFormats(t *testing.T) {
 // TestWriteJSONIsTheReport: the streamed document decodes to the same
 // value as encoding/json's encoding of the whole Report.
 func TestWriteJSONIsTheReport(t *testing.T) {
-	for _, rep := range []*Report{Build([]Input{readRunForTest(t, "testdata/synthetic-run")}), Build(nil)} {
+	for _, rep := range []*Report{Build([]record.Data{readRunForTest(t, "testdata/synthetic-run")}), Build(nil)} {
 		var buf bytes.Buffer
 		if err := WriteJSON(&buf, rep); err != nil {
 			t.Fatal(err)

@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"slices"
 
-	"bench/results"
+	"bench/record"
 )
 
 // entry is one episode and the index of the input (run) it came from.
 type entry struct {
-	ep  *results.Episode
+	ep  *record.Episode
 	run int
 }
 
@@ -23,7 +23,7 @@ type cell struct {
 
 // group sorts the episodes of all inputs into cells, ordered by task name
 // and then track (workflow, workflow-retry, agent, oracle, others by name).
-func group(inputs []Input) []*cell {
+func group(inputs []record.Data) []*cell {
 	type key struct{ task, track string }
 	byKey := map[key]*cell{}
 	var cells []*cell
@@ -49,7 +49,7 @@ func group(inputs []Input) []*cell {
 // configKey names the configuration of a run: two episodes with the same
 // task, track, seed and configKey are twins, whether they come from the same
 // run or from merged runs with the same model, digest and options.
-func configKey(r results.Run) string {
+func configKey(r record.Run) string {
 	return fmt.Sprintf("%s|%s|%s|t=%g|ctx=%d|p=%g|think=%t|%s|turns=%d|tokens=%d|tries=%d",
 		r.Backend, r.Model, r.ModelDigest, r.Temperature, r.NumCtx, r.TopP, r.Think,
 		r.Posture, r.MaxTurns, r.MaxTokens, r.Tries)

@@ -4,7 +4,7 @@ import (
 	"cmp"
 	"slices"
 
-	"bench/results"
+	"bench/record"
 )
 
 // trackOrder is the order of the known tracks in every table; other tracks
@@ -24,7 +24,7 @@ func compareTracks(a, b string) int {
 }
 
 // exitOrder is the order of the contract exit reasons; others follow by name.
-var exitOrder = []string{results.ExitDone, results.ExitMaxTurns, results.ExitTokenBudget, results.ExitInterrupted, results.ExitError}
+var exitOrder = []string{record.ExitDone, record.ExitMaxTurns, record.ExitTokenBudget, record.ExitInterrupted, record.ExitError}
 
 // compareExits orders exit reasons: contract reasons first, then by name.
 func compareExits(a, b string) int {

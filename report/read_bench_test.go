@@ -7,24 +7,24 @@ import (
 	"path/filepath"
 	"testing"
 
-	"bench/results"
+	"bench/record"
 )
 
 // BenchmarkReadAndReport100k writes 100,000 generated episodes to a run
-// folder once, then times results.Read plus building and rendering the
+// folder once, then times record.Read plus building and rendering the
 // report in every format, as `bench report` does.
 func BenchmarkReadAndReport100k(b *testing.B) {
 	dir := b.TempDir()
 	writeGeneratedRun(b, dir, 100_000)
-	benchmarkReport(b, func() []Input {
-		data, err := results.Read(dir)
+	benchmarkReport(b, func() []record.Data {
+		data, err := record.Read(dir)
 		if err != nil {
 			b.Fatal(err)
 		}
 		if len(data.Episodes) != 100_000 || len(data.Warnings) != 0 {
 			b.Fatalf("read %d episodes, warnings %v", len(data.Episodes), data.Warnings)
 		}
-		return []Input{Input(data)}
+		return []record.Data{data}
 	})
 }
 
@@ -32,7 +32,7 @@ func BenchmarkReadAndReport100k(b *testing.B) {
 // episodes into dir.
 func writeGeneratedRun(b *testing.B, dir string, n int) {
 	b.Helper()
-	run := results.Run{Format: results.FormatVersion, BenchVersion: "synthetic", ID: "generated", Model: "m", ModelDigest: "d"}
+	run := record.Run{Format: record.FormatVersion, BenchVersion: "synthetic", ID: "generated", Model: "m", ModelDigest: "d"}
 	raw, err := json.Marshal(run)
 	if err != nil {
 		b.Fatal(err)
@@ -47,7 +47,7 @@ func writeGeneratedRun(b *testing.B, dir string, n int) {
 	w := bufio.NewWriter(f)
 	enc := json.NewEncoder(w)
 	for _, ep := range generateEpisodes(n) {
-		ep.Format, ep.Run = results.FormatVersion, run.ID
+		ep.Format, ep.Run = record.FormatVersion, run.ID
 		if err := enc.Encode(ep); err != nil {
 			b.Fatal(err)
 		}

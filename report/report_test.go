@@ -5,11 +5,11 @@ import (
 	"strings"
 	"testing"
 
-	"bench/results"
+	"bench/record"
 )
 
 func TestSVGHasBothPanelsAndTaskNames(t *testing.T) {
-	rep := Build([]Input{readRunForTest(t, "testdata/synthetic-run")})
+	rep := Build([]record.Data{readRunForTest(t, "testdata/synthetic-run")})
 	var buf bytes.Buffer
 	if err := WriteSVG(&buf, rep); err != nil {
 		t.Fatal(err)
@@ -34,20 +34,20 @@ func TestSVGRefusesEmptyReport(t *testing.T) {
 }
 
 // episode makes a test episode.
-func episode(task, track string, seed, repeat int, passed bool, tokens int, steps ...string) results.Episode {
-	return results.Episode{Task: task, Track: track, Seed: seed, Repeat: repeat, Passed: passed,
-		ExitReason: results.ExitDone, PromptTokens: tokens, Steps: steps}
+func episode(task, track string, seed, repeat int, passed bool, tokens int, steps ...string) record.Episode {
+	return record.Episode{Task: task, Track: track, Seed: seed, Repeat: repeat, Passed: passed,
+		ExitReason: record.ExitDone, PromptTokens: tokens, Steps: steps}
 }
 
 func TestMergedRunsDigestFootnoteAndTwinsAcrossRuns(t *testing.T) {
-	runA := results.Run{ID: "a", Model: "qwen3:8b", ModelDigest: "sha256:aaa", Temperature: 0.7}
-	runB := results.Run{ID: "b", Model: "qwen3:8b", ModelDigest: "sha256:bbb", Temperature: 0.7}
+	runA := record.Run{ID: "a", Model: "qwen3:8b", ModelDigest: "sha256:aaa", Temperature: 0.7}
+	runB := record.Run{ID: "b", Model: "qwen3:8b", ModelDigest: "sha256:bbb", Temperature: 0.7}
 	runC := runA
 	runC.ID = "c"
-	inputs := []Input{
-		{Run: runA, Episodes: []results.Episode{episode("t", "agent", 1, 0, true, 100, "x", "y")}},
-		{Run: runB, Episodes: []results.Episode{episode("t", "agent", 1, 0, true, 100, "x", "y")}},
-		{Run: runC, Episodes: []results.Episode{episode("t", "agent", 1, 0, false, 100, "x", "z")}},
+	inputs := []record.Data{
+		{Run: runA, Episodes: []record.Episode{episode("t", "agent", 1, 0, true, 100, "x", "y")}},
+		{Run: runB, Episodes: []record.Episode{episode("t", "agent", 1, 0, true, 100, "x", "y")}},
+		{Run: runC, Episodes: []record.Episode{episode("t", "agent", 1, 0, false, 100, "x", "z")}},
 	}
 	rep := Build(inputs)
 	if len(rep.Rows) != 1 || rep.Rows[0].N != 3 || rep.Rows[0].Passed != 2 {
@@ -71,14 +71,14 @@ func TestMergedRunsDigestFootnoteAndTwinsAcrossRuns(t *testing.T) {
 }
 
 func TestMcNemarPairsBySeedAndRepeat(t *testing.T) {
-	var eps []results.Episode
+	var eps []record.Episode
 	// seeds 1..6: workflow fails on 1..5, agent passes on all; seed 7 only
 	// has a workflow episode and must not be paired.
 	for s := 1; s <= 6; s++ {
 		eps = append(eps, episode("t", "workflow", s, 0, s == 6, 100), episode("t", "agent", s, 0, true, 400))
 	}
 	eps = append(eps, episode("t", "workflow", 7, 0, true, 100))
-	rep := Build([]Input{{Run: results.Run{ID: "r"}, Episodes: eps}})
+	rep := Build([]record.Data{{Run: record.Run{ID: "r"}, Episodes: eps}})
 	if len(rep.McNemar) != 1 {
 		t.Fatalf("McNemar = %+v, want one test", rep.McNemar)
 	}
@@ -92,11 +92,11 @@ func TestMcNemarPairsBySeedAndRepeat(t *testing.T) {
 }
 
 func TestTrackOrder(t *testing.T) {
-	var eps []results.Episode
+	var eps []record.Episode
 	for _, tr := range []string{"zeta", "oracle", "agent", "alpha", "workflow-retry", "workflow"} {
 		eps = append(eps, episode("t", tr, 1, 0, true, 1))
 	}
-	rep := Build([]Input{{Episodes: eps}})
+	rep := Build([]record.Data{{Episodes: eps}})
 	var got []string
 	for _, r := range rep.Rows {
 		got = append(got, r.Track)
@@ -109,11 +109,11 @@ func TestTrackOrder(t *testing.T) {
 // TestOracleOnlyRun: a run without model tracks (make demo's) has no
 // tokens and no pairs, and still renders in every format.
 func TestOracleOnlyRun(t *testing.T) {
-	var eps []results.Episode
+	var eps []record.Episode
 	for _, task := range []string{"parse_date", "slugify"} {
-		eps = append(eps, results.Episode{Task: task, Track: "oracle", Seed: 1, Passed: true, ExitReason: results.ExitDone})
+		eps = append(eps, record.Episode{Task: task, Track: "oracle", Seed: 1, Passed: true, ExitReason: record.ExitDone})
 	}
-	rep := Build([]Input{{Dir: "demo", Run: results.Run{ID: "demo"}, Episodes: eps}})
+	rep := Build([]record.Data{{Dir: "demo", Run: record.Run{ID: "demo"}, Episodes: eps}})
 	if len(rep.Ratios) != 0 || len(rep.McNemar) != 0 {
 		t.Errorf("oracle-only run has pairs: %+v %+v", rep.Ratios, rep.McNemar)
 	}
@@ -136,7 +136,7 @@ func TestOracleOnlyRun(t *testing.T) {
 
 func TestEmptyRunSaysSo(t *testing.T) {
 	var buf bytes.Buffer
-	if err := WriteText(&buf, Build([]Input{{Dir: "d", Run: results.Run{ID: "r"}}})); err != nil {
+	if err := WriteText(&buf, Build([]record.Data{{Dir: "d", Run: record.Run{ID: "r"}}})); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(buf.String(), "no finished episodes yet") {

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bench/internal/words"
 	"bufio"
 	"bytes"
 	"fmt"
@@ -125,7 +126,7 @@ func runLines(rep *Report) []string {
 		if r.Model == "" {
 			what = "no model"
 		}
-		lines[i] = fmt.Sprintf("run %s: %s, %s, %s", r.ID, what, Plural(r.Episodes, "episode"), r.Dir)
+		lines[i] = fmt.Sprintf("run %s: %s, %s, %s", r.ID, what, words.Plural(r.Episodes, "episode"), r.Dir)
 	}
 	return lines
 }

@@ -3,19 +3,19 @@ package report
 import (
 	"testing"
 
-	"bench/results"
+	"bench/record"
 )
 
 func TestTrackRows(t *testing.T) {
-	ep := func(task, track string, passed bool, tokens int) results.Episode {
-		return results.Episode{Task: task, Track: track, Passed: passed, PromptTokens: tokens, EstCompletionTokens: 1, ExitReason: results.ExitDone}
+	ep := func(task, track string, passed bool, tokens int) record.Episode {
+		return record.Episode{Task: task, Track: track, Passed: passed, PromptTokens: tokens, EstCompletionTokens: 1, ExitReason: record.ExitDone}
 	}
-	in := Input{Run: results.Run{ID: "r"}, Episodes: []results.Episode{
+	in := record.Data{Run: record.Run{ID: "r"}, Episodes: []record.Episode{
 		ep("a", "agent", true, 10), ep("a", "agent", false, 20), // 1 of 2: not more than half, not solved
 		ep("b", "agent", true, 30),
 		ep("a", "workflow", true, 1), ep("a", "workflow", true, 2), ep("a", "workflow", false, 3),
 	}}
-	got := Build([]Input{in}).Tracks
+	got := Build([]record.Data{in}).Tracks
 	want := []TrackRow{
 		{Track: "workflow", Tasks: 1, TasksSolved: 1, N: 3, Passed: 2, Tokens: 6, EstTokens: 3},
 		{Track: "agent", Tasks: 2, TasksSolved: 1, N: 3, Passed: 2, Tokens: 60, EstTokens: 3},

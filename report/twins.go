@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"slices"
 
-	"bench/results"
+	"bench/record"
 )
 
 // notRepeated is the caveat on twins that diverged although seeded.
@@ -12,7 +12,7 @@ const notRepeated = "the backend did not repeat a seeded run: twins with the sam
 
 // twins finds the twin groups of every cell (same task, track, seed and
 // configuration) and compares each member with the first.
-func twins(cells []*cell, inputs []Input, notes *footnotes) []TwinGroup {
+func twins(cells []*cell, inputs []record.Data, notes *footnotes) []TwinGroup {
 	keys := make([]string, len(inputs))
 	for i, in := range inputs {
 		keys[i] = configKey(in.Run)
@@ -47,13 +47,13 @@ func twins(cells []*cell, inputs []Input, notes *footnotes) []TwinGroup {
 }
 
 // twinGroup compares the members of one group with its first member.
-func twinGroup(c *cell, g []entry, inputs []Input, notes *footnotes) TwinGroup {
+func twinGroup(c *cell, g []entry, inputs []record.Data, notes *footnotes) TwinGroup {
 	tg := TwinGroup{Task: c.task, Track: c.track, Seed: g[0].ep.Seed}
 	ref := g[0].ep
 	for i, e := range g {
 		m := TwinMember{
 			Run:    inputs[e.run].Run.ID,
-			Name:   results.TrajectoryName(e.ep.Seed, e.ep.Repeat),
+			Name:   record.TrajectoryName(e.ep.Seed, e.ep.Repeat),
 			Steps:  len(e.ep.Steps),
 			Passed: e.ep.Passed,
 		}

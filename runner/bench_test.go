@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"bench/model"
-	"bench/results"
+	"bench/record"
 	"bench/tasks"
 )
 
@@ -53,7 +53,7 @@ func benchRun(b *testing.B, word string, seeds []int, parallel int) (wall, test 
 	if err != nil {
 		b.Fatal(err)
 	}
-	w, err := results.Create(b.TempDir()+"/run", results.Run{ID: "bench"})
+	w, err := record.Create(b.TempDir()+"/run", record.Run{ID: "bench"})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -61,7 +61,7 @@ func benchRun(b *testing.B, word string, seeds []int, parallel int) (wall, test 
 	cfg := Config{RunID: "bench", Model: newFakeInstantModel(b, all), Tracks: Tracks(), MaxTurns: 5, Tries: 2}
 	jobs := Plan(all, []string{word}, seeds)
 	start := time.Now()
-	err = Run(context.Background(), cfg, WriterSink{W: w}, jobs, parallel, func(ep results.Episode) {
+	err = Run(context.Background(), cfg, WriterSink{W: w}, jobs, parallel, func(ep record.Episode) {
 		if !ep.Passed {
 			b.Errorf("%s did not pass with the solving fake: exit %s, error %q", ep.Key(), ep.ExitReason, ep.Error)
 		}

@@ -7,14 +7,14 @@ import (
 	"time"
 
 	"bench/model"
-	"bench/results"
-	"bench/runner/track"
+	"bench/record"
+	"bench/track"
 )
 
-// Trajectory is where one episode's events go: results.Recorder plus the
+// Trajectory is where one episode's events go: record.Recorder plus the
 // write error kept by the recorder and a Close.
 type Trajectory interface {
-	results.Recorder
+	record.Recorder
 	Err() error
 	Close() error
 }
@@ -39,10 +39,10 @@ type Config struct {
 //
 // TestMS counts every test subprocess of the episode, grading included.
 // With cfg.Keep the end event's Path is the kept workspace.
-func Episode(ctx context.Context, cfg Config, job Job, traj Trajectory) results.Episode {
+func Episode(ctx context.Context, cfg Config, job Job, traj Trajectory) record.Episode {
 	start := time.Now()
-	ep := results.Episode{
-		Format: results.FormatVersion, Run: cfg.RunID,
+	ep := record.Episode{
+		Format: record.FormatVersion, Run: cfg.RunID,
 		Task: job.Task.Name, Track: job.Track, Seed: job.Seed, Repeat: job.Repeat,
 		Posture: PostureGeneral, FailedTests: []string{}, ToolCalls: []string{}, Steps: []string{},
 	}
@@ -58,7 +58,7 @@ func Episode(ctx context.Context, cfg Config, job Job, traj Trajectory) results.
 	ep.EstPromptTokens, ep.EstCompletionTokens = out.Usage.EstPromptTokens, out.Usage.EstCompletionTokens
 	ep.ModelMS = out.ModelTime.Milliseconds()
 	ep.TestMS = testTime.Milliseconds()
-	traj.Record(results.Event{Kind: results.EventEnd, Exit: ep.ExitReason, Error: ep.Error, Path: kept,
+	traj.Record(record.Event{Kind: record.EventEnd, Exit: ep.ExitReason, Error: ep.Error, Path: kept,
 		TestsPassed: ep.TestsPassed, TestsTotal: ep.TestsTotal})
 	if err := traj.Err(); err != nil && ep.Error == "" {
 		ep.Error = "writing the trajectory: " + err.Error()
@@ -71,7 +71,7 @@ func Episode(ctx context.Context, cfg Config, job Job, traj Trajectory) results.
 // ep. It returns the track's outcome, the time spent in test runs and the
 // workspace's path when it is left behind: with cfg.Keep, or when removing
 // it failed.
-func runTrack(ctx context.Context, cfg Config, job Job, traj Trajectory, ep *results.Episode) (out track.Outcome, testTime time.Duration, kept string) {
+func runTrack(ctx context.Context, cfg Config, job Job, traj Trajectory, ep *record.Episode) (out track.Outcome, testTime time.Duration, kept string) {
 	fn, ok := cfg.Tracks[job.Track]
 	if !ok {
 		return track.Outcome{Err: fmt.Errorf("unknown track %q", job.Track)}, 0, ""
@@ -121,7 +121,7 @@ func runTrack(ctx context.Context, cfg Config, job Job, traj Trajectory, ep *res
 func safeRun(ctx context.Context, fn track.Func, env *track.Env) (out track.Outcome) {
 	defer func() {
 		if r := recover(); r != nil {
-			out = track.Outcome{Exit: results.ExitError, Err: fmt.Errorf("track panicked: %v\n%s", r, debug.Stack())}
+			out = track.Outcome{Exit: record.ExitError, Err: fmt.Errorf("track panicked: %v\n%s", r, debug.Stack())}
 		}
 	}()
 	return fn(ctx, env)
@@ -130,12 +130,12 @@ func safeRun(ctx context.Context, fn track.Func, env *track.Env) (out track.Outc
 // exitReason is the track's own exit reason, except that a failure after a
 // cancel is an interrupt, and an error or a missing reason is an error.
 func exitReason(ctx context.Context, out track.Outcome) string {
-	failed := out.Err != nil || out.Exit == "" || out.Exit == results.ExitError
+	failed := out.Err != nil || out.Exit == "" || out.Exit == record.ExitError
 	switch {
-	case out.Exit == results.ExitInterrupted, failed && ctx.Err() != nil:
-		return results.ExitInterrupted
+	case out.Exit == record.ExitInterrupted, failed && ctx.Err() != nil:
+		return record.ExitInterrupted
 	case failed:
-		return results.ExitError
+		return record.ExitError
 	}
 	return out.Exit
 }

@@ -10,18 +10,18 @@ import (
 	"testing"
 
 	"bench/detect"
-	"bench/results"
-	"bench/runner/track"
+	"bench/record"
+	"bench/track"
 )
 
 // memTrajectory is a fake Trajectory that keeps events in memory.
 type memTrajectory struct {
 	mu     sync.Mutex
-	events []results.Event
+	events []record.Event
 	closed bool
 }
 
-func (m *memTrajectory) Record(ev results.Event) {
+func (m *memTrajectory) Record(ev record.Event) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.events = append(m.events, ev)
@@ -29,7 +29,7 @@ func (m *memTrajectory) Record(ev results.Event) {
 func (m *memTrajectory) Err() error   { return nil }
 func (m *memTrajectory) Close() error { m.closed = true; return nil }
 
-func (m *memTrajectory) last() results.Event { return m.events[len(m.events)-1] }
+func (m *memTrajectory) last() record.Event { return m.events[len(m.events)-1] }
 
 // spy returns a track that calls f and remembers the env it was given.
 func spy(f track.Func) (track.Func, *track.Env) {
@@ -40,7 +40,7 @@ func spy(f track.Func) (track.Func, *track.Env) {
 	}, &seen
 }
 
-func runJob(t *testing.T, cfg Config, name, word string) (results.Episode, *memTrajectory) {
+func runJob(t *testing.T, cfg Config, name, word string) (record.Episode, *memTrajectory) {
 	t.Helper()
 	cfg.RunID = "test-run"
 	traj := &memTrajectory{}
@@ -51,13 +51,13 @@ func runJob(t *testing.T, cfg Config, name, word string) (results.Episode, *memT
 func TestEpisodeOraclePasses(t *testing.T) {
 	fn, env := spy(Oracle)
 	ep, traj := runJob(t, Config{Tracks: map[string]track.Func{"oracle": fn}}, "parse_date", "oracle")
-	if !ep.Passed || ep.ExitReason != results.ExitDone || ep.Error != "" {
+	if !ep.Passed || ep.ExitReason != record.ExitDone || ep.Error != "" {
 		t.Fatalf("oracle episode: passed %v, exit %q, error %q", ep.Passed, ep.ExitReason, ep.Error)
 	}
 	if ep.TestsTotal == 0 || ep.TestsPassed != ep.TestsTotal || len(ep.FailedTests) != 0 {
 		t.Fatalf("oracle tests %d/%d, failed %q", ep.TestsPassed, ep.TestsTotal, ep.FailedTests)
 	}
-	if ep.Task != "parse_date" || ep.Track != "oracle" || ep.Seed != 7 || ep.Repeat != 1 || ep.Run != "test-run" || ep.Format != results.FormatVersion {
+	if ep.Task != "parse_date" || ep.Track != "oracle" || ep.Seed != 7 || ep.Repeat != 1 || ep.Run != "test-run" || ep.Format != record.FormatVersion {
 		t.Fatalf("episode identity wrong: %+v", ep)
 	}
 	if env.Options.Seed != 7 {
@@ -66,10 +66,10 @@ func TestEpisodeOraclePasses(t *testing.T) {
 	if ep.TestMS < 0 || ep.WallMS < ep.TestMS {
 		t.Fatalf("wall %d ms < test %d ms", ep.WallMS, ep.TestMS)
 	}
-	if end := traj.last(); end.Kind != results.EventEnd || end.Exit != results.ExitDone || end.TestsTotal != 7 || end.TestsPassed != 7 {
+	if end := traj.last(); end.Kind != record.EventEnd || end.Exit != record.ExitDone || end.TestsTotal != 7 || end.TestsPassed != 7 {
 		t.Fatalf("last event %+v, want end/done graded 7/7", end)
 	}
-	if w := traj.events[0]; w.Kind != results.EventWrite || w.Path != "dateparse.py" || w.Bytes == 0 {
+	if w := traj.events[0]; w.Kind != record.EventWrite || w.Path != "dateparse.py" || w.Bytes == 0 {
 		t.Fatalf("first event %+v, want the oracle's write of dateparse.py with its size", w)
 	}
 	if _, err := os.Stat(env.Dir); !os.IsNotExist(err) {
@@ -95,10 +95,10 @@ func TestEpisodeKeepsWorkspace(t *testing.T) {
 func TestEpisodeGradingDecidesPassed(t *testing.T) {
 	// The track claims success without changing anything: grading says no.
 	liar := func(ctx context.Context, env *track.Env) track.Outcome {
-		return track.Outcome{Exit: results.ExitDone, Turns: 3, ModelCalls: 3, ToolCalls: []string{"run_tests"}}
+		return track.Outcome{Exit: record.ExitDone, Turns: 3, ModelCalls: 3, ToolCalls: []string{"run_tests"}}
 	}
 	ep, _ := runJob(t, Config{Tracks: map[string]track.Func{"liar": liar}}, "leap_year", "liar")
-	if ep.Passed || ep.ExitReason != results.ExitDone || len(ep.FailedTests) == 0 {
+	if ep.Passed || ep.ExitReason != record.ExitDone || len(ep.FailedTests) == 0 {
 		t.Fatalf("untouched leap_year: passed %v, exit %q, failed %q", ep.Passed, ep.ExitReason, ep.FailedTests)
 	}
 	if ep.Turns != 3 || ep.ModelCalls != 3 || strings.Join(ep.ToolCalls, ",") != "run_tests" {
@@ -111,7 +111,7 @@ func TestEpisodeFlagsTamperedTests(t *testing.T) {
 		for _, f := range env.Task.TestFiles {
 			os.WriteFile(filepath.Join(env.Dir, f), []byte("import unittest\n"), 0o644)
 		}
-		return track.Outcome{Exit: results.ExitDone}
+		return track.Outcome{Exit: record.ExitDone}
 	}
 	ep, _ := runJob(t, Config{Tracks: map[string]track.Func{"tamper": tamper}}, "leap_year", "tamper")
 	if !ep.TestsTampered || ep.Passed {
@@ -128,16 +128,16 @@ func TestEpisodeRecordsErrorsNeverRaises(t *testing.T) {
 	}
 	for word, fn := range cases {
 		ep, traj := runJob(t, Config{Tracks: cases}, "leap_year", word)
-		if ep.ExitReason != results.ExitError || ep.Error == "" || ep.Passed {
+		if ep.ExitReason != record.ExitError || ep.Error == "" || ep.Passed {
 			t.Fatalf("%s: exit %q, error %q, passed %v", word, ep.ExitReason, ep.Error, ep.Passed)
 		}
-		if end := traj.last(); end.Kind != results.EventEnd || end.Exit != results.ExitError || end.Error == "" {
+		if end := traj.last(); end.Kind != record.EventEnd || end.Exit != record.ExitError || end.Error == "" {
 			t.Fatalf("%s: end event %+v", word, end)
 		}
 		_ = fn
 	}
 	ep, _ := runJob(t, Config{Tracks: cases}, "leap_year", "nope")
-	if ep.ExitReason != results.ExitError || !strings.Contains(ep.Error, `unknown track "nope"`) {
+	if ep.ExitReason != record.ExitError || !strings.Contains(ep.Error, `unknown track "nope"`) {
 		t.Fatalf("unknown track: exit %q, error %q", ep.ExitReason, ep.Error)
 	}
 }
@@ -150,7 +150,7 @@ func TestEpisodeInterrupted(t *testing.T) {
 	}
 	traj := &memTrajectory{}
 	ep := Episode(ctx, Config{Tracks: map[string]track.Func{"s": stopped}}, Job{Task: task(t, "leap_year"), Track: "s", Seed: 1}, traj)
-	if ep.ExitReason != results.ExitInterrupted {
+	if ep.ExitReason != record.ExitInterrupted {
 		t.Fatalf("exit %q, want interrupted", ep.ExitReason)
 	}
 	if ep.TestsTotal == 0 {

@@ -12,8 +12,8 @@ import (
 	"strings"
 	"syscall"
 
-	"bench/runner/testrun"
 	"bench/tasks"
+	"bench/testrun"
 )
 
 // GradeResult is the verdict on a workspace after a track has run.

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"bench/runner/testrun"
+	"bench/testrun"
 )
 
 // TestNormalizedOutputThroughSymlinkedTmpdir runs the real parse_date tests,

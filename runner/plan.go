@@ -1,7 +1,7 @@
 package runner
 
 import (
-	"bench/results"
+	"bench/record"
 	"bench/tasks"
 )
 
@@ -14,10 +14,10 @@ type Job struct {
 	Repeat int
 }
 
-// Key identifies the job within a run; it equals results.Episode.Key of the
+// Key identifies the job within a run; it equals record.Episode.Key of the
 // episode the job produces.
 func (j Job) Key() string {
-	return results.Episode{Task: j.Task.Name, Track: j.Track, Seed: j.Seed, Repeat: j.Repeat}.Key()
+	return record.Episode{Task: j.Task.Name, Track: j.Track, Seed: j.Seed, Repeat: j.Repeat}.Key()
 }
 
 // Plan returns every episode of a run in a stable dispatch order: seed
@@ -44,10 +44,10 @@ func Plan(ts []tasks.Task, tracks []string, seeds []int) []Job {
 // Pending returns the jobs of plan that have no finished episode in done,
 // in plan order. An episode stopped by an interrupt is not finished: it is
 // redone on resume.
-func Pending(plan []Job, done []results.Episode) []Job {
+func Pending(plan []Job, done []record.Episode) []Job {
 	finished := make(map[string]bool, len(done))
 	for _, ep := range done {
-		if ep.ExitReason != results.ExitInterrupted {
+		if ep.ExitReason != record.ExitInterrupted {
 			finished[ep.Key()] = true
 		}
 	}

@@ -4,7 +4,7 @@ import (
 	"reflect"
 	"testing"
 
-	"bench/results"
+	"bench/record"
 	"bench/tasks"
 )
 
@@ -39,10 +39,10 @@ func TestPlanTripleSeed(t *testing.T) {
 
 func TestPendingSkipsFinishedRedoesInterrupted(t *testing.T) {
 	plan := Plan([]tasks.Task{{Name: "a"}}, []string{"workflow", "agent"}, []int{1, 1})
-	done := []results.Episode{
-		{Task: "a", Track: "workflow", Seed: 1, ExitReason: results.ExitDone},
-		{Task: "a", Track: "agent", Seed: 1, ExitReason: results.ExitError},
-		{Task: "a", Track: "workflow", Seed: 1, Repeat: 1, ExitReason: results.ExitInterrupted},
+	done := []record.Episode{
+		{Task: "a", Track: "workflow", Seed: 1, ExitReason: record.ExitDone},
+		{Task: "a", Track: "agent", Seed: 1, ExitReason: record.ExitError},
+		{Task: "a", Track: "workflow", Seed: 1, Repeat: 1, ExitReason: record.ExitInterrupted},
 	}
 	got := keys(Pending(plan, done))
 	want := []string{"a/workflow/seed-1-r1", "a/agent/seed-1-r1"}

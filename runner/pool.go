@@ -4,7 +4,7 @@ import (
 	"context"
 	"sync"
 
-	"bench/results"
+	"bench/record"
 )
 
 // Dispatch runs jobs on parallel workers, taking them in order, and calls
@@ -12,7 +12,7 @@ import (
 // finish. Once ctx is cancelled no further job starts; the jobs already
 // running see the cancelled context and still report their episode.
 // Dispatch returns when every started job has reported.
-func Dispatch(ctx context.Context, jobs []Job, parallel int, run func(context.Context, Job) results.Episode, done func(results.Episode)) {
+func Dispatch(ctx context.Context, jobs []Job, parallel int, run func(context.Context, Job) record.Episode, done func(record.Episode)) {
 	if parallel < 1 {
 		parallel = 1
 	}

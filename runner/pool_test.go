@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"bench/results"
+	"bench/record"
 	"bench/tasks"
 )
 
@@ -21,9 +21,9 @@ func fakeJobs(n int) []Job {
 func TestDispatchRunsEveryJobOnceInOrder(t *testing.T) {
 	jobs := fakeJobs(20)
 	var got []string
-	Dispatch(context.Background(), jobs, 1, func(_ context.Context, j Job) results.Episode {
-		return results.Episode{Task: j.Task.Name, Track: j.Track, Seed: j.Seed}
-	}, func(ep results.Episode) { got = append(got, ep.Key()) })
+	Dispatch(context.Background(), jobs, 1, func(_ context.Context, j Job) record.Episode {
+		return record.Episode{Task: j.Task.Name, Track: j.Track, Seed: j.Seed}
+	}, func(ep record.Episode) { got = append(got, ep.Key()) })
 	if len(got) != 20 {
 		t.Fatalf("%d episodes, want 20", len(got))
 	}
@@ -37,7 +37,7 @@ func TestDispatchRunsEveryJobOnceInOrder(t *testing.T) {
 func TestDispatchUsesParallelWorkers(t *testing.T) {
 	var running, peak atomic.Int32
 	var n int
-	Dispatch(context.Background(), fakeJobs(8), 2, func(_ context.Context, j Job) results.Episode {
+	Dispatch(context.Background(), fakeJobs(8), 2, func(_ context.Context, j Job) record.Episode {
 		cur := running.Add(1)
 		for {
 			p := peak.Load()
@@ -47,8 +47,8 @@ func TestDispatchUsesParallelWorkers(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 		running.Add(-1)
-		return results.Episode{}
-	}, func(results.Episode) { n++ })
+		return record.Episode{}
+	}, func(record.Episode) { n++ })
 	if n != 8 {
 		t.Fatalf("%d episodes, want 8", n)
 	}
@@ -59,21 +59,21 @@ func TestDispatchUsesParallelWorkers(t *testing.T) {
 
 func TestDispatchStopsSchedulingOnCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	var got []results.Episode
-	Dispatch(ctx, fakeJobs(10), 1, func(ctx context.Context, j Job) results.Episode {
+	var got []record.Episode
+	Dispatch(ctx, fakeJobs(10), 1, func(ctx context.Context, j Job) record.Episode {
 		if j.Seed == 3 {
 			cancel()
 		}
-		exit := results.ExitDone
+		exit := record.ExitDone
 		if ctx.Err() != nil {
-			exit = results.ExitInterrupted
+			exit = record.ExitInterrupted
 		}
-		return results.Episode{Seed: j.Seed, ExitReason: exit}
-	}, func(ep results.Episode) { got = append(got, ep) })
+		return record.Episode{Seed: j.Seed, ExitReason: exit}
+	}, func(ep record.Episode) { got = append(got, ep) })
 	if len(got) != 3 {
 		t.Fatalf("%d episodes ran after a cancel at the third, want 3", len(got))
 	}
-	if got[2].ExitReason != results.ExitInterrupted {
+	if got[2].ExitReason != record.ExitInterrupted {
 		t.Fatalf("the running episode ended %q, want interrupted", got[2].ExitReason)
 	}
 }

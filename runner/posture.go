@@ -2,7 +2,7 @@ package runner
 
 import (
 	"bench/detect"
-	"bench/runner/testrun"
+	"bench/testrun"
 )
 
 // Posture labels recorded in results.Episode.Posture.

@@ -4,14 +4,14 @@ import (
 	"context"
 	"fmt"
 
-	"bench/results"
+	"bench/record"
 )
 
 // Sink stores a run's results: one trajectory per episode and each
-// finished episode. *results.Writer fits it through WriterSink.
+// finished episode. *record.Writer fits it through WriterSink.
 type Sink interface {
 	Trajectory(task, track string, seed, repeat int) (Trajectory, error)
-	Append(ep results.Episode) error
+	Append(ep record.Episode) error
 }
 
 // Run runs jobs with cfg on parallel workers, in order, appending every
@@ -19,13 +19,13 @@ type Sink interface {
 // nil). Once ctx is cancelled no further job starts; running ones are
 // recorded as interrupted. A failure to append stops the scheduling and
 // is returned; an episode's own failure never is.
-func Run(ctx context.Context, cfg Config, sink Sink, jobs []Job, parallel int, progress func(results.Episode)) error {
+func Run(ctx context.Context, cfg Config, sink Sink, jobs []Job, parallel int, progress func(record.Episode)) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var appendErr error
-	Dispatch(ctx, jobs, parallel, func(ctx context.Context, j Job) results.Episode {
+	Dispatch(ctx, jobs, parallel, func(ctx context.Context, j Job) record.Episode {
 		return runOne(ctx, cfg, sink, j)
-	}, func(ep results.Episode) {
+	}, func(ep record.Episode) {
 		if appendErr != nil {
 			return
 		}
@@ -42,7 +42,7 @@ func Run(ctx context.Context, cfg Config, sink Sink, jobs []Job, parallel int, p
 }
 
 // runOne opens the job's trajectory, runs the episode and closes it.
-func runOne(ctx context.Context, cfg Config, sink Sink, j Job) results.Episode {
+func runOne(ctx context.Context, cfg Config, sink Sink, j Job) record.Episode {
 	traj, err := sink.Trajectory(j.Task.Name, j.Track, j.Seed, j.Repeat)
 	if err != nil {
 		traj = &lostTrajectory{err: fmt.Errorf("opening the trajectory: %w", err)}
@@ -58,12 +58,12 @@ func runOne(ctx context.Context, cfg Config, sink Sink, j Job) results.Episode {
 // drops events and reports why, so the episode still runs and says so.
 type lostTrajectory struct{ err error }
 
-func (l *lostTrajectory) Record(results.Event) {}
-func (l *lostTrajectory) Err() error           { return l.err }
-func (l *lostTrajectory) Close() error         { return nil }
+func (l *lostTrajectory) Record(record.Event) {}
+func (l *lostTrajectory) Err() error          { return l.err }
+func (l *lostTrajectory) Close() error        { return nil }
 
-// WriterSink adapts a results.Writer to Sink.
-type WriterSink struct{ W *results.Writer }
+// WriterSink adapts a record.Writer to Sink.
+type WriterSink struct{ W *record.Writer }
 
 // Trajectory opens the episode's trajectory file.
 func (s WriterSink) Trajectory(task, track string, seed, repeat int) (Trajectory, error) {
@@ -75,4 +75,4 @@ func (s WriterSink) Trajectory(task, track string, seed, repeat int) (Trajectory
 }
 
 // Append appends a finished episode to episodes.jsonl.
-func (s WriterSink) Append(ep results.Episode) error { return s.W.Append(ep) }
+func (s WriterSink) Append(ep record.Episode) error { return s.W.Append(ep) }

@@ -6,16 +6,16 @@ import (
 	"sync"
 	"testing"
 
-	"bench/results"
-	"bench/runner/track"
+	"bench/record"
 	"bench/tasks"
+	"bench/track"
 )
 
 // memSink is a fake Sink that keeps trajectories and episodes in memory.
 type memSink struct {
 	mu       sync.Mutex
 	trajs    map[string]*memTrajectory
-	episodes []results.Episode
+	episodes []record.Episode
 	failAt   int // Append fails on this call (1-based); 0 never
 }
 
@@ -26,11 +26,11 @@ func (s *memSink) Trajectory(task, tr string, seed, repeat int) (Trajectory, err
 	if s.trajs == nil {
 		s.trajs = map[string]*memTrajectory{}
 	}
-	s.trajs[task+"/"+tr+"/"+results.TrajectoryName(seed, repeat)] = m
+	s.trajs[task+"/"+tr+"/"+record.TrajectoryName(seed, repeat)] = m
 	return m, nil
 }
 
-func (s *memSink) Append(ep results.Episode) error {
+func (s *memSink) Append(ep record.Episode) error {
 	if s.failAt > 0 && len(s.episodes)+1 == s.failAt {
 		return errors.New("disk full")
 	}
@@ -46,7 +46,7 @@ func TestRunRecordsEveryEpisodeOnce(t *testing.T) {
 	jobs := Plan(all, []string{"oracle"}, []int{1, 1})
 	sink := &memSink{}
 	var seen int
-	if err := Run(context.Background(), Config{Tracks: Tracks()}, sink, jobs, 2, func(results.Episode) { seen++ }); err != nil {
+	if err := Run(context.Background(), Config{Tracks: Tracks()}, sink, jobs, 2, func(record.Episode) { seen++ }); err != nil {
 		t.Fatal(err)
 	}
 	if len(sink.episodes) != len(jobs) || seen != len(jobs) {
@@ -61,14 +61,14 @@ func TestRunRecordsEveryEpisodeOnce(t *testing.T) {
 		if !ep.Passed {
 			t.Errorf("oracle %s failed: %+v", ep.Key(), ep)
 		}
-		if tr := sink.trajs[ep.Key()]; tr == nil || !tr.closed || tr.last().Kind != results.EventEnd {
+		if tr := sink.trajs[ep.Key()]; tr == nil || !tr.closed || tr.last().Kind != record.EventEnd {
 			t.Errorf("%s: trajectory missing, unclosed or without end event", ep.Key())
 		}
 	}
 }
 
 func TestRunStopsWhenAppendFails(t *testing.T) {
-	quick := func(context.Context, *track.Env) track.Outcome { return track.Outcome{Exit: results.ExitDone} }
+	quick := func(context.Context, *track.Env) track.Outcome { return track.Outcome{Exit: record.ExitDone} }
 	jobs := Plan([]tasks.Task{{Name: "x"}}, []string{"quick"}, []int{1, 2, 3, 4, 5, 6})
 	sink := &memSink{failAt: 2}
 	err := Run(context.Background(), Config{Tracks: map[string]track.Func{"quick": quick}}, sink, jobs, 1, nil)

@@ -11,8 +11,8 @@ import (
 	"testing/fstest"
 	"time"
 
-	"bench/runner/track/tracktest"
 	"bench/tasks"
+	"bench/track/tracktest"
 )
 
 // task returns the embedded course task name.

@@ -4,7 +4,7 @@ import (
 	"sort"
 
 	"bench/loop"
-	"bench/runner/track"
+	"bench/track"
 	"bench/workflow"
 )
 

@@ -5,8 +5,8 @@ import (
 
 	"bench/model"
 	"bench/model/modeltest"
-	"bench/runner/track"
-	"bench/runner/track/tracktest"
+	"bench/track"
+	"bench/track/tracktest"
 )
 
 // sentRequest is what a scripted model was sent: its messages and tool names.

@@ -7,8 +7,8 @@ import (
 
 	"bench/model"
 	"bench/model/modeltest"
-	"bench/results"
-	"bench/runner/track/tracktest"
+	"bench/record"
+	"bench/track/tracktest"
 )
 
 func TestOllamaWorkflowServerDown(t *testing.T) {
@@ -16,10 +16,10 @@ func TestOllamaWorkflowServerDown(t *testing.T) {
 	env, rec := tracktest.Fixture(t, "slugify", nil)
 	env.Model, _ = ollama(t, modeltest.Always(modeltest.Status(500)))
 	out := Workflow(context.Background(), env)
-	if out.Exit != results.ExitError || !errors.Is(out.Err, model.ErrServer) {
+	if out.Exit != record.ExitError || !errors.Is(out.Err, model.ErrServer) {
 		t.Errorf("outcome = %+v; want error from the server", out)
 	}
-	if n := len(rec.Of(results.EventWrite)) + len(rec.Of(results.EventFallbackWrite)); n != 0 {
+	if n := len(rec.Of(record.EventWrite)) + len(rec.Of(record.EventFallbackWrite)); n != 0 {
 		t.Errorf("%d writes after a failed call", n)
 	}
 }

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"bench/runner/track"
 	"bench/tasks"
+	"bench/track"
 )
 
 func TestParseReply(t *testing.T) {

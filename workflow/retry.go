@@ -7,8 +7,8 @@ import (
 
 	"bench/loop"
 	"bench/model"
-	"bench/results"
-	"bench/runner/track"
+	"bench/record"
+	"bench/track"
 )
 
 // DefaultTries is the number of attempts of workflow-retry when env.Tries is 0.
@@ -38,14 +38,14 @@ func Retry(ctx context.Context, env *track.Env) track.Outcome {
 		r := parseReply(resp.Message.Content)
 		content, problem := strict(env, r)
 		if problem != "" {
-			conv.Record(results.Event{Kind: results.EventReject, Path: r.Path, Reason: problem})
+			conv.Record(record.Event{Kind: record.EventReject, Path: r.Path, Reason: problem})
 			if attempt < tries {
 				conv.Add(model.Message{Role: model.RoleUser, Content: rejectPrompt(env.Task.Source, problem)})
 			}
 			continue
 		}
-		if err := write(conv, env, env.Task.Source, content, results.EventWrite, ""); err != nil {
-			return end(conv, results.ExitError, err)
+		if err := write(conv, env, env.Task.Source, content, record.EventWrite, ""); err != nil {
+			return end(conv, record.ExitError, err)
 		}
 		res, err := env.RunTests(ctx)
 		if err != nil {
@@ -58,7 +58,7 @@ func Retry(ctx context.Context, env *track.Env) track.Outcome {
 			conv.Add(model.Message{Role: model.RoleUser, Content: againPrompt(env.Task.Source, res.Normalized)})
 		}
 	}
-	return end(conv, results.ExitDone, nil)
+	return end(conv, record.ExitDone, nil)
 }
 
 // strict checks a reply against the format and returns the content to write,

@@ -12,8 +12,8 @@ import (
 
 	"bench/loop"
 	"bench/model"
-	"bench/results"
-	"bench/runner/track"
+	"bench/record"
+	"bench/track"
 )
 
 // Workflow is the lesson's fixed workflow (named "workflow"): run the tests;
@@ -36,12 +36,12 @@ func Workflow(ctx context.Context, env *track.Env) track.Outcome {
 		return end(conv, track.ExitFor(ctx, err), err)
 	}
 	if err := naiveWrite(conv, env, parseReply(resp.Message.Content)); err != nil {
-		return end(conv, results.ExitError, err)
+		return end(conv, record.ExitError, err)
 	}
 	if _, err := env.RunTests(ctx); err != nil {
 		return end(conv, track.ExitFor(ctx, err), err)
 	}
-	return end(conv, results.ExitDone, nil)
+	return end(conv, record.ExitDone, nil)
 }
 
 // begin is the opening both workflows share: run the tests, then put the
@@ -56,7 +56,7 @@ func begin(ctx context.Context, env *track.Env) (*track.Conversation, *track.Out
 	}
 	source, err := os.ReadFile(filepath.Join(env.Dir, env.Task.Source))
 	if err != nil {
-		out := end(conv, results.ExitError, fmt.Errorf("read the task's source file %s: %w", env.Task.Source, err))
+		out := end(conv, record.ExitError, fmt.Errorf("read the task's source file %s: %w", env.Task.Source, err))
 		return conv, &out
 	}
 	conv.Add(model.Message{Role: model.RoleUser, Content: fixPrompt(env.Task, res.Normalized, string(source))})
@@ -80,14 +80,14 @@ func naiveWrite(conv *track.Conversation, env *track.Env, r reply) error {
 		if len(r.Blocks) > 0 {
 			content, what = r.Blocks[0], "the first code block"
 		}
-		return write(conv, env, env.Task.Source, content, results.EventFallbackWrite,
+		return write(conv, env, env.Task.Source, content, record.EventFallbackWrite,
 			fmt.Sprintf("no FILE: line; wrote %s over %s", what, env.Task.Source))
 	}
 	content := r.Rest
 	if len(r.AfterMark) > 0 {
 		content = r.AfterMark[0]
 	}
-	return write(conv, env, r.Path, content, results.EventWrite, "")
+	return write(conv, env, r.Path, content, record.EventWrite, "")
 }
 
 // write puts content at rel inside the workspace and records kind; a path
@@ -105,7 +105,7 @@ func write(conv *track.Conversation, env *track.Env, rel, content, kind, reason 
 		err = fmt.Errorf("the content is %d bytes; the most a file may hold is %d", len(content), loop.MaxFileBytes)
 	}
 	if err != nil {
-		conv.Record(results.Event{Kind: results.EventReject, Path: rel, Reason: err.Error()})
+		conv.Record(record.Event{Kind: record.EventReject, Path: rel, Reason: err.Error()})
 		return nil
 	}
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -114,6 +114,6 @@ func write(conv *track.Conversation, env *track.Env, rel, content, kind, reason 
 	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
 		return fmt.Errorf("write %s: %w", rel, err)
 	}
-	conv.Record(results.Event{Kind: kind, Path: filepath.ToSlash(filepath.Clean(rel)), Bytes: len(content), Reason: reason})
+	conv.Record(record.Event{Kind: kind, Path: filepath.ToSlash(filepath.Clean(rel)), Bytes: len(content), Reason: reason})
 	return nil
 }

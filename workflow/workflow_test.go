@@ -11,9 +11,9 @@ import (
 
 	"bench/loop"
 	"bench/model"
-	"bench/results"
-	"bench/runner/track"
-	"bench/runner/track/tracktest"
+	"bench/record"
+	"bench/track"
+	"bench/track/tracktest"
 )
 
 // monthMessage is what parse_date's second bug prints once the first is fixed.
@@ -27,9 +27,9 @@ func fileReply(path, body string) string {
 	return "FILE: " + path + "\n```python\n" + body + "```\n"
 }
 
-func lastTestRun(t *testing.T, rec *tracktest.FakeRecorder) results.Event {
+func lastTestRun(t *testing.T, rec *tracktest.FakeRecorder) record.Event {
 	t.Helper()
-	runs := rec.Of(results.EventTestRun)
+	runs := rec.Of(record.EventTestRun)
 	if len(runs) == 0 {
 		t.Fatal("no test run recorded")
 	}
@@ -43,7 +43,7 @@ func TestWorkflowParseDateFixesOnlyThePointedLine(t *testing.T) {
 	})
 	out := Workflow(context.Background(), env)
 
-	if out.Exit != results.ExitDone || out.Err != nil || out.ModelCalls != 1 || out.Turns != 1 {
+	if out.Exit != record.ExitDone || out.Err != nil || out.ModelCalls != 1 || out.Turns != 1 {
 		t.Fatalf("outcome = %+v; want done after one call", out)
 	}
 	// Step 1's output and the source file are in the one request.
@@ -62,11 +62,11 @@ func TestWorkflowParseDateFixesOnlyThePointedLine(t *testing.T) {
 	if strings.Contains(user, env.Dir) {
 		t.Errorf("the prompt shows the workspace's absolute path")
 	}
-	if w := rec.Of(results.EventWrite); len(w) != 1 || w[0].Path != "dateparse.py" {
+	if w := rec.Of(record.EventWrite); len(w) != 1 || w[0].Path != "dateparse.py" {
 		t.Errorf("write events = %+v", w)
 	}
 	final := lastTestRun(t, rec)
-	if len(rec.Of(results.EventTestRun)) != 2 || !strings.Contains(final.Output, monthMessage) || final.TestsPassed == final.TestsTotal {
+	if len(rec.Of(record.EventTestRun)) != 2 || !strings.Contains(final.Output, monthMessage) || final.TestsPassed == final.TestsTotal {
 		t.Errorf("final test run: %d of %d passed, output:\n%s", final.TestsPassed, final.TestsTotal, final.Output)
 	}
 	wantKinds := []string{"test_run", "request", "response", "write", "test_run"}
@@ -79,14 +79,14 @@ func TestWorkflowSlugifyFallbackLosesImport(t *testing.T) {
 	t.Parallel()
 	env, rec, _ := onFixture(t, "slugify", func(*track.Env) []string { return []string{slugifyFunctionOnly} })
 	out := Workflow(context.Background(), env)
-	if out.Exit != results.ExitDone {
+	if out.Exit != record.ExitDone {
 		t.Fatalf("exit = %q (%v)", out.Exit, out.Err)
 	}
 	got, _ := os.ReadFile(filepath.Join(env.Dir, "slugify.py"))
 	if strings.Contains(string(got), "import re") || !strings.HasPrefix(string(got), "def slugify") {
 		t.Errorf("slugify.py after the fallback:\n%s", got)
 	}
-	fb := rec.Of(results.EventFallbackWrite)
+	fb := rec.Of(record.EventFallbackWrite)
 	if len(fb) != 1 || fb[0].Path != "slugify.py" || fb[0].Bytes != len(got) || !strings.Contains(fb[0].Reason, "first code block") {
 		t.Errorf("fallback_write events = %+v", fb)
 	}
@@ -104,7 +104,7 @@ func TestWorkflowFallbackWithoutCodeBlockWritesWholeReply(t *testing.T) {
 	if got, _ := os.ReadFile(filepath.Join(env.Dir, "slugify.py")); string(got) != reply {
 		t.Errorf("slugify.py = %q, want the whole reply", got)
 	}
-	if fb := rec.Of(results.EventFallbackWrite); len(fb) != 1 || !strings.Contains(fb[0].Reason, "whole reply") {
+	if fb := rec.Of(record.EventFallbackWrite); len(fb) != 1 || !strings.Contains(fb[0].Reason, "whole reply") {
 		t.Errorf("fallback_write events = %+v", fb)
 	}
 }
@@ -116,13 +116,13 @@ func TestWorkflowRejectsPathOutsideWorkspace(t *testing.T) {
 		chat := &tracktest.FakeChatter{Script: []tracktest.FakeReply{tracktest.Say(tracktest.Text(fileReply(path, "x = 1\n")))}}
 		env, rec := tracktest.Fixture(t, "slugify", chat)
 		out := Workflow(context.Background(), env)
-		if out.Exit != results.ExitDone {
+		if out.Exit != record.ExitDone {
 			t.Errorf("%s: exit = %q", path, out.Exit)
 		}
-		if r := rec.Of(results.EventReject); len(r) != 1 || !strings.Contains(r[0].Reason, "outside the workspace") {
+		if r := rec.Of(record.EventReject); len(r) != 1 || !strings.Contains(r[0].Reason, "outside the workspace") {
 			t.Errorf("%s: reject events = %+v", path, r)
 		}
-		if n := len(rec.Of(results.EventWrite)) + len(rec.Of(results.EventFallbackWrite)); n != 0 {
+		if n := len(rec.Of(record.EventWrite)) + len(rec.Of(record.EventFallbackWrite)); n != 0 {
 			t.Errorf("%s: %d writes recorded", path, n)
 		}
 		if _, err := os.Stat(filepath.Join(filepath.Dir(env.Dir), "escape.py")); err == nil {
@@ -140,10 +140,10 @@ func TestWorkflowModelErrorEndsWithError(t *testing.T) {
 	chat := &tracktest.FakeChatter{Script: []tracktest.FakeReply{{Err: boom}}}
 	env, rec := tracktest.Fixture(t, "slugify", chat)
 	out := Workflow(context.Background(), env)
-	if out.Exit != results.ExitError || !errors.Is(out.Err, boom) {
+	if out.Exit != record.ExitError || !errors.Is(out.Err, boom) {
 		t.Errorf("outcome = %+v; want error", out)
 	}
-	if n := len(rec.Of(results.EventTestRun)); n != 1 {
+	if n := len(rec.Of(record.EventTestRun)); n != 1 {
 		t.Errorf("%d test runs; want only the first", n)
 	}
 }
@@ -153,7 +153,7 @@ func TestWorkflowInterrupted(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	env, _ := tracktest.Fixture(t, "slugify", &tracktest.FakeChatter{})
-	if out := Workflow(ctx, env); out.Exit != results.ExitInterrupted {
+	if out := Workflow(ctx, env); out.Exit != record.ExitInterrupted {
 		t.Errorf("exit = %q, want interrupted", out.Exit)
 	}
 }
@@ -168,10 +168,10 @@ func TestRetrySlugifyRejectsFunctionOnlyAndAsksAgain(t *testing.T) {
 	original, _ := os.ReadFile(filepath.Join(env.Dir, "slugify.py"))
 	out := Retry(context.Background(), env)
 
-	if out.Exit != results.ExitDone || out.ModelCalls != 2 || out.Turns != 2 {
+	if out.Exit != record.ExitDone || out.ModelCalls != 2 || out.Turns != 2 {
 		t.Fatalf("outcome = %+v; want done after two calls", out)
 	}
-	rej := rec.Of(results.EventReject)
+	rej := rec.Of(record.EventReject)
 	if len(rej) != 1 || !strings.Contains(rej[0].Reason, "FILE:") {
 		t.Fatalf("reject events = %+v", rej)
 	}
@@ -180,7 +180,7 @@ func TestRetrySlugifyRejectsFunctionOnlyAndAsksAgain(t *testing.T) {
 	if i, j := slices.Index(kinds, "reject"), slices.Index(kinds, "write"); i < 0 || j < i {
 		t.Errorf("events = %v; want the reject before any write", kinds)
 	}
-	if n := len(rec.Of(results.EventFallbackWrite)); n != 0 {
+	if n := len(rec.Of(record.EventFallbackWrite)); n != 0 {
 		t.Errorf("%d fallback writes", n)
 	}
 	// The second request names what was wrong and keeps the system prompt.
@@ -215,20 +215,20 @@ func TestRetryRejectsEveryMalformedReplyAndWritesNothing(t *testing.T) {
 		env.Tries = 3
 		original, _ := os.ReadFile(filepath.Join(env.Dir, "slugify.py"))
 		out := Retry(context.Background(), env)
-		if out.Exit != results.ExitDone || out.ModelCalls != 3 {
+		if out.Exit != record.ExitDone || out.ModelCalls != 3 {
 			t.Errorf("%s: exit %q after %d calls; want done after 3", tc.name, out.Exit, out.ModelCalls)
 		}
-		rej := rec.Of(results.EventReject)
+		rej := rec.Of(record.EventReject)
 		if len(rej) != 3 || !strings.Contains(rej[0].Reason, tc.reason) {
 			t.Errorf("%s: reject events = %+v; want 3 with %q", tc.name, rej, tc.reason)
 		}
 		if got, _ := os.ReadFile(filepath.Join(env.Dir, "slugify.py")); string(got) != string(original) {
 			t.Errorf("%s: slugify.py changed", tc.name)
 		}
-		if n := len(rec.Of(results.EventWrite)) + len(rec.Of(results.EventFallbackWrite)); n != 0 {
+		if n := len(rec.Of(record.EventWrite)) + len(rec.Of(record.EventFallbackWrite)); n != 0 {
 			t.Errorf("%s: %d writes", tc.name, n)
 		}
-		if n := len(rec.Of(results.EventTestRun)); n != 1 {
+		if n := len(rec.Of(record.EventTestRun)); n != 1 {
 			t.Errorf("%s: %d test runs; nothing changed after the first", tc.name, n)
 		}
 		if ask := chat.Requests[1].Messages[len(chat.Requests[1].Messages)-1].Content; !strings.Contains(ask, tc.reason) {
@@ -245,7 +245,7 @@ func TestRetryCarriesTheNewTestOutput(t *testing.T) {
 	solution := tracktest.ReadOverlay(t, env, "solution", "dateparse.py")
 	chat.Script = []tracktest.FakeReply{tracktest.Say(tracktest.Text(fileReply("dateparse.py", partial))), tracktest.Say(tracktest.Text(fileReply("dateparse.py", solution)))}
 	out := Retry(context.Background(), env)
-	if out.Exit != results.ExitDone || out.ModelCalls != 2 {
+	if out.Exit != record.ExitDone || out.ModelCalls != 2 {
 		t.Fatalf("outcome = %+v", out)
 	}
 	second := chat.Requests[1].Messages
@@ -291,7 +291,7 @@ func TestWorkflowRefusesAnOversizedFile(t *testing.T) {
 	if after, _ := os.ReadFile(filepath.Join(env.Dir, "leap.py")); string(after) != string(before) {
 		t.Errorf("leap.py was overwritten with %d bytes", len(after))
 	}
-	if rej := rec.Of(results.EventReject); len(rej) != 1 || !strings.Contains(rej[0].Reason, "the most a file may hold") {
+	if rej := rec.Of(record.EventReject); len(rej) != 1 || !strings.Contains(rej[0].Reason, "the most a file may hold") {
 		t.Errorf("reject events = %+v", rej)
 	}
 }

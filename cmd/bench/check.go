@@ -6,8 +6,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"bench/record"
 	"bench/report/predict"
-	"bench/results"
 )
 
 func checkCommand() *cli.Command {
@@ -43,9 +43,9 @@ func runCheck(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	var runs []results.Data
+	var runs []record.Data
 	for _, dir := range dirs {
-		data, err := results.Read(dir)
+		data, err := record.Read(dir)
 		if err != nil {
 			return withRunsInside(dir, err)
 		}

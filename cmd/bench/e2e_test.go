@@ -13,7 +13,7 @@ import (
 	"bench/detect"
 	"bench/model"
 	"bench/model/modeltest"
-	"bench/results"
+	"bench/record"
 	"bench/tasks"
 )
 
@@ -119,7 +119,7 @@ func (f *fakeModel) reply(r modeltest.Request) modeltest.Reply {
 
 // runAgainst runs bench run on the course tasks against a fake Ollama
 // serving m and returns the results folder.
-func runAgainst(t *testing.T, m *fakeModel, extra ...string) (string, results.Data) {
+func runAgainst(t *testing.T, m *fakeModel, extra ...string) (string, record.Data) {
 	t.Helper()
 	srv := modeltest.NewOllama(t, modeltest.Always(modeltest.Func(m.reply)))
 	dir := filepath.Join(t.TempDir(), "run")
@@ -128,7 +128,7 @@ func runAgainst(t *testing.T, m *fakeModel, extra ...string) (string, results.Da
 	if err != nil {
 		t.Fatalf("bench run: %v\nstdout:\n%s\nstderr:\n%s", err, stdout, stderr)
 	}
-	data, err := results.Read(dir)
+	data, err := record.Read(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +144,7 @@ func runAgainst(t *testing.T, m *fakeModel, extra ...string) (string, results.Da
 }
 
 // outcomes maps task/track to passed.
-func outcomes(data results.Data) map[string]bool {
+func outcomes(data record.Data) map[string]bool {
 	got := map[string]bool{}
 	for _, ep := range data.Episodes {
 		got[ep.Task+"/"+ep.Track] = ep.Passed
@@ -164,7 +164,7 @@ func TestEndToEndSolvingModel(t *testing.T) {
 		t.Fatalf("%d episodes, want 8", len(data.Episodes))
 	}
 	for _, ep := range data.Episodes {
-		if !ep.Passed || ep.ExitReason != results.ExitDone || ep.Error != "" {
+		if !ep.Passed || ep.ExitReason != record.ExitDone || ep.Error != "" {
 			t.Errorf("%s: passed %v, exit %s, error %q", ep.Key(), ep.Passed, ep.ExitReason, ep.Error)
 		}
 		if ep.PromptTokens == 0 || ep.EstPromptTokens == 0 || ep.ModelCalls == 0 {
@@ -276,7 +276,7 @@ func TestEndToEndModelFailureIsRecorded(t *testing.T) {
 	if err != nil {
 		t.Fatalf("a run with one failed call failed: %v\n%s\n%s", err, stdout, stderr)
 	}
-	data, err := results.Read(dir)
+	data, err := record.Read(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -284,10 +284,10 @@ func TestEndToEndModelFailureIsRecorded(t *testing.T) {
 		t.Fatalf("%d episodes, want 2", len(data.Episodes))
 	}
 	first, second := data.Episodes[0], data.Episodes[1]
-	if first.ExitReason != results.ExitError || !strings.Contains(first.Error, "the fake refuses this request") || first.Passed {
+	if first.ExitReason != record.ExitError || !strings.Contains(first.Error, "the fake refuses this request") || first.Passed {
 		t.Errorf("failed call: exit %s, error %q, passed %v", first.ExitReason, first.Error, first.Passed)
 	}
-	if second.ExitReason != results.ExitDone || !second.Passed {
+	if second.ExitReason != record.ExitDone || !second.Passed {
 		t.Errorf("the episode after the failure: exit %s, passed %v, error %q", second.ExitReason, second.Passed, second.Error)
 	}
 }
@@ -301,7 +301,7 @@ func TestEndToEndPostureOn(t *testing.T) {
 	if _, stderr, err := runCLI(t, "run", "--host", srv.URL, "--tracks", "agent", "--tasks", "leap_year", "--posture", "on", "--out", dir); err != nil {
 		t.Fatalf("bench run --posture on: %v\n%s", err, stderr)
 	}
-	data, err := results.Read(dir)
+	data, err := record.Read(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

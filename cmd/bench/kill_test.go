@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"bench/model/modeltest"
-	"bench/results"
+	"bench/record"
 )
 
 // TestRunSurvivesKill9 kills a real bench process in the middle of a run
@@ -46,7 +46,7 @@ func TestRunSurvivesKill9(t *testing.T) {
 	raw, _ := os.ReadFile(eps)
 	seen := map[string]int{}
 	for _, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
-		var ep results.Episode
+		var ep record.Episode
 		if err := jsonUnmarshal(line, &ep); err != nil {
 			t.Fatalf("episodes.jsonl holds a bad line after resume: %q: %v", line, err)
 		}
@@ -59,8 +59,8 @@ func TestRunSurvivesKill9(t *testing.T) {
 		if n != 1 {
 			t.Errorf("episode %s recorded %d times", k, n)
 		}
-		evs, warns, err := results.ReadTrajectory(filepath.Join(dir, "trajectories", k+".jsonl"))
-		if err != nil || len(warns) != 0 || len(evs) == 0 || evs[len(evs)-1].Kind != results.EventEnd {
+		evs, warns, err := record.ReadTrajectory(filepath.Join(dir, "trajectories", k+".jsonl"))
+		if err != nil || len(warns) != 0 || len(evs) == 0 || evs[len(evs)-1].Kind != record.EventEnd {
 			t.Errorf("trajectory of %s: %d events, warnings %q, err %v; want a clean one ending in end", k, len(evs), warns, err)
 		}
 	}
@@ -142,7 +142,7 @@ func TestRunFirstInterruptStopsCleanly(t *testing.T) {
 	if want := "bench run --resume " + dir; !strings.Contains(out.String(), want) {
 		t.Fatalf("no %q in the output:\n%s", want, out.String())
 	}
-	data, err := results.Read(dir)
+	data, err := record.Read(dir)
 	if err != nil || len(data.Warnings) != 0 {
 		t.Fatalf("results after an interrupt: %v, warnings %q", err, data.Warnings)
 	}
@@ -150,7 +150,7 @@ func TestRunFirstInterruptStopsCleanly(t *testing.T) {
 	for _, ep := range data.Episodes {
 		exits[ep.ExitReason]++
 	}
-	if len(data.Episodes) != 3 || exits[results.ExitDone] != 2 || exits[results.ExitInterrupted] != 1 {
+	if len(data.Episodes) != 3 || exits[record.ExitDone] != 2 || exits[record.ExitInterrupted] != 1 {
 		t.Fatalf("after the interrupt: exits %v, want 2 done and 1 interrupted, and nothing started after", exits)
 	}
 
@@ -158,12 +158,12 @@ func TestRunFirstInterruptStopsCleanly(t *testing.T) {
 	if _, stderr, err := runCLI(t, "run", "--resume", dir); err != nil {
 		t.Fatalf("resume: %v\n%s", err, stderr)
 	}
-	data, _ = results.Read(dir)
+	data, _ = record.Read(dir)
 	if len(data.Episodes) != 8 {
 		t.Fatalf("%d episodes after resume, want 8", len(data.Episodes))
 	}
 	for _, ep := range data.Episodes {
-		if ep.ExitReason != results.ExitDone || !ep.Passed {
+		if ep.ExitReason != record.ExitDone || !ep.Passed {
 			t.Errorf("%s after resume: exit %s, passed %v", ep.Key(), ep.ExitReason, ep.Passed)
 		}
 	}

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"bench/record"
 	"bench/report/predict"
-	"bench/results"
 )
 
 var (
@@ -40,7 +40,7 @@ func fakePredictEnv(t *testing.T, at time.Time, terminal bool) {
 func writeLessonRun(t *testing.T, started time.Time) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "run")
-	w, err := results.Create(dir, results.Run{ID: "lesson", Started: started, Tracks: []string{"workflow", "agent"}})
+	w, err := record.Create(dir, record.Run{ID: "lesson", Started: started, Tracks: []string{"workflow", "agent"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +52,7 @@ func writeLessonRun(t *testing.T, started time.Time) string {
 	}
 	for task, passed := range outcomes {
 		for i, track := range []string{"workflow", "agent"} {
-			if err := w.Append(results.Episode{Task: task, Track: track, Seed: 1, Passed: passed[i], ExitReason: results.ExitDone}); err != nil {
+			if err := w.Append(record.Episode{Task: task, Track: track, Seed: 1, Passed: passed[i], ExitReason: record.ExitDone}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -211,7 +211,7 @@ func TestCheckWarnsAboutTornLines(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "p.json")
 	runCLI(t, "predict", "--out", file, "--tasks", "slugify", "--answer", "slugify=yyn")
 	run := writeLessonRun(t, runStarted)
-	f, _ := os.OpenFile(filepath.Join(run, results.EpisodesFile), os.O_WRONLY|os.O_APPEND, 0)
+	f, _ := os.OpenFile(filepath.Join(run, record.EpisodesFile), os.O_WRONLY|os.O_APPEND, 0)
 	f.WriteString(`{"format":1,"task":"slu`)
 	f.Close()
 	out, stderr, err := runCLI(t, "check", "--predictions", file, run)

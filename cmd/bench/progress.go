@@ -9,8 +9,8 @@ import (
 
 	"golang.org/x/term"
 
-	"bench/report"
-	"bench/results"
+	"bench/internal/words"
+	"bench/record"
 )
 
 // progress shows how a run is going: on a terminal one line that updates in
@@ -66,7 +66,7 @@ func (p *progress) redraw() {
 }
 
 // episode counts a finished episode and shows it.
-func (p *progress) episode(ep results.Episode) {
+func (p *progress) episode(ep record.Episode) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.done++
@@ -78,7 +78,7 @@ func (p *progress) episode(ep results.Episode) {
 		p.redraw()
 		return
 	}
-	fmt.Fprintf(p.w, "[%d/%d] %s %s %s: %s\n", p.done, p.total, ep.Task, ep.Track, results.TrajectoryName(ep.Seed, ep.Repeat), episodeSummary(ep))
+	fmt.Fprintf(p.w, "[%d/%d] %s %s %s: %s\n", p.done, p.total, ep.Task, ep.Track, record.TrajectoryName(ep.Seed, ep.Repeat), episodeSummary(ep))
 }
 
 // status is the one-line summary of the run so far.
@@ -103,12 +103,12 @@ func (p *progress) finish() {
 }
 
 // episodeSummary is one episode's outcome in a few words.
-func episodeSummary(ep results.Episode) string {
+func episodeSummary(ep record.Episode) string {
 	verdict := "failed"
 	if ep.Passed {
 		verdict = "passed"
 	}
-	s := fmt.Sprintf("%s (%d/%d tests, exit %s, %s, %s, %s)", verdict, ep.TestsPassed, ep.TestsTotal, ep.ExitReason, report.Plural(ep.Turns, "turn"), report.Plural(ep.PromptTokens+ep.CompletionTokens, "token"), (time.Duration(ep.WallMS) * time.Millisecond).String())
+	s := fmt.Sprintf("%s (%d/%d tests, exit %s, %s, %s, %s)", verdict, ep.TestsPassed, ep.TestsTotal, ep.ExitReason, words.Plural(ep.Turns, "turn"), words.Plural(ep.PromptTokens+ep.CompletionTokens, "token"), (time.Duration(ep.WallMS) * time.Millisecond).String())
 	if ep.Error != "" {
 		s += ": " + firstLine(ep.Error)
 	}

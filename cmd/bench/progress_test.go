@@ -6,13 +6,13 @@ import (
 	"testing"
 	"time"
 
-	"bench/results"
+	"bench/record"
 )
 
 func TestProgressPlainLines(t *testing.T) {
 	var b bytes.Buffer
 	p := newProgress(&b, 3, 1, 1)
-	p.episode(results.Episode{Task: "slugify", Track: "workflow", Seed: 2, Repeat: 1, TestsTotal: 5, TestsPassed: 2, ExitReason: "done", Turns: 1, PromptTokens: 300, CompletionTokens: 50, WallMS: 1500})
+	p.episode(record.Episode{Task: "slugify", Track: "workflow", Seed: 2, Repeat: 1, TestsTotal: 5, TestsPassed: 2, ExitReason: "done", Turns: 1, PromptTokens: 300, CompletionTokens: 50, WallMS: 1500})
 	p.finish()
 	want := "[2/3] slugify workflow seed-2-r1: failed (2/5 tests, exit done, 1 turn, 350 tokens, 1.5s)\n"
 	if b.String() != want {

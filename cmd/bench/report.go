@@ -9,8 +9,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"bench/internal/words"
+	"bench/record"
 	"bench/report"
-	"bench/results"
 )
 
 // reportFormats are the values of `bench report --format`.
@@ -113,15 +114,15 @@ func reportWriter(format string) (func(io.Writer, *report.Report) error, error) 
 	return nil, fmt.Errorf("unknown --format %q: want one of %s", format, strings.Join(reportFormats, ", "))
 }
 
-// readRuns reads each run folder with results.Read.
-func readRuns(dirs []string) ([]report.Input, error) {
-	inputs := make([]report.Input, 0, len(dirs))
+// readRuns reads each run folder with record.Read.
+func readRuns(dirs []string) ([]record.Data, error) {
+	inputs := make([]record.Data, 0, len(dirs))
 	for _, dir := range dirs {
-		data, err := results.Read(dir)
+		data, err := record.Read(dir)
 		if err != nil {
 			return nil, withRunsInside(dir, err)
 		}
-		inputs = append(inputs, report.Input(data))
+		inputs = append(inputs, record.Data(data))
 	}
 	return inputs, nil
 }
@@ -139,7 +140,7 @@ func withRunsInside(dir string, err error) error {
 	for i, r := range runs {
 		runs[i] = filepath.Dir(r)
 	}
-	return fmt.Errorf("%s is not a run folder, but it holds %s: %s", dir, report.Plural(len(runs), "run folder"), strings.Join(runs, ", "))
+	return fmt.Errorf("%s is not a run folder, but it holds %s: %s", dir, words.Plural(len(runs), "run folder"), strings.Join(runs, ", "))
 }
 
 // writePlot writes the report's SVG plot to path.

@@ -16,12 +16,12 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"bench/internal/words"
 	"bench/model"
-	"bench/report"
-	"bench/results"
+	"bench/record"
 	"bench/runner"
-	"bench/runner/testrun"
 	"bench/tasks"
+	"bench/testrun"
 )
 
 // defaultTemperature is the sampling temperature when --temperature is not
@@ -68,7 +68,7 @@ func runCommand() *cli.Command {
 
 // runSetup is everything a run needs, from flags or from a run.json.
 type runSetup struct {
-	run    results.Run
+	run    record.Run
 	tasks  []tasks.Task
 	mcfg   model.Config
 	keep   bool
@@ -134,8 +134,8 @@ func setupRun(c *cli.Context) (runSetup, error) {
 	s := runSetup{
 		tasks: selected, keep: c.Bool("keep-workspaces"), format: c.String("format"),
 		mcfg: modelConfig(c),
-		run: results.Run{
-			Format: results.FormatVersion, BenchVersion: version(),
+		run: record.Run{
+			Format: record.FormatVersion, BenchVersion: version(),
 			Backend: c.String("backend"), Host: c.String("host"), Model: c.String("model"),
 			Temperature: c.Float64("temperature"), NumCtx: c.Int("num-ctx"), TopP: c.Float64("top-p"), Think: c.Bool("think"),
 			MaxReplyTokens: c.Int("max-reply-tokens"),
@@ -165,7 +165,7 @@ func setupRun(c *cli.Context) (runSetup, error) {
 }
 
 // checkOutDir accepts a new or empty results folder, or one holding a run
-// (which results.Create refuses with a pointer to --resume); it refuses a
+// (which record.Create refuses with a pointer to --resume); it refuses a
 // file and a folder holding other things, which a run must not mix with.
 func checkOutDir(dir string) error {
 	info, err := os.Stat(dir)
@@ -193,7 +193,7 @@ func setupResume(c *cli.Context, dir string) (runSetup, error) {
 			return runSetup{}, fmt.Errorf("--resume continues the run as %s describes it; drop --%s (start a new run with --out to change it)", filepath.Join(dir, "run.json"), f)
 		}
 	}
-	data, err := results.Read(dir)
+	data, err := record.Read(dir)
 	if err != nil {
 		return runSetup{}, fmt.Errorf("cannot resume %s: %w", dir, err)
 	}
@@ -339,14 +339,14 @@ func safeName(m string) string {
 }
 
 // taskRefs names the tasks with their checksums, for run.json.
-func taskRefs(ts []tasks.Task) ([]results.TaskRef, error) {
-	refs := make([]results.TaskRef, 0, len(ts))
+func taskRefs(ts []tasks.Task) ([]record.TaskRef, error) {
+	refs := make([]record.TaskRef, 0, len(ts))
 	for _, t := range ts {
 		sum, err := t.Checksum()
 		if err != nil {
 			return nil, fmt.Errorf("checksumming task %s: %w", t.Name, err)
 		}
-		refs = append(refs, results.TaskRef{Name: t.Name, Checksum: sum})
+		refs = append(refs, record.TaskRef{Name: t.Name, Checksum: sum})
 	}
 	return refs, nil
 }
@@ -423,12 +423,12 @@ func connect(ctx context.Context, s *runSetup) (model.Chatter, error) {
 
 // openResults creates the results folder, or reopens it on resume and
 // returns the episodes it already holds.
-func openResults(s *runSetup) (*results.Writer, []results.Episode, error) {
+func openResults(s *runSetup) (*record.Writer, []record.Episode, error) {
 	if !s.resume {
-		w, err := results.Create(s.dir, s.run)
+		w, err := record.Create(s.dir, s.run)
 		return w, nil, err
 	}
-	w, data, err := results.Resume(s.dir)
+	w, data, err := record.Resume(s.dir)
 	if err != nil {
 		return nil, nil, fmt.Errorf("cannot resume %s: %w", s.dir, err)
 	}
@@ -436,7 +436,7 @@ func openResults(s *runSetup) (*results.Writer, []results.Episode, error) {
 }
 
 // execute runs the pending episodes, then prints the report.
-func execute(ctx context.Context, c *cli.Context, s runSetup, client model.Chatter, w *results.Writer, done []results.Episode) error {
+func execute(ctx context.Context, c *cli.Context, s runSetup, client model.Chatter, w *record.Writer, done []record.Episode) error {
 	// Progress goes to stderr so that `bench run > report.txt` keeps only the report.
 	out := c.App.ErrWriter
 	plan := runner.Plan(s.tasks, s.run.Tracks, s.run.Seeds)
@@ -447,7 +447,7 @@ func execute(ctx context.Context, c *cli.Context, s runSetup, client model.Chatt
 		MaxTurns: s.run.MaxTurns, MaxTokens: s.run.MaxTokens, Tries: s.run.Tries,
 		Posture: s.run.Posture, Keep: s.keep, Tracks: runner.Tracks(),
 	}
-	fmt.Fprintf(out, "bench run: %s (%s × %s × %s) into %s", report.Plural(len(plan), "episode"), report.Plural(len(s.tasks), "task"), report.Plural(len(s.run.Tracks), "track"), report.Plural(len(s.run.Seeds), "seed"), s.dir)
+	fmt.Fprintf(out, "bench run: %s (%s × %s × %s) into %s", words.Plural(len(plan), "episode"), words.Plural(len(s.tasks), "task"), words.Plural(len(s.run.Tracks), "track"), words.Plural(len(s.run.Seeds), "seed"), s.dir)
 	if skipped := len(plan) - len(pending); skipped > 0 {
 		fmt.Fprintf(out, "; %d already finished", skipped)
 	}
@@ -472,14 +472,14 @@ func execute(ctx context.Context, c *cli.Context, s runSetup, client model.Chatt
 }
 
 // passedCount counts the passes among the already finished episodes of plan.
-func passedCount(plan []runner.Job, done []results.Episode) int {
+func passedCount(plan []runner.Job, done []record.Episode) int {
 	inPlan := map[string]bool{}
 	for _, j := range plan {
 		inPlan[j.Key()] = true
 	}
 	n := 0
 	for _, ep := range done {
-		if ep.Passed && inPlan[ep.Key()] && ep.ExitReason != results.ExitInterrupted {
+		if ep.Passed && inPlan[ep.Key()] && ep.ExitReason != record.ExitInterrupted {
 			n++
 		}
 	}

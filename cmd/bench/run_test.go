@@ -7,9 +7,9 @@ import (
 	"testing"
 
 	"bench/model/modeltest"
-	"bench/results"
-	"bench/runner/track"
-	"bench/runner/track/tracktest"
+	"bench/record"
+	"bench/track"
+	"bench/track/tracktest"
 )
 
 func TestRunRejectsBadInput(t *testing.T) {
@@ -62,7 +62,7 @@ func TestRunOracleNeedsNoServer(t *testing.T) {
 	if err != nil {
 		t.Fatalf("oracle run failed: %v\n%s\n%s", err, stdout, stderr)
 	}
-	data, err := results.Read(dir)
+	data, err := record.Read(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +70,7 @@ func TestRunOracleNeedsNoServer(t *testing.T) {
 		t.Fatalf("%d tasks, %d episodes; want 4 and 8", len(data.Run.Tasks), len(data.Episodes))
 	}
 	for _, ep := range data.Episodes {
-		if !ep.Passed || ep.ExitReason != results.ExitDone {
+		if !ep.Passed || ep.ExitReason != record.ExitDone {
 			t.Errorf("oracle %s: passed %v, exit %s, error %q", ep.Key(), ep.Passed, ep.ExitReason, ep.Error)
 		}
 	}
@@ -104,7 +104,7 @@ func TestRunOracleNeedsNoServer(t *testing.T) {
 	if err != nil || !strings.Contains(stderr, "8 already finished") {
 		t.Fatalf("resume of a finished run: %v\n%s", err, stderr)
 	}
-	if data, _ := results.Read(dir); len(data.Episodes) != 8 {
+	if data, _ := record.Read(dir); len(data.Episodes) != 8 {
 		t.Fatalf("resume added episodes: %d", len(data.Episodes))
 	}
 	_, _, err = runCLI(t, "run", "--resume", dir, "--model", "other:1b")

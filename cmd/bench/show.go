@@ -8,9 +8,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"bench/report"
+	"bench/internal/words"
+	"bench/record"
 	"bench/report/transcript"
-	"bench/results"
 )
 
 func showCommand() *cli.Command {
@@ -53,7 +53,7 @@ func showAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	data, err := results.Read(args[0])
+	data, err := record.Read(args[0])
 	if err != nil {
 		return withRunsInside(args[0], err)
 	}
@@ -85,7 +85,7 @@ func showAction(c *cli.Context) error {
 }
 
 // showDiff shows two twins of the episode picked by f side by side.
-func showDiff(c *cli.Context, data results.Data, entries []transcript.Entry, f transcript.Filter, format string) error {
+func showDiff(c *cli.Context, data record.Data, entries []transcript.Entry, f transcript.Filter, format string) error {
 	ra, rb, err := showRepeatPair(c.String("repeat"))
 	if err != nil {
 		return err
@@ -122,7 +122,7 @@ func showList(w io.Writer, dir string, all, picked []transcript.Entry, format, c
 	if len(picked) == 1 {
 		verb = "matches"
 	}
-	title := fmt.Sprintf("%s in %s %s; pick one", report.Plural(len(picked), "episode"), dir, verb)
+	title := fmt.Sprintf("%s in %s %s; pick one", words.Plural(len(picked), "episode"), dir, verb)
 	list := picked
 	if len(picked) == 0 {
 		title, list = fmt.Sprintf("no episode in %s matches; its episodes are", dir), all

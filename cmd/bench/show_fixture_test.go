@@ -14,10 +14,10 @@ import (
 	"bench/loop"
 	"bench/model"
 	"bench/model/modeltest"
-	"bench/results"
+	"bench/record"
 	"bench/runner"
-	"bench/runner/track"
 	"bench/tasks"
+	"bench/track"
 	"bench/workflow"
 )
 
@@ -91,8 +91,8 @@ func genShowRun(t *testing.T, dir string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := results.Create(dir, results.Run{
-		Format: results.FormatVersion, BenchVersion: "synthetic", ID: "synthetic-scripted-fake-model",
+	w, err := record.Create(dir, record.Run{
+		Format: record.FormatVersion, BenchVersion: "synthetic", ID: "synthetic-scripted-fake-model",
 		Backend: "ollama", Host: "http://127.0.0.1:11434 (a fake server in a test)", Model: modeltest.DefaultModel,
 		Temperature: 0.7, NumCtx: 8192, Seeds: []int{1, 1}, Tracks: []string{"workflow", "workflow-retry", "agent"},
 		Posture: "off", MaxTurns: 10, Tries: 2, Parallel: 1,
@@ -116,7 +116,7 @@ func genShowRun(t *testing.T, dir string) {
 
 // scriptedEpisode runs one scripted episode, records its trajectory and
 // grades it, as runner.Episode does.
-func scriptedEpisode(t *testing.T, w *results.Writer, task tasks.Task, se showEpisode) results.Episode {
+func scriptedEpisode(t *testing.T, w *record.Writer, task tasks.Task, se showEpisode) record.Episode {
 	srv := modeltest.NewOllama(t, se.script...)
 	chat, err := model.New(srv.Config())
 	if err != nil {
@@ -137,7 +137,7 @@ func scriptedEpisode(t *testing.T, w *results.Writer, task tasks.Task, se showEp
 	if err != nil {
 		t.Fatal(err)
 	}
-	end := results.Event{Kind: results.EventEnd, Exit: out.Exit}
+	end := record.Event{Kind: record.EventEnd, Exit: out.Exit}
 	if out.Err != nil {
 		end.Error = out.Err.Error()
 	}
@@ -145,8 +145,8 @@ func scriptedEpisode(t *testing.T, w *results.Writer, task tasks.Task, se showEp
 	if err := traj.Close(); err != nil {
 		t.Fatal(err)
 	}
-	return results.Episode{
-		Format: results.FormatVersion, Run: "synthetic-scripted-fake-model",
+	return record.Episode{
+		Format: record.FormatVersion, Run: "synthetic-scripted-fake-model",
 		Task: se.task, Track: se.track, Seed: se.seed, Repeat: se.repeat,
 		Passed: g.Passed, TestsPassed: g.TestsPassed, TestsTotal: g.TestsTotal, FailedTests: g.Failed,
 		ExitReason: out.Exit, Turns: out.Turns, ModelCalls: out.ModelCalls, ToolCalls: out.ToolCalls, Steps: out.Steps,
@@ -166,12 +166,12 @@ func TestShowFixture(t *testing.T) {
 	genShowRun(t, dir)
 	var stale []string
 	for _, se := range showEpisodes(t) {
-		rel := filepath.Join(results.TrajectoriesDir, se.task, se.track, results.TrajectoryName(se.seed, se.repeat)+".jsonl")
-		fresh, _, err := results.ReadTrajectory(filepath.Join(dir, rel))
+		rel := filepath.Join(record.TrajectoriesDir, se.task, se.track, record.TrajectoryName(se.seed, se.repeat)+".jsonl")
+		fresh, _, err := record.ReadTrajectory(filepath.Join(dir, rel))
 		if err != nil {
 			t.Fatal(err)
 		}
-		committed, _, err := results.ReadTrajectory(filepath.Join(showRun, rel))
+		committed, _, err := record.ReadTrajectory(filepath.Join(showRun, rel))
 		if a, b := eventKinds(fresh), eventKinds(committed); err != nil || !slices.Equal(a, b) {
 			stale = append(stale, fmt.Sprintf("%s: the tracks now record %v; %s holds %v (err %v)", rel, a, showRun, b, err))
 		}
@@ -200,7 +200,7 @@ func TestShowFixture(t *testing.T) {
 	}
 }
 
-func eventKinds(evs []results.Event) []string {
+func eventKinds(evs []record.Event) []string {
 	var out []string
 	for _, ev := range evs {
 		out = append(out, ev.Kind)

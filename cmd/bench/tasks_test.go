@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"bench/runner/track/tracktest"
 	"bench/tasks"
+	"bench/track/tracktest"
 
 	"github.com/otiai10/copy"
 )

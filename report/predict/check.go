@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"bench/results"
+	"bench/record"
 )
 
 // Tally counts an outcome: Passed episodes out of N.
@@ -66,14 +66,14 @@ func (s Score) Counted() int { return len(s.Rows) }
 // Check compares predictions with the episodes of runs (merged). Only the
 // tracks "workflow" and "agent" count, and episodes stopped as interrupted
 // do not. It refuses predictions written after a run holding their task began.
-func Check(f File, runs []results.Data) (Score, error) {
+func Check(f File, runs []record.Data) (Score, error) {
 	if err := checkTimes(f, runs); err != nil {
 		return Score{}, err
 	}
 	tallies := map[string]map[string]*Tally{} // task → track → tally
 	for _, run := range runs {
 		for _, ep := range run.Episodes {
-			if ep.ExitReason == results.ExitInterrupted || (ep.Track != Workflow && ep.Track != Agent) {
+			if ep.ExitReason == record.ExitInterrupted || (ep.Track != Workflow && ep.Track != Agent) {
 				continue
 			}
 			if tallies[ep.Task] == nil {
@@ -117,7 +117,7 @@ func Check(f File, runs []results.Data) (Score, error) {
 }
 
 // checkTimes refuses predictions written after a run that holds their task started.
-func checkTimes(f File, runs []results.Data) error {
+func checkTimes(f File, runs []record.Data) error {
 	var late []string
 	for _, run := range runs {
 		tasks := runTasks(run)
@@ -140,7 +140,7 @@ func checkTimes(f File, runs []results.Data) error {
 }
 
 // runTasks is the set of tasks a run planned or holds episodes of.
-func runTasks(run results.Data) map[string]bool {
+func runTasks(run record.Data) map[string]bool {
 	tasks := map[string]bool{}
 	for _, t := range run.Run.Tasks {
 		tasks[t.Name] = true

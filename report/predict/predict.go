@@ -3,7 +3,7 @@
 // Before a run, a user answers three yes/no questions per task (Questions);
 // all three yes predicts that a fixed workflow is enough, anything else that
 // the task needs an agent. After the run, Check compares each prediction with
-// what happened. The package reads runs only through package results.
+// what happened. The package reads runs only through package record.
 package predict
 
 import (

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"bench/results"
+	"bench/record"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -74,10 +74,10 @@ func TestObserveMajority(t *testing.T) {
 }
 
 // episodes makes n episodes of task and track, the first passed of them passing.
-func episodes(task, track string, passed, n int) []results.Episode {
-	var eps []results.Episode
+func episodes(task, track string, passed, n int) []record.Episode {
+	var eps []record.Episode
 	for i := range n {
-		eps = append(eps, results.Episode{Task: task, Track: track, Seed: i + 1, Passed: i < passed, ExitReason: results.ExitDone})
+		eps = append(eps, record.Episode{Task: task, Track: track, Seed: i + 1, Passed: i < passed, ExitReason: record.ExitDone})
 	}
 	return eps
 }
@@ -85,8 +85,8 @@ func episodes(task, track string, passed, n int) []results.Episode {
 // lessonRun is a synthetic run shaped like the lesson's: parse_date needs an
 // agent, slugify's workflow breaks the file, word_freq and leap_year pass
 // both (leap_year's workflow in 3 of 4 seeds).
-func lessonRun() results.Data {
-	var eps []results.Episode
+func lessonRun() record.Data {
+	var eps []record.Episode
 	eps = append(eps, episodes("parse_date", "workflow", 0, 4)...)
 	eps = append(eps, episodes("parse_date", "agent", 3, 4)...)
 	eps = append(eps, episodes("slugify", "workflow", 0, 4)...)
@@ -98,9 +98,9 @@ func lessonRun() results.Data {
 	eps = append(eps, episodes("tie", "workflow", 2, 4)...) // 2 of 4 is not most
 	eps = append(eps, episodes("tie", "agent", 1, 2)...)
 	eps = append(eps, episodes("extra", "workflow", 1, 1)...)
-	eps = append(eps, results.Episode{Task: "word_freq", Track: "workflow", Seed: 9, ExitReason: results.ExitInterrupted})
-	eps = append(eps, results.Episode{Task: "word_freq", Track: "oracle", Seed: 1, Passed: true})
-	return results.Data{Dir: "results/lesson", Run: results.Run{Started: started}, Episodes: eps}
+	eps = append(eps, record.Episode{Task: "word_freq", Track: "workflow", Seed: 9, ExitReason: record.ExitInterrupted})
+	eps = append(eps, record.Episode{Task: "word_freq", Track: "oracle", Seed: 1, Passed: true})
+	return record.Data{Dir: "results/lesson", Run: record.Run{Started: started}, Episodes: eps}
 }
 
 func lessonPredictions(t *testing.T) File {
@@ -118,7 +118,7 @@ func lessonPredictions(t *testing.T) File {
 }
 
 func TestCheckLesson(t *testing.T) {
-	s, err := Check(lessonPredictions(t), []results.Data{lessonRun()})
+	s, err := Check(lessonPredictions(t), []record.Data{lessonRun()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,10 +142,10 @@ func TestCheckLesson(t *testing.T) {
 }
 
 func TestCheckMergesRuns(t *testing.T) {
-	first := results.Data{Dir: "a", Run: results.Run{Started: started}, Episodes: episodes("leap_year", "workflow", 0, 2)}
-	second := results.Data{Dir: "b", Run: results.Run{Started: started}, Episodes: episodes("leap_year", "workflow", 3, 3)}
+	first := record.Data{Dir: "a", Run: record.Run{Started: started}, Episodes: episodes("leap_year", "workflow", 0, 2)}
+	second := record.Data{Dir: "b", Run: record.Run{Started: started}, Episodes: episodes("leap_year", "workflow", 3, 3)}
 	f := File{Predictions: []Prediction{NewPrediction("leap_year", mustAnswers(t, "yyy"), before)}}
-	s, err := Check(f, []results.Data{first, second})
+	s, err := Check(f, []record.Data{first, second})
 	if err != nil || s.Rows[0].Workflow != (Tally{3, 5}) || s.Rows[0].Observed != Workflow {
 		t.Fatalf("%+v, err %v", s.Rows, err)
 	}
@@ -155,7 +155,7 @@ func TestCheckRefusesLatePredictions(t *testing.T) {
 	f := lessonPredictions(t)
 	f.Predictions[1].Time = started.Add(time.Second)
 	f.Predictions[4].Time = started.Add(time.Hour) // "gone" is not in the run: no matter
-	_, err := Check(f, []results.Data{lessonRun()})
+	_, err := Check(f, []record.Data{lessonRun()})
 	if err == nil {
 		t.Fatal("a prediction written after the run started was accepted")
 	}
@@ -170,14 +170,14 @@ func TestCheckRefusesLatePredictions(t *testing.T) {
 	}
 	run := lessonRun()
 	run.Run.Started = time.Time{}
-	if _, err := Check(lessonPredictions(t), []results.Data{run}); err == nil || !strings.Contains(err.Error(), "no start time") {
+	if _, err := Check(lessonPredictions(t), []record.Data{run}); err == nil || !strings.Contains(err.Error(), "no start time") {
 		t.Errorf("a run without a start time: err = %v", err)
 	}
 }
 
 func TestCheckTieIsNeither(t *testing.T) {
 	f := File{Predictions: []Prediction{NewPrediction("tie", mustAnswers(t, "yyy"), before)}}
-	s, err := Check(f, []results.Data{lessonRun()})
+	s, err := Check(f, []record.Data{lessonRun()})
 	if err != nil || len(s.Rows) != 1 || s.Rows[0].Observed != Neither || s.Rows[0].Right || s.Right != 0 {
 		t.Fatalf("%+v, err %v; want observed neither, a miss", s.Rows, err)
 	}

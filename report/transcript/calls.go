@@ -1,13 +1,12 @@
 package transcript
 
 import (
+	"bench/internal/words"
 	"bytes"
 	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
-
-	"bench/report"
 )
 
 // arg is one argument of a tool call, in the order the model wrote it.
@@ -121,7 +120,7 @@ func clip(s string, n int) string {
 }
 
 // lines words a count of lines.
-func lines(n int) string { return report.Plural(n, "line") }
+func lines(n int) string { return words.Plural(n, "line") }
 
 // lineCount counts the lines of text (a final newline ends the last line).
 func lineCount(text string) int {

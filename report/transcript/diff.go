@@ -8,20 +8,20 @@ import (
 	"strconv"
 	"strings"
 
-	"bench/results"
+	"bench/record"
 )
 
 // Step is one model reply of an episode, in order.
 type Step struct {
 	Turn  int
-	Reply results.Message
+	Reply record.Message
 }
 
 // Steps returns the model replies of a trajectory, one step each.
-func Steps(events []results.Event) []Step {
+func Steps(events []record.Event) []Step {
 	var out []Step
 	for _, ev := range events {
-		if ev.Kind == results.EventResponse && ev.Reply != nil {
+		if ev.Kind == record.EventResponse && ev.Reply != nil {
 			out = append(out, Step{Turn: ev.Turn, Reply: *ev.Reply})
 		}
 	}
@@ -74,12 +74,12 @@ func WriteDiff(w io.Writer, a, b Transcript, format string) error {
 		return err
 	}
 	ea, eb := a.Entry, b.Entry
-	s.title(fmt.Sprintf("%s · %s · seed %d: %s vs %s", ea.Task, ea.Track, ea.Seed, results.TrajectoryName(ea.Seed, ea.Repeat), results.TrajectoryName(eb.Seed, eb.Repeat)))
+	s.title(fmt.Sprintf("%s · %s · seed %d: %s vs %s", ea.Task, ea.Track, ea.Seed, record.TrajectoryName(ea.Seed, ea.Repeat), record.TrajectoryName(eb.Seed, eb.Repeat)))
 	sa, sb := Steps(a.Events), Steps(b.Events)
 	k := Diverge(sa, sb)
 	s.line(verdict(sa, sb, k))
 	for _, t := range []Transcript{a, b} {
-		s.line(results.TrajectoryName(t.Entry.Seed, t.Entry.Repeat) + ": " + shortOutcome(t.Entry.Episode, len(Steps(t.Events))))
+		s.line(record.TrajectoryName(t.Entry.Seed, t.Entry.Repeat) + ": " + shortOutcome(t.Entry.Episode, len(Steps(t.Events))))
 	}
 	bw.WriteString("\n")
 	if err := s.flush(); err != nil {
@@ -96,7 +96,7 @@ func WriteDiff(w io.Writer, a, b Transcript, format string) error {
 		}
 		rows[i] = []string{mark, strconv.Itoa(i + 1), stepAt(sa, i), stepAt(sb, i)}
 	}
-	return writeTable(w, format, []string{"", "step", results.TrajectoryName(ea.Seed, ea.Repeat), results.TrajectoryName(eb.Seed, eb.Repeat)}, rows)
+	return writeTable(w, format, []string{"", "step", record.TrajectoryName(ea.Seed, ea.Repeat), record.TrajectoryName(eb.Seed, eb.Repeat)}, rows)
 }
 
 // verdict says in one sentence whether and where two step lists diverge.
@@ -121,7 +121,7 @@ func stepAt(steps []Step, i int) string {
 }
 
 // shortOutcome describes an episode's outcome in a few words.
-func shortOutcome(ep *results.Episode, steps int) string {
+func shortOutcome(ep *record.Episode, steps int) string {
 	if ep == nil {
 		return fmt.Sprintf("%d steps, unfinished (not in episodes.jsonl)", steps)
 	}

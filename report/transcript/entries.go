@@ -11,7 +11,7 @@ import (
 	"slices"
 	"strconv"
 
-	"bench/results"
+	"bench/record"
 )
 
 // Entry is one episode of a run folder: a line of episodes.jsonl, a
@@ -21,7 +21,7 @@ type Entry struct {
 	Seed, Repeat int
 	// Episode is the episode's line in episodes.jsonl; nil when the episode
 	// never finished (only its trajectory is on disk).
-	Episode *results.Episode
+	Episode *record.Episode
 	// Trajectory is the trajectory file's path relative to the run folder,
 	// or "" when it is missing.
 	Trajectory string
@@ -29,7 +29,7 @@ type Entry struct {
 
 // Name is the episode's key: task/track/seed-<s>[-r<k>].
 func (e Entry) Name() string {
-	return e.Task + "/" + e.Track + "/" + results.TrajectoryName(e.Seed, e.Repeat)
+	return e.Task + "/" + e.Track + "/" + record.TrajectoryName(e.Seed, e.Repeat)
 }
 
 // trajectoryFile matches a trajectory's file name: seed-<s>[-r<k>].jsonl.
@@ -37,7 +37,7 @@ var trajectoryFile = regexp.MustCompile(`^seed-(-?[0-9]+)(?:-r([0-9]+))?\.jsonl$
 
 // Entries lists the episodes of a run folder, from its episodes.jsonl and
 // the trajectory files on disk, sorted by task, track, seed and repeat.
-func Entries(data results.Data) ([]Entry, error) {
+func Entries(data record.Data) ([]Entry, error) {
 	byName := map[string]*Entry{}
 	var out []*Entry
 	add := func(e Entry) *Entry {
@@ -79,7 +79,7 @@ type found struct {
 // trajectoryFiles finds trajectories/<task>/<track>/seed-<s>[-r<k>].jsonl
 // under the run folder dir.
 func trajectoryFiles(dir string) ([]found, error) {
-	matches, err := filepath.Glob(filepath.Join(dir, results.TrajectoriesDir, "*", "*", "seed-*.jsonl"))
+	matches, err := filepath.Glob(filepath.Join(dir, record.TrajectoriesDir, "*", "*", "seed-*.jsonl"))
 	if err != nil {
 		return nil, err
 	}
@@ -139,7 +139,7 @@ func (e Entry) Path(dir string) string {
 	if e.Trajectory != "" {
 		return filepath.Join(dir, e.Trajectory)
 	}
-	return filepath.Join(dir, results.TrajectoriesDir, e.Task, e.Track, results.TrajectoryName(e.Seed, e.Repeat)+".jsonl")
+	return filepath.Join(dir, record.TrajectoriesDir, e.Task, e.Track, record.TrajectoryName(e.Seed, e.Repeat)+".jsonl")
 }
 
 // missing says whether a path does not exist.

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"bench/results"
+	"bench/record"
 )
 
 func TestFormatCall(t *testing.T) {
@@ -100,15 +100,15 @@ FAILED (failures=1, errors=1)
 	}
 }
 
-func reply(content string, calls ...results.ToolCall) results.Event {
-	return results.Event{Kind: results.EventResponse, Reply: &results.Message{Role: "assistant", Content: content, ToolCalls: calls}}
+func reply(content string, calls ...record.ToolCall) record.Event {
+	return record.Event{Kind: record.EventResponse, Reply: &record.Message{Role: "assistant", Content: content, ToolCalls: calls}}
 }
 
 func TestDiverge(t *testing.T) {
-	run := results.ToolCall{Name: "run_tests", Arguments: "{}"}
-	read := results.ToolCall{Name: "read_file", Arguments: `{"path":"a.py"}`}
-	a := Steps([]results.Event{reply("", run), {Kind: results.EventTestRun}, reply("", read), reply("done")})
-	b := Steps([]results.Event{reply("", run), reply("", run), reply("done")})
+	run := record.ToolCall{Name: "run_tests", Arguments: "{}"}
+	read := record.ToolCall{Name: "read_file", Arguments: `{"path":"a.py"}`}
+	a := Steps([]record.Event{reply("", run), {Kind: record.EventTestRun}, reply("", read), reply("done")})
+	b := Steps([]record.Event{reply("", run), reply("", run), reply("done")})
 	if len(a) != 3 {
 		t.Fatalf("steps = %+v", a)
 	}
@@ -120,14 +120,14 @@ func TestDiverge(t *testing.T) {
 		{a, b, 1},
 		{a, a[:2], 2}, // one stopped early: they diverge where it stopped
 		{nil, nil, -1},
-		{a, Steps([]results.Event{reply("", read)}), 0},
+		{a, Steps([]record.Event{reply("", read)}), 0},
 	} {
 		if got := Diverge(tc.x, tc.y); got != tc.want {
 			t.Errorf("Diverge(%d steps, %d steps) = %d; want %d", len(tc.x), len(tc.y), got, tc.want)
 		}
 	}
 	// Text differences count, even with the same calls.
-	if Diverge(Steps([]results.Event{reply("a", run)}), Steps([]results.Event{reply("b", run)})) != 0 {
+	if Diverge(Steps([]record.Event{reply("a", run)}), Steps([]record.Event{reply("b", run)})) != 0 {
 		t.Error("replies with different text are the same step")
 	}
 }
@@ -147,7 +147,7 @@ func TestEntriesUnion(t *testing.T) {
 	write("trajectories/leap_year/agent/seed-1.jsonl")    // finished
 	write("trajectories/leap_year/agent/notes.txt")       // not a trajectory
 	write("trajectories/leap_year/agent/seed-x.jsonl")    // not a trajectory
-	data := results.Data{Dir: dir, Episodes: []results.Episode{
+	data := record.Data{Dir: dir, Episodes: []record.Episode{
 		{Task: "leap_year", Track: "agent", Seed: 1, Passed: true},
 		{Task: "leap_year", Track: "workflow", Seed: 1}, // its trajectory is missing
 	}}
@@ -185,8 +185,8 @@ func TestWriteTranscriptUnknownFormat(t *testing.T) {
 
 func TestMarkdownFenceOutgrowsContent(t *testing.T) {
 	var b strings.Builder
-	ev := results.Event{Kind: results.EventRequest, Turn: 1, Messages: []results.Message{{Role: "user", Content: "look:\n```\ncode\n```"}}}
-	if err := WriteTranscript(&b, Transcript{Events: []results.Event{ev}}, Options{Format: Markdown}); err != nil {
+	ev := record.Event{Kind: record.EventRequest, Turn: 1, Messages: []record.Message{{Role: "user", Content: "look:\n```\ncode\n```"}}}
+	if err := WriteTranscript(&b, Transcript{Events: []record.Event{ev}}, Options{Format: Markdown}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(b.String(), "\n````\nlook:\n```\ncode\n```\n````\n") {
@@ -199,24 +199,24 @@ func TestMarkdownFenceOutgrowsContent(t *testing.T) {
 
 // agentEvents is a made-up agent trajectory of n turns that reads, edits
 // and tests, then spends its turn budget: a final call without tools.
-func agentEvents(n int) []results.Event {
+func agentEvents(n int) []record.Event {
 	tools := []string{"edit_file", "list_files", "read_file", "run_tests", "write_file"}
-	evs := []results.Event{{Kind: results.EventRequest, Turn: 1, Tools: tools, Messages: []results.Message{
+	evs := []record.Event{{Kind: record.EventRequest, Turn: 1, Tools: tools, Messages: []record.Message{
 		{Role: "system", Content: "line 1\nline 2\nline 3\nline 4\nline 5\nline 6"}, {Role: "user", Content: "Fix it."}}}}
 	for turn := 1; turn <= n; turn++ {
-		call := results.ToolCall{Name: "edit_file", Arguments: `{"path":"a.py","old":"x = 1\n","new":"x = 2\n"}`}
+		call := record.ToolCall{Name: "edit_file", Arguments: `{"path":"a.py","old":"x = 1\n","new":"x = 2\n"}`}
 		evs = append(evs,
-			results.Event{Kind: results.EventResponse, Turn: turn, Reply: &results.Message{Role: "assistant", ToolCalls: []results.ToolCall{call}}, PromptTokens: 100 * turn, CompletionTokens: 20},
-			results.Event{Kind: results.EventToolCall, Turn: turn, Tool: call.Name, Args: call.Arguments},
-			results.Event{Kind: results.EventWrite, Turn: turn, Path: "a.py", Bytes: 6},
-			results.Event{Kind: results.EventToolResult, Turn: turn, Tool: call.Name, Result: "edited a.py"},
-			results.Event{Kind: results.EventRequest, Turn: turn + 1, Tools: tools, Messages: []results.Message{{Role: "tool", ToolName: call.Name, Content: "edited a.py"}}},
+			record.Event{Kind: record.EventResponse, Turn: turn, Reply: &record.Message{Role: "assistant", ToolCalls: []record.ToolCall{call}}, PromptTokens: 100 * turn, CompletionTokens: 20},
+			record.Event{Kind: record.EventToolCall, Turn: turn, Tool: call.Name, Args: call.Arguments},
+			record.Event{Kind: record.EventWrite, Turn: turn, Path: "a.py", Bytes: 6},
+			record.Event{Kind: record.EventToolResult, Turn: turn, Tool: call.Name, Result: "edited a.py"},
+			record.Event{Kind: record.EventRequest, Turn: turn + 1, Tools: tools, Messages: []record.Message{{Role: "tool", ToolName: call.Name, Content: "edited a.py"}}},
 		)
 	}
 	evs[len(evs)-1].Tools = nil
 	return append(evs,
-		results.Event{Kind: results.EventResponse, Turn: n + 1, Reply: &results.Message{Role: "assistant", Content: "Out of turns."}},
-		results.Event{Kind: results.EventEnd, Exit: results.ExitMaxTurns})
+		record.Event{Kind: record.EventResponse, Turn: n + 1, Reply: &record.Message{Role: "assistant", Content: "Out of turns."}},
+		record.Event{Kind: record.EventEnd, Exit: record.ExitMaxTurns})
 }
 
 func TestFinalCallWithoutTools(t *testing.T) {

@@ -6,8 +6,8 @@ import (
 	"io"
 	"strings"
 
-	"bench/report"
-	"bench/results"
+	"bench/internal/words"
+	"bench/record"
 )
 
 // Options control how a transcript is written.
@@ -37,7 +37,7 @@ func WriteTranscript(w io.Writer, t Transcript, opt Options) error {
 	p.header(t)
 	p.systemPrompt(t.Events)
 	for i, ev := range t.Events {
-		var prev *results.Event
+		var prev *record.Event
 		if i > 0 {
 			prev = &t.Events[i-1]
 		}
@@ -81,7 +81,7 @@ func (p *printer) header(t Transcript) {
 func filepathSlash(p string) string { return strings.ReplaceAll(p, "\\", "/") }
 
 // outcomeLines describes how the episode ended, from episodes.jsonl.
-func outcomeLines(ep *results.Episode) []string {
+func outcomeLines(ep *record.Episode) []string {
 	if ep == nil {
 		return []string{"outcome: unknown, the episode has no line in episodes.jsonl (it did not finish)"}
 	}
@@ -91,7 +91,7 @@ func outcomeLines(ep *results.Episode) []string {
 	}
 	lines := []string{
 		fmt.Sprintf("outcome: %s, %d/%d tests · exit %s · %s, %s, %s",
-			verdict, ep.TestsPassed, ep.TestsTotal, ep.ExitReason, report.Plural(ep.Turns, "turn"), report.Plural(ep.ModelCalls, "model call"), report.Plural(len(ep.ToolCalls), "tool call")),
+			verdict, ep.TestsPassed, ep.TestsTotal, ep.ExitReason, words.Plural(ep.Turns, "turn"), words.Plural(ep.ModelCalls, "model call"), words.Plural(len(ep.ToolCalls), "tool call")),
 		fmt.Sprintf("tokens: %d prompt + %d completion, as the backend reported (estimated %d + %d)",
 			ep.PromptTokens, ep.CompletionTokens, ep.EstPromptTokens, ep.EstCompletionTokens),
 	}
@@ -108,32 +108,32 @@ func outcomeLines(ep *results.Episode) []string {
 }
 
 // event writes one event; prev is the event before it, if any.
-func (p *printer) event(ev results.Event, prev *results.Event) {
-	if ev.Kind != results.EventEnd {
+func (p *printer) event(ev record.Event, prev *record.Event) {
+	if ev.Kind != record.EventEnd {
 		p.openTurn(ev)
 	}
 	switch ev.Kind {
-	case results.EventRequest:
+	case record.EventRequest:
 		p.request(ev)
-	case results.EventResponse:
+	case record.EventResponse:
 		p.response(ev)
-	case results.EventToolCall:
+	case record.EventToolCall:
 		p.toolCall(ev)
-	case results.EventToolResult:
+	case record.EventToolResult:
 		p.toolResult(ev, prev)
-	case results.EventTestRun:
+	case record.EventTestRun:
 		p.testRun(ev)
-	case results.EventWrite:
+	case record.EventWrite:
 		p.s.line(fmt.Sprintf("wrote %s (%d bytes)", p.s.code(ev.Path), ev.Bytes))
-	case results.EventFallbackWrite:
+	case record.EventFallbackWrite:
 		p.s.line(fmt.Sprintf("FALLBACK wrote %s (%d bytes): %s", p.s.code(ev.Path), ev.Bytes, ev.Reason))
-	case results.EventReject:
+	case record.EventReject:
 		what := "rejected the reply"
 		if ev.Path != "" {
 			what += " (for " + p.s.code(ev.Path) + ")"
 		}
 		p.s.line(what + ": " + ev.Reason)
-	case results.EventEnd:
+	case record.EventEnd:
 		p.end(ev)
 	default:
 		p.s.line(fmt.Sprintf("(event %d of unknown kind %q)", ev.Seq, ev.Kind))
@@ -141,7 +141,7 @@ func (p *printer) event(ev results.Event, prev *results.Event) {
 }
 
 // openTurn starts the section of ev's turn when it changes.
-func (p *printer) openTurn(ev results.Event) {
+func (p *printer) openTurn(ev record.Event) {
 	if ev.Turn == p.turn && p.turn >= 0 {
 		return
 	}
@@ -155,9 +155,9 @@ func (p *printer) openTurn(ev results.Event) {
 
 // systemPrompt writes the first request's system prompt, folded unless
 // full: it is sent unchanged with every request of the episode.
-func (p *printer) systemPrompt(events []results.Event) {
+func (p *printer) systemPrompt(events []record.Event) {
 	for _, ev := range events {
-		if ev.Kind != results.EventRequest {
+		if ev.Kind != record.EventRequest {
 			continue
 		}
 		for _, m := range ev.Messages {
@@ -175,7 +175,7 @@ func (p *printer) systemPrompt(events []results.Event) {
 // request writes what bench told the model in a request's new messages.
 // The system prompt is shown once, before the turns; assistant and tool
 // messages are shown by the response and tool result events instead.
-func (p *printer) request(ev results.Event) {
+func (p *printer) request(ev record.Event) {
 	if len(ev.Tools) > 0 {
 		p.toolsSeen = true
 	} else if p.toolsSeen {
@@ -193,7 +193,7 @@ func (p *printer) request(ev results.Event) {
 
 // response writes the model's reply: its text and token counts (its tool
 // calls follow as tool_call events).
-func (p *printer) response(ev results.Event) {
+func (p *printer) response(ev record.Event) {
 	head := fmt.Sprintf("model → bench (%d prompt + %d completion tokens", ev.PromptTokens, ev.CompletionTokens)
 	if ev.Retries > 0 {
 		head += fmt.Sprintf(", %d retries", ev.Retries)
@@ -224,7 +224,7 @@ func (p *printer) response(ev results.Event) {
 }
 
 // toolCall writes a call with its arguments; long ones follow as blocks.
-func (p *printer) toolCall(ev results.Event) {
+func (p *printer) toolCall(ev record.Event) {
 	call, long := formatCall(ev.Tool, ev.Args)
 	p.s.line("call " + p.s.code(call))
 	for _, a := range long {
@@ -237,13 +237,13 @@ func (p *printer) toolCall(ev results.Event) {
 // toolResult writes what a tool returned to the model. The result of
 // run_tests repeats the test run just shown, so only its last line is
 // shown, unless full.
-func (p *printer) toolResult(ev results.Event, prev *results.Event) {
+func (p *printer) toolResult(ev record.Event, prev *record.Event) {
 	label := "result of " + ev.Tool
 	if ev.IsError {
 		label = "ERROR from " + ev.Tool
 	}
 	text := strings.TrimRight(ev.Result, "\n")
-	if !p.full && prev != nil && prev.Kind == results.EventTestRun && prev.Turn == ev.Turn && ev.Output == "" {
+	if !p.full && prev != nil && prev.Kind == record.EventTestRun && prev.Turn == ev.Turn && ev.Output == "" {
 		last := text
 		if i := strings.LastIndex(text, "\n"); i >= 0 {
 			last = text[i+1:]
@@ -262,7 +262,7 @@ func (p *printer) toolResult(ev results.Event, prev *results.Event) {
 
 // testRun writes a test run's score and, unless full, the key failure
 // lines; with full, the whole normalised output.
-func (p *printer) testRun(ev results.Event) {
+func (p *printer) testRun(ev record.Event) {
 	head := fmt.Sprintf("tests: %d/%d passed", ev.TestsPassed, ev.TestsTotal)
 	if ev.Error != "" {
 		head += " (" + ev.Error + ")"
@@ -281,7 +281,7 @@ func (p *printer) testRun(ev results.Event) {
 }
 
 // end writes the episode's exit reason.
-func (p *printer) end(ev results.Event) {
+func (p *printer) end(ev record.Event) {
 	p.ended = true
 	p.s.section("End")
 	l := "exit: " + ev.Exit

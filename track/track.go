@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"bench/model"
-	"bench/results"
-	"bench/runner/testrun"
+	"bench/record"
 	"bench/tasks"
+	"bench/testrun"
 )
 
 // Env is everything a track may touch during one episode.
@@ -23,14 +23,14 @@ type Env struct {
 	Tries     int    // workflow-retry: attempts
 	Guidance  string // coding guidance for the system prompt; "" keeps the general posture
 	Snapshot  string // workspace snapshot for the system prompt; may be ""
-	Rec       results.Recorder
+	Rec       record.Recorder
 
 	testTime time.Duration
 }
 
 // Outcome is what a track reports when it stops.
 type Outcome struct {
-	Exit       string // one of the results.Exit* reasons
+	Exit       string // one of the record.Exit* reasons
 	Turns      int
 	ModelCalls int
 	ToolCalls  []string // tool names in the order they were called
@@ -48,7 +48,7 @@ type Func func(ctx context.Context, env *Env) Outcome
 func (e *Env) RunTests(ctx context.Context) (testrun.Result, error) {
 	res, err := testrun.Run(ctx, e.Dir, e.Task.TestCmd, e.Task.Timeout)
 	e.testTime += res.Duration
-	ev := results.Event{Kind: results.EventTestRun, TestsPassed: res.Passed, TestsTotal: res.Total, Output: res.Normalized}
+	ev := record.Event{Kind: record.EventTestRun, TestsPassed: res.Passed, TestsTotal: res.Total, Output: res.Normalized}
 	if err != nil {
 		ev.Error = err.Error()
 	}

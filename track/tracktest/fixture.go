@@ -8,8 +8,8 @@ import (
 	"github.com/otiai10/copy"
 
 	"bench/model"
-	"bench/runner/track"
 	"bench/tasks"
+	"bench/track"
 )
 
 // CourseTask returns the embedded course task name.

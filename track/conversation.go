@@ -7,7 +7,7 @@ import (
 	"errors"
 
 	"bench/model"
-	"bench/results"
+	"bench/record"
 )
 
 // Conversation is the message history of one episode. It sends requests
@@ -18,7 +18,7 @@ import (
 // conversation is made, and never changes afterwards.
 type Conversation struct {
 	env   *Env
-	rec   results.Recorder // the episode's recorder
+	rec   record.Recorder // the episode's recorder
 	msgs  []model.Message
 	sent  int              // messages already shown in a request event
 	count *model.Estimator // nil when no encoding loads: the estimate is then 0
@@ -60,7 +60,7 @@ func (c *Conversation) End(exit string, err error) Outcome {
 }
 
 // Record stamps ev with the current turn and hands it to the recorder.
-func (c *Conversation) Record(ev results.Event) {
+func (c *Conversation) Record(ev record.Event) {
 	ev.Turn = c.Turn()
 	c.rec.Record(ev)
 }
@@ -71,7 +71,7 @@ func (c *Conversation) Record(ev results.Event) {
 func (c *Conversation) Call(ctx context.Context, tools []model.Tool) (model.Response, error) {
 	c.out.ModelCalls++
 	req := model.Request{Messages: append([]model.Message(nil), c.msgs...), Tools: tools, Options: c.env.Options}
-	ev := results.Event{Kind: results.EventRequest, Messages: toResults(c.msgs[c.sent:]), EstTokens: c.promptEstimate(req)}
+	ev := record.Event{Kind: record.EventRequest, Messages: toResults(c.msgs[c.sent:]), EstTokens: c.promptEstimate(req)}
 	for _, t := range tools {
 		ev.Tools = append(ev.Tools, t.Name)
 	}
@@ -88,8 +88,8 @@ func (c *Conversation) Call(ctx context.Context, tools []model.Tool) (model.Resp
 	c.Add(reply)
 	c.sent = len(c.msgs) // the reply is recorded in the response event
 	stored := toResults([]model.Message{reply})[0]
-	c.Record(results.Event{
-		Kind: results.EventResponse, Reply: &stored,
+	c.Record(record.Event{
+		Kind: record.EventResponse, Reply: &stored,
 		PromptTokens: resp.Usage.PromptTokens, CompletionTokens: resp.Usage.CompletionTokens,
 		EstCompletion: resp.Usage.EstCompletionTokens,
 		DurationMS:    resp.Wall.Milliseconds(), Retries: resp.Retries,
@@ -124,12 +124,12 @@ func (c *Conversation) promptEstimate(req model.Request) int {
 	return c.count.Request(req)
 }
 
-func toResults(msgs []model.Message) []results.Message {
-	out := make([]results.Message, 0, len(msgs))
+func toResults(msgs []model.Message) []record.Message {
+	out := make([]record.Message, 0, len(msgs))
 	for _, m := range msgs {
-		rm := results.Message{Role: m.Role, Content: m.Content, ToolName: m.ToolName}
+		rm := record.Message{Role: m.Role, Content: m.Content, ToolName: m.ToolName}
 		for _, tc := range m.ToolCalls {
-			rm.ToolCalls = append(rm.ToolCalls, results.ToolCall{Name: tc.Name, Arguments: tc.Arguments})
+			rm.ToolCalls = append(rm.ToolCalls, record.ToolCall{Name: tc.Name, Arguments: tc.Arguments})
 		}
 		out = append(out, rm)
 	}
@@ -140,9 +140,9 @@ func toResults(msgs []model.Message) []results.Message {
 // ctx was cancelled or the call was interrupted, error otherwise.
 func ExitFor(ctx context.Context, err error) string {
 	if ctx.Err() != nil || errors.Is(err, model.ErrInterrupted) || errors.Is(err, context.Canceled) {
-		return results.ExitInterrupted
+		return record.ExitInterrupted
 	}
-	return results.ExitError
+	return record.ExitError
 }
 
 // Usage is the token usage summed over the calls so far.

@@ -1,8 +1,7 @@
-// Package results defines bench's on-disk format (a contract) and its writer and reader.
 //
 // A run folder holds run.json, episodes.jsonl and trajectories/; see README.md
 // beside this file for every field.
-package results
+package record
 
 import (
 	"strconv"

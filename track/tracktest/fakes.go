@@ -9,25 +9,25 @@ import (
 	"sync"
 
 	"bench/model"
-	"bench/results"
+	"bench/record"
 )
 
 // FakeRecorder keeps the events of an episode in memory.
 type FakeRecorder struct {
 	mu     sync.Mutex
-	Events []results.Event
+	Events []record.Event
 }
 
 // Record keeps ev.
-func (r *FakeRecorder) Record(ev results.Event) {
+func (r *FakeRecorder) Record(ev record.Event) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.Events = append(r.Events, ev)
 }
 
 // Of returns the events of one kind, in order.
-func (r *FakeRecorder) Of(kind string) []results.Event {
-	var out []results.Event
+func (r *FakeRecorder) Of(kind string) []record.Event {
+	var out []record.Event
 	for _, ev := range r.Events {
 		if ev.Kind == kind {
 			out = append(out, ev)

@@ -1,4 +1,4 @@
-package results_test
+package record_test
 
 import (
 	"fmt"
@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"bench/results"
+	"bench/record"
 )
 
 // Example shows a run being written, killed half way through a line,
@@ -15,19 +15,19 @@ func Example() {
 	dir := filepath.Join(os.TempDir(), fmt.Sprintf("bench-example-%d", time.Now().UnixNano()))
 	defer os.RemoveAll(dir)
 
-	w, _ := results.Create(dir, results.Run{ID: "demo", Model: "qwen3:8b", Seeds: []int{1}, Tracks: []string{"workflow"}})
+	w, _ := record.Create(dir, record.Run{ID: "demo", Model: "qwen3:8b", Seeds: []int{1}, Tracks: []string{"workflow"}})
 	tr, _ := w.Trajectory("leap_year", "workflow", 1, 0)
-	tr.Record(results.Event{Kind: results.EventEnd, Exit: results.ExitDone})
+	tr.Record(record.Event{Kind: record.EventEnd, Exit: record.ExitDone})
 	_ = tr.Close()
-	_ = w.Append(results.Episode{Task: "leap_year", Track: "workflow", Seed: 1, Passed: true, ExitReason: results.ExitDone})
+	_ = w.Append(record.Episode{Task: "leap_year", Track: "workflow", Seed: 1, Passed: true, ExitReason: record.ExitDone})
 	_ = w.Close()
 
 	// A kill in the middle of the next line.
-	f, _ := os.OpenFile(filepath.Join(dir, results.EpisodesFile), os.O_WRONLY|os.O_APPEND, 0)
+	f, _ := os.OpenFile(filepath.Join(dir, record.EpisodesFile), os.O_WRONLY|os.O_APPEND, 0)
 	_, _ = f.WriteString(`{"format":1,"task":"slugify","tra`)
 	_ = f.Close()
 
-	w, data, _ := results.Resume(dir)
+	w, data, _ := record.Resume(dir)
 	fmt.Println(len(data.Episodes), "finished;", len(data.Warnings), "warnings")
 	fmt.Println(data.Finished()["leap_year/workflow/seed-1"])
 	_ = w.Close()

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"bench/model"
-	"bench/results"
+	"bench/record"
 )
 
 func TestDigest(t *testing.T) {
@@ -31,11 +31,11 @@ func TestExitFor(t *testing.T) {
 		err  error
 		want string
 	}{
-		{live, errors.New("500"), results.ExitError},
-		{live, fmt.Errorf("call: %w", context.Canceled), results.ExitInterrupted},
-		{dead, errors.New("anything"), results.ExitInterrupted},
-		{live, fmt.Errorf("call: %w", model.ErrInterrupted), results.ExitInterrupted},
-		{live, fmt.Errorf("call: %w", model.ErrServer), results.ExitError},
+		{live, errors.New("500"), record.ExitError},
+		{live, fmt.Errorf("call: %w", context.Canceled), record.ExitInterrupted},
+		{dead, errors.New("anything"), record.ExitInterrupted},
+		{live, fmt.Errorf("call: %w", model.ErrInterrupted), record.ExitInterrupted},
+		{live, fmt.Errorf("call: %w", model.ErrServer), record.ExitError},
 	} {
 		if got := ExitFor(tc.ctx, tc.err); got != tc.want {
 			t.Errorf("ExitFor(%v) = %q, want %q", tc.err, got, tc.want)
