@@ -1,6 +1,3 @@
-//
-// A run folder holds run.json, episodes.jsonl and trajectories/; see README.md
-// beside this file for every field.
 package record
 
 import (
