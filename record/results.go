@@ -15,7 +15,30 @@ const (
 	ExitTokenBudget = "token_budget"
 	ExitInterrupted = "interrupted"
 	ExitError       = "error"
+	ExitTimeout     = "timeout" // the episode's wall-clock limit (--episode-timeout) ran out
 )
+
+// Error kinds recorded on an episode whose exit reason is "error". The first
+// four are the infrastructure's: such an episode says nothing about the
+// model, is left out of every rate, and is redone by --resume.
+const (
+	ErrorUnreachable = "unreachable" // the server refused or dropped the connection
+	ErrorTimeout     = "timeout"     // a model call ran past --timeout
+	ErrorServer      = "server"      // the server answered 5xx
+	ErrorBadReply    = "bad_reply"   // the server's reply could not be read
+	ErrorModel       = "model"       // the request was refused (unknown option, no thinking, ...)
+	ErrorHarness     = "harness"     // bench itself failed (a workspace, a write)
+)
+
+// InfraError reports whether an error kind is the infrastructure's rather
+// than the model's or bench's.
+func InfraError(kind string) bool {
+	switch kind {
+	case ErrorUnreachable, ErrorTimeout, ErrorServer, ErrorBadReply:
+		return true
+	}
+	return false
+}
 
 // TaskRef names a task of a run and the checksum of its folder.
 type TaskRef struct {
@@ -73,8 +96,19 @@ type Episode struct {
 	ModelMS             int64    `json:"model_ms"`
 	TestMS              int64    `json:"test_ms"`
 	TestsTampered       bool     `json:"tests_tampered"`
-	Posture             string   `json:"posture"` // "coding" or "general": what the agent was given
+	Posture             string   `json:"posture"` // "coding" or "general" for tracks with a posture, else ""
 	Error               string   `json:"error"`
+	ErrorKind           string   `json:"error_kind,omitempty"` // one of the Error* kinds when ExitReason is "error"
+	Retries             int      `json:"retries"`              // model calls retried after a transport or server failure
+	CutReplies          int      `json:"cut_replies"`          // replies the server cut at the reply cap (stop reason "length")
+	GradingTimedOut     bool     `json:"grading_timed_out,omitempty"`
+	TrajectorySHA256    string   `json:"trajectory_sha256,omitempty"` // digest of the trajectory file as it was when the episode ended
+}
+
+// Lost reports whether the episode was ended by an infrastructure failure:
+// it is not counted in any rate, and --resume redoes it.
+func (e Episode) Lost() bool {
+	return e.ExitReason == ExitError && InfraError(e.ErrorKind)
 }
 
 // Key identifies an episode within a run.
@@ -137,6 +171,7 @@ type Event struct {
 	EstCompletion    int      `json:"est_completion_tokens,omitempty"`
 	DurationMS       int64    `json:"duration_ms,omitempty"`
 	Retries          int      `json:"retries,omitempty"`
+	StopReason       string   `json:"stop_reason,omitempty"` // the server's: "stop", "length" (cut at the reply cap), "tool_calls"
 
 	// tool_call, tool_result
 	Tool    string `json:"tool,omitempty"`
