@@ -69,6 +69,9 @@ type Run struct {
 	Tries          int       `json:"tries"`
 	Parallel       int       `json:"parallel"`
 	Started        time.Time `json:"started"`
+	// PromptsSHA256 is the digest of the fixed text (prompts, tool schemas)
+	// of the run's tracks: runs with different prompts are never twins.
+	PromptsSHA256 string `json:"prompts_sha256,omitempty"`
 }
 
 // Episode is one finished episode: a line of episodes.jsonl.

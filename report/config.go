@@ -1,7 +1,6 @@
 package report
 
 import (
-	"fmt"
 	"strings"
 
 	"bench/record"
@@ -10,30 +9,15 @@ import (
 // configDiff names the settings in which merged runs that called a model
 // differ, with each run's value, or returns "" when they agree.
 func configDiff(inputs []record.Data) string {
-	fields := []struct {
-		name string
-		get  func(record.Run) string
-	}{
-		{"model", func(r record.Run) string { return r.Backend + " " + r.Model }},
-		{"posture", func(r record.Run) string { return r.Posture }},
-		{"temperature", func(r record.Run) string { return fmt.Sprint(r.Temperature) }},
-		{"num-ctx", func(r record.Run) string { return fmt.Sprint(r.NumCtx) }},
-		{"top-p", func(r record.Run) string { return fmt.Sprint(r.TopP) }},
-		{"max-reply-tokens", func(r record.Run) string { return fmt.Sprint(r.MaxReplyTokens) }},
-		{"think", func(r record.Run) string { return fmt.Sprint(r.Think) }},
-		{"max-turns", func(r record.Run) string { return fmt.Sprint(r.MaxTurns) }},
-		{"max-tokens", func(r record.Run) string { return fmt.Sprint(r.MaxTokens) }},
-		{"tries", func(r record.Run) string { return fmt.Sprint(r.Tries) }},
-	}
 	var diffs []string
-	for _, f := range fields {
+	for k, f := range (record.Run{}).Settings() {
 		var values []string
 		first, differ := "", false
 		for _, in := range inputs {
 			if in.Run.Model == "" {
 				continue // an oracle-only run has no model settings to differ in
 			}
-			v := f.get(in.Run)
+			v := in.Run.Settings()[k].Value
 			if len(values) == 0 {
 				first = v
 			}
@@ -41,7 +25,7 @@ func configDiff(inputs []record.Data) string {
 			values = append(values, in.Run.ID+": "+v)
 		}
 		if differ {
-			diffs = append(diffs, f.name+" ("+strings.Join(values, ", ")+")")
+			diffs = append(diffs, f.Name+" ("+strings.Join(values, ", ")+")")
 		}
 	}
 	return strings.Join(diffs, ", ")

@@ -2,7 +2,6 @@ package report
 
 import (
 	"cmp"
-	"fmt"
 	"slices"
 
 	"bench/record"
@@ -48,9 +47,5 @@ func group(inputs []record.Data) []*cell {
 
 // configKey names the configuration of a run: two episodes with the same
 // task, track, seed and configKey are twins, whether they come from the same
-// run or from merged runs with the same model, digest and options.
-func configKey(r record.Run) string {
-	return fmt.Sprintf("%s|%s|%s|t=%g|ctx=%d|p=%g|think=%t|%s|turns=%d|tokens=%d|tries=%d",
-		r.Backend, r.Model, r.ModelDigest, r.Temperature, r.NumCtx, r.TopP, r.Think,
-		r.Posture, r.MaxTurns, r.MaxTokens, r.Tries)
-}
+// run or from merged runs with the same settings.
+func configKey(r record.Run) string { return r.SettingsKey() }

@@ -5,11 +5,12 @@ import (
 	"slices"
 
 	"bench/record"
+	"bench/runner"
 )
 
-// trackOrder is the order of the known tracks in every table; other tracks
-// follow alphabetically.
-var trackOrder = []string{"workflow", "workflow-retry", "agent", "oracle"}
+// trackOrder is the order of the known tracks in every table, the
+// registry's; other tracks follow alphabetically.
+var trackOrder = runner.TrackWords()
 
 // compareTracks orders track names: known tracks first, then the rest by name.
 func compareTracks(a, b string) int {

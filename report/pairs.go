@@ -1,10 +1,20 @@
 package report
 
-import "math"
+import (
+	"bench/runner"
+	"math"
+)
 
-// pairedTracks are the (A, B) track pairs compared per task: the agent
-// against each workflow track.
-var pairedTracks = [][2]string{{"agent", "workflow"}, {"agent", "workflow-retry"}}
+// pairedTracks are the (A, B) track pairs compared per task, as the
+// registry names them: the agent against each workflow track.
+var pairedTracks = func() (pairs [][2]string) {
+	for _, t := range runner.Tracks() {
+		for _, b := range t.ComparedTo {
+			pairs = append(pairs, [2]string{t.Name, b})
+		}
+	}
+	return pairs
+}()
 
 // pairs computes, per task and paired tracks present, the token ratio A/B
 // and the exact McNemar test.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime/debug"
+	"slices"
 	"time"
 
 	"bench/model"
@@ -27,9 +28,9 @@ type Config struct {
 	MaxTurns  int
 	MaxTokens int
 	Tries     int
-	Posture   string // off, auto or on
-	Keep      bool   // keep workspaces after grading
-	Tracks    map[string]track.Func
+	Posture   string        // off, auto or on
+	Keep      bool          // keep workspaces after grading
+	Tracks    []track.Track // the registry (Tracks()), or fakes in tests
 }
 
 // Episode runs one job: a fresh workspace, the track, grading with pristine
@@ -44,7 +45,7 @@ func Episode(ctx context.Context, cfg Config, job Job, traj Trajectory) record.E
 	ep := record.Episode{
 		Format: record.FormatVersion, Run: cfg.RunID,
 		Task: job.Task.Name, Track: job.Track, Seed: job.Seed, Repeat: job.Repeat,
-		Posture: PostureGeneral, FailedTests: []string{}, ToolCalls: []string{}, Steps: []string{},
+		FailedTests: []string{}, ToolCalls: []string{}, Steps: []string{},
 	}
 	out, testTime, kept := runTrack(ctx, cfg, job, traj, &ep)
 	ep.ExitReason = exitReason(ctx, out)
@@ -72,8 +73,8 @@ func Episode(ctx context.Context, cfg Config, job Job, traj Trajectory) record.E
 // workspace's path when it is left behind: with cfg.Keep, or when removing
 // it failed.
 func runTrack(ctx context.Context, cfg Config, job Job, traj Trajectory, ep *record.Episode) (out track.Outcome, testTime time.Duration, kept string) {
-	fn, ok := cfg.Tracks[job.Track]
-	if !ok {
+	i := slices.IndexFunc(cfg.Tracks, func(t track.Track) bool { return t.Name == job.Track })
+	if i < 0 {
 		return track.Outcome{Err: fmt.Errorf("unknown track %q", job.Track)}, 0, ""
 	}
 	ws, err := NewWorkspace(job.Task)
@@ -95,11 +96,12 @@ func runTrack(ctx context.Context, cfg Config, job Job, traj Trajectory, ep *rec
 		Task: job.Task, Dir: ws.Dir, Model: cfg.Model, Options: opts,
 		MaxTurns: cfg.MaxTurns, MaxTokens: cfg.MaxTokens, Tries: cfg.Tries, Rec: traj,
 	}
-	if UsesPosture(job.Track) {
+	tr := cfg.Tracks[i]
+	if tr.UsesPosture {
 		p := decidePosture(cfg.Posture, ws.Dir)
 		env.Guidance, env.Snapshot, ep.Posture = p.Guidance, p.Snapshot, p.Label
 	}
-	out = safeRun(ctx, fn, env)
+	out = safeRun(ctx, tr.Run, env)
 	// Grade even after a cancel: the workspace is still there and a short
 	// test run turns an interrupted episode into a complete record.
 	g, err := Grade(context.WithoutCancel(ctx), job.Task, ws.Dir)

@@ -50,7 +50,7 @@ func runJob(t *testing.T, cfg Config, name, word string) (record.Episode, *memTr
 
 func TestEpisodeOraclePasses(t *testing.T) {
 	fn, env := spy(Oracle)
-	ep, traj := runJob(t, Config{Tracks: map[string]track.Func{"oracle": fn}}, "parse_date", "oracle")
+	ep, traj := runJob(t, Config{Tracks: []track.Track{{Name: "oracle", Run: fn}}}, "parse_date", "oracle")
 	if !ep.Passed || ep.ExitReason != record.ExitDone || ep.Error != "" {
 		t.Fatalf("oracle episode: passed %v, exit %q, error %q", ep.Passed, ep.ExitReason, ep.Error)
 	}
@@ -79,7 +79,7 @@ func TestEpisodeOraclePasses(t *testing.T) {
 
 func TestEpisodeKeepsWorkspace(t *testing.T) {
 	fn, env := spy(Oracle)
-	ep, traj := runJob(t, Config{Keep: true, Tracks: map[string]track.Func{"oracle": fn}}, "leap_year", "oracle")
+	ep, traj := runJob(t, Config{Keep: true, Tracks: []track.Track{{Name: "oracle", Run: fn}}}, "leap_year", "oracle")
 	t.Cleanup(func() { os.RemoveAll(env.Dir) })
 	if end := traj.last(); end.Path != env.Dir {
 		t.Fatalf("end event names %q as the kept workspace, want %q", end.Path, env.Dir)
@@ -97,7 +97,7 @@ func TestEpisodeGradingDecidesPassed(t *testing.T) {
 	liar := func(ctx context.Context, env *track.Env) track.Outcome {
 		return track.Outcome{Exit: record.ExitDone, Turns: 3, ModelCalls: 3, ToolCalls: []string{"run_tests"}}
 	}
-	ep, _ := runJob(t, Config{Tracks: map[string]track.Func{"liar": liar}}, "leap_year", "liar")
+	ep, _ := runJob(t, Config{Tracks: []track.Track{{Name: "liar", Run: liar}}}, "leap_year", "liar")
 	if ep.Passed || ep.ExitReason != record.ExitDone || len(ep.FailedTests) == 0 {
 		t.Fatalf("untouched leap_year: passed %v, exit %q, failed %q", ep.Passed, ep.ExitReason, ep.FailedTests)
 	}
@@ -113,20 +113,21 @@ func TestEpisodeFlagsTamperedTests(t *testing.T) {
 		}
 		return track.Outcome{Exit: record.ExitDone}
 	}
-	ep, _ := runJob(t, Config{Tracks: map[string]track.Func{"tamper": tamper}}, "leap_year", "tamper")
+	ep, _ := runJob(t, Config{Tracks: []track.Track{{Name: "tamper", Run: tamper}}}, "leap_year", "tamper")
 	if !ep.TestsTampered || ep.Passed {
 		t.Fatalf("tampering track: tampered %v, passed %v", ep.TestsTampered, ep.Passed)
 	}
 }
 
 func TestEpisodeRecordsErrorsNeverRaises(t *testing.T) {
-	cases := map[string]track.Func{
-		"down": func(context.Context, *track.Env) track.Outcome {
+	cases := []track.Track{
+		{Name: "down", Run: func(context.Context, *track.Env) track.Outcome {
 			return track.Outcome{Err: errors.New("model server unreachable")}
-		},
-		"panic": func(context.Context, *track.Env) track.Outcome { panic("boom") },
+		}},
+		{Name: "panic", Run: func(context.Context, *track.Env) track.Outcome { panic("boom") }},
 	}
-	for word, fn := range cases {
+	for _, c := range cases {
+		word := c.Name
 		ep, traj := runJob(t, Config{Tracks: cases}, "leap_year", word)
 		if ep.ExitReason != record.ExitError || ep.Error == "" || ep.Passed {
 			t.Fatalf("%s: exit %q, error %q, passed %v", word, ep.ExitReason, ep.Error, ep.Passed)
@@ -134,7 +135,6 @@ func TestEpisodeRecordsErrorsNeverRaises(t *testing.T) {
 		if end := traj.last(); end.Kind != record.EventEnd || end.Exit != record.ExitError || end.Error == "" {
 			t.Fatalf("%s: end event %+v", word, end)
 		}
-		_ = fn
 	}
 	ep, _ := runJob(t, Config{Tracks: cases}, "leap_year", "nope")
 	if ep.ExitReason != record.ExitError || !strings.Contains(ep.Error, `unknown track "nope"`) {
@@ -149,7 +149,7 @@ func TestEpisodeInterrupted(t *testing.T) {
 		return track.Outcome{Err: ctx.Err()}
 	}
 	traj := &memTrajectory{}
-	ep := Episode(ctx, Config{Tracks: map[string]track.Func{"s": stopped}}, Job{Task: task(t, "leap_year"), Track: "s", Seed: 1}, traj)
+	ep := Episode(ctx, Config{Tracks: []track.Track{{Name: "s", Run: stopped}}}, Job{Task: task(t, "leap_year"), Track: "s", Seed: 1}, traj)
 	if ep.ExitReason != record.ExitInterrupted {
 		t.Fatalf("exit %q, want interrupted", ep.ExitReason)
 	}
@@ -169,15 +169,15 @@ func TestEpisodePosture(t *testing.T) {
 	}
 	for _, c := range cases {
 		fn, env := spy(Oracle) // registered as the agent, the one track that takes a posture
-		ep, _ := runJob(t, Config{Posture: c.posture, Tracks: map[string]track.Func{"agent": fn}}, "parse_date", "agent")
+		ep, _ := runJob(t, Config{Posture: c.posture, Tracks: []track.Track{{Name: "agent", Run: fn, UsesPosture: true}}}, "parse_date", "agent")
 		if ep.Posture != c.label || (env.Guidance == detect.Guidance) != c.guidance || (env.Guidance != "") != c.guidance {
 			t.Errorf("posture %s: recorded %q, guidance given %v; want %q, %v", c.posture, ep.Posture, env.Guidance != "", c.label, c.guidance)
 		}
 	}
-	// Tracks that take no posture run general whatever --posture says.
+	// Tracks that take no posture record none, whatever --posture says.
 	fn, env := spy(Oracle)
-	ep, _ := runJob(t, Config{Posture: "on", Tracks: map[string]track.Func{"oracle": fn}}, "parse_date", "oracle")
-	if ep.Posture != PostureGeneral || env.Guidance != "" {
+	ep, _ := runJob(t, Config{Posture: "on", Tracks: []track.Track{{Name: "oracle", Run: fn}}}, "parse_date", "oracle")
+	if ep.Posture != "" || env.Guidance != "" {
 		t.Errorf("oracle with --posture on: recorded %q, guidance given %v", ep.Posture, env.Guidance != "")
 	}
 }

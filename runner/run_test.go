@@ -71,7 +71,7 @@ func TestRunStopsWhenAppendFails(t *testing.T) {
 	quick := func(context.Context, *track.Env) track.Outcome { return track.Outcome{Exit: record.ExitDone} }
 	jobs := Plan([]tasks.Task{{Name: "x"}}, []string{"quick"}, []int{1, 2, 3, 4, 5, 6})
 	sink := &memSink{failAt: 2}
-	err := Run(context.Background(), Config{Tracks: map[string]track.Func{"quick": quick}}, sink, jobs, 1, nil)
+	err := Run(context.Background(), Config{Tracks: []track.Track{{Name: "quick", Run: quick}}}, sink, jobs, 1, nil)
 	if err == nil || len(sink.episodes) != 1 {
 		t.Fatalf("err %v, %d episodes; want an error after 1", err, len(sink.episodes))
 	}

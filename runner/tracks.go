@@ -1,40 +1,76 @@
 package runner
 
 import (
-	"sort"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"slices"
 
 	"bench/loop"
 	"bench/track"
 	"bench/workflow"
 )
 
-// Tracks returns the registry of tracks by their command-line word (a contract).
-func Tracks() map[string]track.Func {
-	return map[string]track.Func{
-		"workflow":       workflow.Workflow,
-		"workflow-retry": workflow.Retry,
-		"agent":          loop.Agent,
-		"oracle":         Oracle,
-	}
+// tracks is the registry, in the order every table lists them.
+var tracks = []track.Track{
+	{Name: "workflow", Run: workflow.Workflow, NeedsModel: true, Prompts: workflow.Prompts()},
+	{Name: "workflow-retry", Run: workflow.Retry, NeedsModel: true, Prompts: workflow.Prompts()},
+	{Name: "agent", Run: loop.Agent, NeedsModel: true, UsesTools: true, UsesPosture: true,
+		ComparedTo: []string{"workflow", "workflow-retry"}, Prompts: loop.Prompts()},
+	{Name: "oracle", Run: Oracle},
 }
 
-// TrackWords returns the valid track words, sorted.
-func TrackWords() []string {
-	var words []string
-	for w := range Tracks() {
-		words = append(words, w)
+// Tracks returns the registry of tracks, in table order.
+func Tracks() []track.Track { return slices.Clone(tracks) }
+
+// LookupTrack returns the track with the given command-line word.
+func LookupTrack(name string) (track.Track, bool) {
+	i := slices.IndexFunc(tracks, func(t track.Track) bool { return t.Name == name })
+	if i < 0 {
+		return track.Track{}, false
 	}
-	sort.Strings(words)
+	return tracks[i], true
+}
+
+// TrackWords returns the valid track words, in table order.
+func TrackWords() []string {
+	words := make([]string, len(tracks))
+	for i, t := range tracks {
+		words[i] = t.Name
+	}
 	return words
+}
+
+// trackHas reports whether the named track has a property; unknown tracks have none.
+func trackHas(name string, has func(track.Track) bool) bool {
+	t, ok := LookupTrack(name)
+	return ok && has(t)
 }
 
 // UsesPosture reports whether a track gives the model the coding guidance
 // and snapshot that --posture decides; the others always run general.
-func UsesPosture(word string) bool { return word == "agent" }
+func UsesPosture(name string) bool {
+	return trackHas(name, func(t track.Track) bool { return t.UsesPosture })
+}
 
 // NeedsModel reports whether a track calls the model.
-func NeedsModel(word string) bool { return word != "oracle" }
+func NeedsModel(name string) bool {
+	return trackHas(name, func(t track.Track) bool { return t.NeedsModel })
+}
 
-// UsesTools reports whether a track offers the model tools, which a model
-// without tool support cannot take.
-func UsesTools(word string) bool { return word == "agent" }
+// UsesTools reports whether a track offers the model tools.
+func UsesTools(name string) bool {
+	return trackHas(name, func(t track.Track) bool { return t.UsesTools })
+}
+
+// PromptsDigest returns the SHA-256 of the fixed text of the named tracks,
+// in registry order, for record.Run.PromptsSHA256.
+func PromptsDigest(names []string) string {
+	h := sha256.New()
+	for _, t := range tracks {
+		if slices.Contains(names, t.Name) {
+			fmt.Fprintf(h, "%s\x00%s\x00", t.Name, t.Prompts)
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}

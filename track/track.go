@@ -58,3 +58,17 @@ func (e *Env) RunTests(ctx context.Context) (testrun.Result, error) {
 
 // TestTime is the time spent in test subprocesses during the episode so far.
 func (e *Env) TestTime() time.Duration { return e.testTime }
+
+// Track describes one track for the registry that the runner, the report
+// and the command line all read.
+type Track struct {
+	Name        string // the command-line word, a contract of the results format
+	Run         Func
+	NeedsModel  bool     // calls the model (every track but the oracle)
+	UsesTools   bool     // offers the model tools, which a model without tool support cannot take
+	UsesPosture bool     // gets the coding guidance and snapshot that --posture decides
+	ComparedTo  []string // tracks this one is paired with per task (token ratio, McNemar)
+	// Prompts is the fixed text the track sends (prompts and tool schemas);
+	// its digest is a run setting, so runs with different prompts are never twins.
+	Prompts string
+}

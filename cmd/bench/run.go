@@ -140,7 +140,8 @@ func setupRun(c *cli.Context) (runSetup, error) {
 			Temperature: c.Float64("temperature"), NumCtx: c.Int("num-ctx"), TopP: c.Float64("top-p"), Think: c.Bool("think"),
 			MaxReplyTokens: c.Int("max-reply-tokens"),
 			Seeds:          seeds, Tasks: refs, Tracks: tracks, Posture: c.String("posture"),
-			MaxTurns: c.Int("max-turns"), MaxTokens: c.Int("max-tokens"), Tries: c.Int("tries"), Parallel: c.Int("parallel"),
+			PromptsSHA256: runner.PromptsDigest(tracks),
+			MaxTurns:      c.Int("max-turns"), MaxTokens: c.Int("max-tokens"), Tries: c.Int("tries"), Parallel: c.Int("parallel"),
 			Started: time.Now().UTC(),
 		},
 	}
@@ -219,6 +220,9 @@ func setupResume(c *cli.Context, dir string) (runSetup, error) {
 			return runSetup{}, fmt.Errorf("cannot resume %s: task %s has changed since the run started (checksum %s, run.json has %s)", dir, ref.Name, ref.Checksum, r.Tasks[i].Checksum)
 		}
 	}
+	if d := runner.PromptsDigest(r.Tracks); r.PromptsSHA256 != "" && d != r.PromptsSHA256 {
+		return runSetup{}, fmt.Errorf("cannot resume %s: this bench sends other prompts than the one that started the run (prompts digest %.12s, run.json has %.12s); finish it with that build, or start a new run with --out", dir, d, r.PromptsSHA256)
+	}
 	if err := checkFormat(c.String("format")); err != nil {
 		return runSetup{}, err
 	}
@@ -283,11 +287,10 @@ func parseTracks(s string) ([]string, error) {
 	if len(words) == 0 {
 		return nil, fmt.Errorf("--tracks is empty: name at least one of %s", strings.Join(runner.TrackWords(), ", "))
 	}
-	valid := runner.Tracks()
 	seen := map[string]bool{}
 	var out []string
 	for _, w := range words {
-		if _, ok := valid[w]; !ok {
+		if _, ok := runner.LookupTrack(w); !ok {
 			return nil, fmt.Errorf("unknown track %q in --tracks: valid tracks are %s", w, strings.Join(runner.TrackWords(), ", "))
 		}
 		if !seen[w] {

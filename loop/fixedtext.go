@@ -1,0 +1,21 @@
+package loop
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// Prompts returns the fixed text the agent track sends in every episode:
+// its standing instruction, its last-call prompt and its tool schemas, in
+// the order they are offered. A change to any of them changes the run
+// settings, so runs made with different prompts are never twins.
+func Prompts() string {
+	var b strings.Builder
+	b.WriteString(systemBase)
+	b.WriteString("\n")
+	b.WriteString(guidanceHeader + snapshotHeader)
+	b.WriteString(finalPrompt)
+	specs, _ := json.Marshal(newRegistry().specs()) // plain strings and bytes: cannot fail
+	b.Write(specs)
+	return b.String()
+}
