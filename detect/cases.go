@@ -29,7 +29,7 @@ type Case struct {
 	layout   layout
 }
 
-// Cases are the nine cases of DESIGN §7, in order.
+// Cases are the lesson's nine directory cases (docs/DETECTOR.md), in order.
 var Cases = []Case{
 	{1, "lone copy in an empty directory", "cli", "auto", loneCopy},
 	{2, "in place, requirements.txt three levels up", "cli", "auto", inPlace},

@@ -83,7 +83,7 @@ func (d detector) detect(dir, mode, platform string) (Decision, error) {
 	return dec, nil
 }
 
-// profile applies the rules of DESIGN §7 in order.
+// profile applies the rules of docs/DETECTOR.md in order.
 func (d detector) profile(mode, platform, dir string) string {
 	switch {
 	case mode == ModeOff:

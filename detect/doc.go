@@ -1,6 +1,6 @@
 // Package detect decides whether an agent opened in a directory takes the
 // coding posture (coding guidance plus a workspace snapshot) or stays
-// general. It is a port of the pinned Hermes rules described in DESIGN §7:
+// general. It is a port of the pinned Hermes rules described in docs/DETECTOR.md:
 // the mode and platform rules, the project-marker walk, the git-root rule
 // with its bounded code scan, and the workspace snapshot. It also holds the
 // naive rule ("a .git means coding") and the replay of the lesson's nine

@@ -14,7 +14,7 @@ const maxManifests = 6
 
 // snapshot describes the workspace at root: its git state when gitRepo is
 // true (each git line left out when git fails), then the project facts. The
-// lines come in the order of DESIGN §7.
+// lines come in the order docs/DETECTOR.md gives.
 func snapshot(root string, gitRepo bool, g gitRunner) string {
 	lines := []string{SnapshotHeader, "- Root: " + root}
 	if gitRepo {

@@ -15,7 +15,7 @@ type Check struct {
 	Detail string `json:"detail"`
 }
 
-// Verification is the oracle check of one task (DESIGN §2).
+// Verification is the oracle check of one task.
 type Verification struct {
 	Task   string  `json:"task"`
 	Checks []Check `json:"checks"`

@@ -29,7 +29,7 @@ func TestEmbeddedCourseTasks(t *testing.T) {
 }
 
 // TestReposAreGeneral checks that no repo/ holds a .git or a project
-// manifest, so that a lone copy is a "general" directory (DESIGN §2).
+// manifest, so that a lone copy is a "general" directory.
 func TestReposAreGeneral(t *testing.T) {
 	markers := []string{".git", "pyproject.toml", "setup.py", "setup.cfg", "requirements.txt", "package.json",
 		"go.mod", "Makefile", "Dockerfile", "AGENTS.md", "CLAUDE.md", ".cursorrules", "__pycache__"}
