@@ -2,6 +2,7 @@ package html
 
 import (
 	"fmt"
+	"html/template"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -24,8 +25,9 @@ type episode struct {
 	Tokens       int
 	Steps        []step
 	End          ending
-	Note         string // why the timeline is missing or partial
-	Trajectory   string // the trajectory file, relative to the run folder
+	Note         string        // why the timeline is missing or partial
+	Trajectory   string        // the trajectory file, relative to the run folder
+	Lazy         template.HTML // the body, when the page builds it on opening
 	replies      []transcript.Step
 }
 

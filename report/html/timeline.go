@@ -181,9 +181,7 @@ func (b *builder) response(ev record.Event) {
 			text = "(no text)"
 		}
 		s.Blocks = append(s.Blocks, b.block("model → bench ("+head+")", text))
-		for _, c := range ev.Reply.ToolCalls {
-			s.Blocks = append(s.Blocks, b.block("calls "+c.Name, c.Arguments))
-		}
+		// The calls' arguments are shown by the tool call steps that follow.
 	}
 	b.add(s)
 }
@@ -271,5 +269,5 @@ func cut(text string, limit int) (kept, note string) {
 		return text, ""
 	}
 	rest := r[cutAt:]
-	return string(r[:cutAt]), fmt.Sprintf("… %d more characters (%s) cut here; the trajectory file holds the whole text", len(rest), lineWords(string(rest)))
+	return string(r[:cutAt]), fmt.Sprintf("… %d more characters (%s) cut", len(rest), lineWords(string(rest)))
 }

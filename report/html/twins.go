@@ -2,7 +2,9 @@ package html
 
 import (
 	"fmt"
+	"html/template"
 	"strconv"
+	"strings"
 
 	"bench/report"
 )
@@ -15,6 +17,8 @@ type twinGroup struct {
 	Seed        int
 	Notes       []int
 	Pairs       []twinPair
+	Summary     string        // the pairs' verdicts in one line
+	Lazy        template.HTML // the pairs' tables, when the page builds them on opening
 }
 
 // twinPair is two twins' steps (model replies) in two aligned columns.
@@ -93,6 +97,11 @@ func twinGroups(rep *report.Report, eps []*episode) []twinGroup {
 			p.Rows = twinRows(ea, eb, max(g.Members[0].Steps, m.Steps), diverge, p.DivergeID)
 			tg.Pairs = append(tg.Pairs, p)
 		}
+		verdicts := make([]string, len(tg.Pairs))
+		for i, p := range tg.Pairs {
+			verdicts[i] = p.B.Label + " " + p.Verdict
+		}
+		tg.Summary = strings.Join(verdicts, "; ")
 		out = append(out, tg)
 	}
 	return out

@@ -77,12 +77,19 @@ type page struct {
 	Twins       []twinGroup
 	Episodes    []*episode
 	Footnotes   []report.Footnote
-	Open        bool // episodes start unfolded (few of them)
+	Open        bool // episodes start unfolded (few of them); else they are built when opened
+	TwinsOpen   bool // twin groups start unfolded (few of them); else they are built when opened
 	TextLimit   int
 }
 
-// openEpisodesMax is the number of episodes up to which they start unfolded.
-const openEpisodesMax = 12
+// Up to openEpisodesMax episodes and openTwinsMax twin comparisons start
+// unfolded. Past these, each one's body is kept as an inert script
+// element's text, which the browser does not parse until it is opened:
+// that keeps a page of 1,000 episodes quick to load.
+const (
+	openEpisodesMax = 12
+	openTwinsMax    = 10
+)
 
 // newPage computes the page of a report.
 func newPage(rep *report.Report, runs []record.Data, opts Options) (*page, error) {
@@ -106,6 +113,9 @@ func newPage(rep *report.Report, runs []record.Data, opts Options) (*page, error
 		Twins: twinGroups(rep, eps), Episodes: eps, Footnotes: rep.Footnotes,
 		Open: len(eps) <= openEpisodesMax, TextLimit: limit(0),
 	}
+	if err := p.lazyBodies(); err != nil {
+		return nil, err
+	}
 	if len(rep.Rows) > 0 {
 		p.Charts = []chart{rateChart(rep, colours), tokensChart(rep, colours)}
 	}
@@ -113,6 +123,43 @@ func newPage(rep *report.Report, runs []record.Data, opts Options) (*page, error
 		p.Predictions = newPredictView(*opts.Predictions)
 	}
 	return p, nil
+}
+
+// lazyBodies renders the bodies of folded episodes and twin groups ahead,
+// to be kept as text until they are opened.
+func (p *page) lazyBodies() error {
+	pairs := 0
+	for _, g := range p.Twins {
+		pairs += len(g.Pairs)
+	}
+	p.TwinsOpen = pairs <= openTwinsMax
+	var b strings.Builder
+	render := func(name string, data any) (template.HTML, error) {
+		b.Reset()
+		if err := tmpl.ExecuteTemplate(&b, name, data); err != nil {
+			return "", fmt.Errorf("writing the HTML report: %w", err)
+		}
+		if strings.Contains(strings.ToLower(b.String()), "</script") {
+			return "", fmt.Errorf("writing the HTML report: a folded %s would end its script element early", name)
+		}
+		return template.HTML(b.String()), nil
+	}
+	var err error
+	for _, e := range p.Episodes {
+		if !p.Open {
+			if e.Lazy, err = render("epbody", e); err != nil {
+				return err
+			}
+		}
+	}
+	for i := range p.Twins {
+		if !p.TwinsOpen {
+			if p.Twins[i].Lazy, err = render("twinbody", p.Twins[i]); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // Text budget: the detail texts of a page hold about pageTextBudget
