@@ -168,11 +168,20 @@ return r?{step:r.cells[0].textContent, background:getComputedStyle(r.cells[1]).b
 		if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900), chromedp.Navigate(url)); err != nil {
 			t.Fatal(err)
 		}
-		png := run(t, ctx, chromedp.FullScreenshot(90))
+		png := run(t, ctx, chromedp.CaptureScreenshot()) // the first screen: headline and charts
 		if err := os.WriteFile(shot, png, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		t.Logf("screenshot: %s (%d bytes)", shot, len(png))
+		if err := chromedp.Do(ctx, chromedp.Navigate(url+"#twins-parse_date-agent-1")); err != nil {
+			t.Fatal(err)
+		}
+		png = run(t, ctx, chromedp.CaptureScreenshot()) // the twins and the first episode
+		twins := strings.TrimSuffix(shot, ".png") + "-twins.png"
+		if err := os.WriteFile(twins, png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("screenshot: %s (%d bytes)", twins, len(png))
 	}
 	if e := errs.get(); len(e) > 0 {
 		t.Errorf("the page logged errors:\n%s", strings.Join(e, "\n"))

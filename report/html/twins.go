@@ -99,7 +99,7 @@ func twinGroups(rep *report.Report, eps []*episode) []twinGroup {
 		}
 		verdicts := make([]string, len(tg.Pairs))
 		for i, p := range tg.Pairs {
-			verdicts[i] = p.B.Label + " " + p.Verdict
+			verdicts[i] = p.B.Label + ": " + p.Verdict
 		}
 		tg.Summary = strings.Join(verdicts, "; ")
 		out = append(out, tg)
