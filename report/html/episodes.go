@@ -1,0 +1,117 @@
+package html
+
+import (
+	"fmt"
+	"html/template"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"bench/record"
+	"bench/report/transcript"
+)
+
+// episode is one episode as the page shows it: its outcome and timeline.
+type episode struct {
+	ID           string // the element's id: episode-<task>-<track>-<seed>-<repeat>
+	Run          string
+	Task, Track  string
+	Seed, Repeat int
+	Name         string // seed-<s>[-r<k>]
+	Finished     bool   // the episode has a line in episodes.jsonl
+	Passed       bool
+	Outcome      string // "passed 7/7 tests", "FAILED 3/7 tests", "unfinished"
+	Facts        []string
+	Tokens       int
+	Steps        []step
+	End          ending
+	Note         string        // why the timeline is missing or partial
+	Trajectory   string        // the trajectory file, relative to the run folder
+	Lazy         template.HTML // the body, when the page builds it on opening
+	replies      []transcript.Step
+}
+
+// loadEpisodes reads the episodes of every run with their trajectories, in
+// run order and then by task, track, seed and repeat. A missing or
+// unreadable trajectory is noted on its episode, not an error: the page
+// still shows what episodes.jsonl says.
+func loadEpisodes(runs []record.Data, limit func(nEvents int) int) ([]*episode, error) {
+	var out []*episode
+	ids := map[string]int{}
+	for _, data := range runs {
+		entries, err := transcript.Entries(data)
+		if err != nil {
+			return nil, fmt.Errorf("listing the trajectories of %s: %w", data.Dir, err)
+		}
+		for _, e := range entries {
+			ep := newEpisode(data.Run.ID, e)
+			ep.ID = unique(ids, "episode-"+idPart(e.Task)+"-"+idPart(e.Track)+"-"+strconv.Itoa(e.Seed)+"-"+strconv.Itoa(e.Repeat))
+			t, err := transcript.Load(data, e)
+			switch {
+			case err != nil:
+				ep.Note = "no timeline: " + err.Error()
+			default:
+				ep.Steps, ep.End = timeline(t.Events, limit(len(t.Events)))
+				ep.replies = transcript.Steps(t.Events)
+				if len(t.Warnings) > 0 {
+					ep.Note = "skipped lines of the trajectory: " + strings.Join(t.Warnings, "; ")
+				}
+			}
+			out = append(out, ep)
+		}
+	}
+	return out, nil
+}
+
+// newEpisode describes an entry from its line in episodes.jsonl.
+func newEpisode(run string, e transcript.Entry) *episode {
+	ep := &episode{Run: run, Task: e.Task, Track: e.Track, Seed: e.Seed, Repeat: e.Repeat,
+		Name: record.TrajectoryName(e.Seed, e.Repeat), Outcome: "unfinished (no line in episodes.jsonl)",
+		Trajectory: filepath.ToSlash(e.Path(""))}
+	r := e.Episode
+	if r == nil {
+		return ep
+	}
+	ep.Finished, ep.Passed = true, r.Passed
+	verdict := "FAILED"
+	if r.Passed {
+		verdict = "passed"
+	}
+	ep.Outcome = fmt.Sprintf("%s %d/%d tests", verdict, r.TestsPassed, r.TestsTotal)
+	ep.Tokens = r.PromptTokens + r.CompletionTokens
+	ep.Facts = []string{
+		"exit " + r.ExitReason,
+		fmt.Sprintf("%d turns, %d model calls, %d tool calls", r.Turns, r.ModelCalls, len(r.ToolCalls)),
+		fmt.Sprintf("%d prompt + %d completion tokens (estimated %d + %d)", r.PromptTokens, r.CompletionTokens, r.EstPromptTokens, r.EstCompletionTokens),
+		"tools: " + CollapseLoops(r.ToolCalls),
+	}
+	if len(r.FailedTests) > 0 {
+		ep.Facts = append(ep.Facts, "failed at grading: "+strings.Join(r.FailedTests, ", "))
+	}
+	if r.TestsTampered {
+		ep.Facts = append(ep.Facts, "tests tampered: the track changed a protected test file (grading used the pristine copy)")
+	}
+	if r.Error != "" {
+		kind := ""
+		if r.ErrorKind != "" {
+			kind = " (" + r.ErrorKind + ")"
+		}
+		ep.Facts = append(ep.Facts, "error"+kind+": "+r.Error)
+	}
+	return ep
+}
+
+// idPart makes a name usable inside an element id: no spaces.
+func idPart(s string) string {
+	return strings.Join(strings.Fields(s), "_")
+}
+
+// unique returns id, or id-2, id-3, … when it was returned before (merged
+// runs can hold the same episode key).
+func unique(seen map[string]int, id string) string {
+	seen[id]++
+	if n := seen[id]; n > 1 {
+		return id + "-" + strconv.Itoa(n)
+	}
+	return id
+}

@@ -1,0 +1,115 @@
+package html
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"bench/record"
+	"bench/report"
+	"bench/report/predict"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+// fixtureDir is the small synthetic run the golden and browser tests read.
+const fixtureDir = "testdata/show-run"
+
+// readFixture reads the fixture run folder.
+func readFixture(t testing.TB) []record.Data {
+	t.Helper()
+	data, err := record.Read(fixtureDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return []record.Data{data}
+}
+
+// fixtureScore is a made-up score: the fixture holds no task with both a
+// workflow and an agent episode, which predict.Check needs to count one.
+func fixtureScore() *predict.Score {
+	at := time.Date(2026, 11, 29, 21, 0, 0, 0, time.UTC)
+	return &predict.Score{
+		Rows: []predict.Row{
+			{Prediction: predict.NewPrediction("parse_date", predict.Answers{PointsAtEveryLine: true}, at),
+				Workflow: predict.Tally{Passed: 0, N: 2}, Agent: predict.Tally{Passed: 1, N: 2}, Observed: predict.Neither},
+			{Prediction: predict.NewPrediction("slugify", predict.Answers{PointsAtEveryLine: true, OneBlindEdit: true, ContextSuffices: true}, at),
+				Workflow: predict.Tally{Passed: 2, N: 2}, Agent: predict.Tally{Passed: 2, N: 2}, Observed: predict.Workflow, Right: true},
+		},
+		Missing:     []predict.Missing{{Task: "leap_year", Reason: "not in the run"}},
+		Unpredicted: []string{"roman"},
+		Right:       1,
+	}
+}
+
+// renderFixture renders the fixture's page with its predictions.
+func renderFixture(t testing.TB) []byte {
+	t.Helper()
+	runs := readFixture(t)
+	var b bytes.Buffer
+	if err := Write(&b, report.Build(runs), runs, Options{Predictions: fixtureScore()}); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+func TestGolden(t *testing.T) {
+	got := renderFixture(t)
+	path := filepath.Join("testdata", "page.html.golden")
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to write it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("the page differs from %s (run with -update, then read the diff)", path)
+	}
+}
+
+func TestPageHolds(t *testing.T) {
+	page := string(renderFixture(t))
+	for _, want := range []string{
+		`id="episode-parse_date-agent-1-0"`, `id="episode-parse_date-agent-1-1"`,
+		`id="episode-slugify-workflow-1-0"`, `id="episode-slugify-workflow-retry-1-0"`,
+		`href="#episode-parse_date-agent-1-1"`, // linked from the tables
+		`id="twins-parse_date-agent-1"`, `class="diverge" id="twins-parse_date-agent-1-diverge-1"`,
+		`id="predictions"`, "Score: <strong>1/2</strong>", "<td>slugify</td><td><code>yyy</code></td><td>workflow</td>",
+		`class="s k-fallback`, `class="s k-test`, `class="s k-model`, `class="s k-tool`, `class="s k-write`,
+		"End: exit <strong>done</strong>", "Final result: <strong>",
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page lacks %s", want)
+		}
+	}
+	for _, banned := range []string{"<link", "src=", "@import", "url(http"} {
+		if strings.Contains(page, banned) {
+			t.Errorf("the page fetches something: it holds %q", banned)
+		}
+	}
+	if n, rows := strings.Count(page, `<rect class="bar"`), strings.Count(page, `<tr id="row-`); n != 2*rows || rows == 0 {
+		t.Errorf("%d bars in the charts for %d table rows; want two charts of one bar per row", n, rows)
+	}
+}
+
+func TestNoTrajectory(t *testing.T) {
+	runs := readFixture(t)
+	runs[0].Dir = t.TempDir() // episodes.jsonl lists episodes whose trajectories are not there
+	var b bytes.Buffer
+	if err := Write(&b, report.Build(runs), runs, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "no timeline: episode parse_date/agent/seed-1 has no trajectory") {
+		t.Errorf("a missing trajectory is not explained on its episode")
+	}
+	if err := Write(&b, nil, runs, Options{}); err == nil || !strings.Contains(err.Error(), "no report") {
+		t.Errorf("Write with no report: %v", err)
+	}
+}

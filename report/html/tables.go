@@ -1,0 +1,160 @@
+package html
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"bench/report"
+	"bench/report/predict"
+)
+
+// trackView is a row of the headline table.
+type trackView struct {
+	report.TrackRow
+	Colour string
+	Solved []string // the tasks solved
+	Rate   string
+}
+
+// trackViews lays out the headline table: per track, the tasks it solved.
+func trackViews(rep *report.Report, colours map[string]string) []trackView {
+	var out []trackView
+	for _, t := range rep.Tracks {
+		v := trackView{TrackRow: t, Colour: colours[t.Track], Rate: rateText(t.Rate, t.Wilson)}
+		for _, r := range rep.Rows {
+			if r.Track == t.Track && 2*r.Passed > r.N {
+				v.Solved = append(v.Solved, r.Task)
+			}
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// rowView is a row of the per-task table with links to its episodes.
+type rowView struct {
+	report.Row
+	ID                 string
+	Rate, PassK, Exits string
+	Tokens, Est, Turns string
+	Episodes           []episodeLink
+}
+
+// episodeLink points at an episode from a table.
+type episodeLink struct {
+	Href, Text, Title string
+	Passed            bool
+}
+
+// rowViews lays out the per-task table, linking each row to its episodes.
+func rowViews(rep *report.Report, eps []*episode) []rowView {
+	var out []rowView
+	for _, r := range rep.Rows {
+		v := rowView{Row: r, ID: rowID(r.Task, r.Track), Rate: rateText(r.Rate, r.Wilson),
+			Tokens: num(r.MedianTokens), Est: num(r.MedianEstTokens), Turns: num(r.MedianTurns)}
+		var ks, exits []string
+		for _, k := range r.PassAtK {
+			ks = append(ks, fmt.Sprintf("%d:%.2f", k.K, k.P))
+		}
+		for _, c := range r.Exits {
+			exits = append(exits, fmt.Sprintf("%s %d", c.Name, c.Count))
+		}
+		v.PassK, v.Exits = strings.Join(ks, " "), strings.Join(exits, ", ")
+		for _, e := range eps {
+			if e.Task == r.Task && e.Track == r.Track && e.Finished {
+				text := strconv.Itoa(e.Seed)
+				if e.Repeat > 0 {
+					text += "r" + strconv.Itoa(e.Repeat)
+				}
+				v.Episodes = append(v.Episodes, episodeLink{Href: "#" + e.ID, Text: text, Passed: e.Passed,
+					Title: e.Run + ": " + e.Name + ", " + e.Outcome})
+			}
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// pairView is a row of the paired table: token ratio and McNemar test.
+type pairView struct {
+	Task, Tracks, Medians, Ratio, Interval, P string
+	Pairs, OnlyA, OnlyB                       int
+	Href                                      string
+}
+
+// pairViews lays out the agent/workflow comparison per task.
+func pairViews(rep *report.Report) []pairView {
+	var out []pairView
+	for _, m := range rep.McNemar {
+		v := pairView{Task: m.Task, Tracks: m.A + "/" + m.B, Pairs: m.Pairs, OnlyA: m.OnlyA, OnlyB: m.OnlyB,
+			P: fmt.Sprintf("%.3f", m.P), Href: "#" + rowID(m.Task, m.A)}
+		for _, r := range rep.Ratios {
+			if r.Task == m.Task && r.Num == m.A && r.Den == m.B {
+				v.Medians = num(r.NumMedian) + "/" + num(r.DenMedian)
+				if r.Basis == "estimated" {
+					v.Medians += " (est.)"
+				}
+				v.Ratio = fmt.Sprintf("%.2f", r.Ratio)
+				if r.Interval != nil {
+					v.Interval = fmt.Sprintf("[%.2f, %.2f]", r.Interval.Low, r.Interval.High)
+				}
+			}
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// sequenceView is the distinct tool sequences of one task and track.
+type sequenceView struct {
+	Task, Track string
+	Lines       []sequenceLine
+	More        int // sequences left out
+}
+
+// sequenceLine is one distinct sequence, loops collapsed.
+type sequenceLine struct {
+	Count int
+	Tools string
+}
+
+// sequencesShown is the most distinct sequences listed per task and track.
+const sequencesShown = 8
+
+// sequenceViews groups the report's sequences by task and track, with
+// their loops collapsed, the most frequent first.
+func sequenceViews(rep *report.Report) []sequenceView {
+	var out []sequenceView
+	for _, s := range rep.Sequences {
+		if n := len(out); n == 0 || out[n-1].Task != s.Task || out[n-1].Track != s.Track {
+			out = append(out, sequenceView{Task: s.Task, Track: s.Track})
+		}
+		v := &out[len(out)-1]
+		if len(v.Lines) == sequencesShown {
+			v.More++
+			continue
+		}
+		v.Lines = append(v.Lines, sequenceLine{Count: s.Count, Tools: CollapseLoops(s.Tools)})
+	}
+	return out
+}
+
+// predictView is the predictions checked against the runs.
+type predictView struct {
+	predict.Score
+	Questions []string
+}
+
+// newPredictView shows a score with the questions behind the answers.
+func newPredictView(s predict.Score) *predictView {
+	return &predictView{Score: s, Questions: predict.Questions[:]}
+}
+
+// rateText writes a rate and its interval: "0.88 [0.53, 0.98]".
+func rateText(rate float64, iv report.Interval) string {
+	return fmt.Sprintf("%.2f [%.2f, %.2f]", rate, iv.Low, iv.High)
+}
+
+// num writes a median, which is always one of the data values.
+func num(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
