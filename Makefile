@@ -5,10 +5,10 @@ BIN := bin/bench
 VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo devel)
 DEMO := results/demo-oracle
 
-.PHONY: build test lint demo bench clean
+.PHONY: build test lint demo benchmarks clean
 
 build:
-	$(GO) build -ldflags "-X main.buildVersion=$(VERSION)" -o $(BIN) ./cmd/bench
+	$(GO) build -trimpath -ldflags "-s -w -X main.buildVersion=$(VERSION)" -o $(BIN) ./cmd/bench
 
 test: lint
 	$(GO) test ./...
@@ -27,8 +27,8 @@ demo: build
 	$(BIN) report $(DEMO) --format markdown --plot $(DEMO)/report.svg
 	$(BIN) show $(DEMO) --task parse_date --track oracle --seed 1
 
-# bench runs the Go benchmarks (figures quoted in issue closing notes).
-bench:
+# benchmarks runs the Go benchmarks (figures quoted in issue closing notes).
+benchmarks:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
 clean:
