@@ -157,12 +157,12 @@ func TestFromDirMatchesEmbedded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	emb, err := Load(Embedded())
+	emb, err := Load(Suite())
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(fromDir) != len(emb) {
-		t.Fatalf("FromDir found %d tasks, Embedded %d", len(fromDir), len(emb))
+		t.Fatalf("FromDir found %d tasks, Suite %d (is a folder missing from the embed list?)", len(fromDir), len(emb))
 	}
 	for i := range emb {
 		a, err := fromDir[i].Checksum()
