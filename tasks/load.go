@@ -93,6 +93,7 @@ func (e *manifestError) Error() string {
 var fields = map[string]bool{
 	"name": true, "title": true, "instruction": true, "test_cmd": true,
 	"source": true, "test_files": true, "timeout": true, "partial_expect": false,
+	"archetype": true, "answers": true, "framework": false,
 }
 
 // loadTask reads and checks the manifest of the task folder fsys.
@@ -109,19 +110,32 @@ func loadTask(fsys fs.FS, folder, where string) (Task, error) {
 	if err != nil {
 		return Task{}, err
 	}
+	if err := designFields(&t, raw, bad); err != nil {
+		return Task{}, err
+	}
 	t.FS = fsys
+	if t.Framework == FrameworkGo {
+		if t.FS, err = goStoredFS(fsys); err != nil {
+			return Task{}, fmt.Errorf("%s: %w", display(where, "."), err)
+		}
+	}
 	if err := checkValues(t, folder, bad); err != nil {
 		return Task{}, err
 	}
 	if err := checkFiles(t, bad); err != nil {
 		return Task{}, err
 	}
-	tests, err := testNames(fsys, t.TestFiles)
+	if t.Framework == FrameworkGo {
+		if err := checkGoFiles(t, bad); err != nil {
+			return Task{}, err
+		}
+	}
+	tests, err := t.testNames()
 	if err != nil {
 		return Task{}, fmt.Errorf("%s: %w", file, err)
 	}
 	if len(tests) == 0 {
-		return Task{}, bad("test_files", "no test methods (def test_...) found in %s", strings.Join(t.TestFiles, ", "))
+		return Task{}, bad("test_files", "no %s found in %s", testKind(t.Framework), strings.Join(t.TestFiles, ", "))
 	}
 	t.Tests = tests
 	return t, nil

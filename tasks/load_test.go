@@ -17,6 +17,8 @@ test_cmd = ["python3", "-m", "unittest", "-v", "test_calc"]
 source = "calc.py"
 test_files = ["test_calc.py"]
 timeout = "10s"
+archetype = "one-line-bug"
+answers = [true, false, true]
 `
 
 // taskFS returns a tasks root holding one task folder "demo" with manifest.
@@ -55,6 +57,12 @@ func TestLoadGood(t *testing.T) {
 	if got.PartialExpect != "" {
 		t.Errorf("PartialExpect = %q, want empty", got.PartialExpect)
 	}
+	if got.Archetype != "one-line-bug" || got.Answers != [3]bool{true, false, true} || got.Framework != FrameworkUnittest {
+		t.Errorf("design fields: archetype %q, answers %v, framework %q", got.Archetype, got.Answers, got.Framework)
+	}
+	if got.AnswersString() != "yny" || got.Control() {
+		t.Errorf("AnswersString = %q, Control = %v", got.AnswersString(), got.Control())
+	}
 }
 
 func TestLoadBad(t *testing.T) {
@@ -91,6 +99,14 @@ func TestLoadBad(t *testing.T) {
 		{"no solution", goodManifest, func(m fstest.MapFS) { delete(m, "demo/solution/calc.py"); delete(m, "demo/solution/.hidden") }, []string{"demo/task.toml", "no solution/ folder"}},
 		{"partial without expect", goodManifest, func(m fstest.MapFS) { m["demo/partial/calc.py"] = &fstest.MapFile{Data: []byte("x")} }, []string{`"partial_expect"`, "missing", "partial/"}},
 		{"expect without partial", goodManifest + "partial_expect = \"boom\"\n", nil, []string{`"partial_expect"`, "no partial/ folder"}},
+		{"missing archetype", replace("archetype = \"one-line-bug\"\n", ""), nil, []string{`"archetype"`, "missing"}},
+		{"archetype not kebab", replace(`"one-line-bug"`, `"One Line_bug"`), nil, []string{`"archetype"`, `"One Line_bug"`, "kebab-case"}},
+		{"archetype a list", replace(`archetype = "one-line-bug"`, `archetype = ["a"]`), nil, []string{`"archetype"`, "a list", "expected a string"}},
+		{"missing answers", replace("answers = [true, false, true]\n", ""), nil, []string{`"answers"`, "missing"}},
+		{"two answers", replace(`[true, false, true]`, `[true, false]`), nil, []string{`"answers"`, "has 2 items", "three booleans", "first test failure"}},
+		{"answer a string", replace(`[true, false, true]`, `[true, "no", true]`), nil, []string{`"answers"`, "item 2", "a string", "true or false"}},
+		{"answers a string", replace(`[true, false, true]`, `"yny"`), nil, []string{`"answers"`, "a string", "list of three booleans"}},
+		{"unknown framework", goodManifest + "framework = \"pytest\"\n", nil, []string{`"framework"`, `"pytest"`, `"unittest"`, `"go"`}},
 		{"no test methods", goodManifest, func(m fstest.MapFS) { m["demo/repo/test_calc.py"] = &fstest.MapFile{Data: []byte("import unittest\n")} }, []string{`"test_files"`, "no test methods"}},
 	}
 	for _, c := range cases {
@@ -141,12 +157,12 @@ func TestFromDirMatchesEmbedded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	emb, err := Load(Embedded())
+	emb, err := Load(Suite())
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(fromDir) != len(emb) {
-		t.Fatalf("FromDir found %d tasks, Embedded %d", len(fromDir), len(emb))
+		t.Fatalf("FromDir found %d tasks, Suite %d (is a folder missing from the embed list?)", len(fromDir), len(emb))
 	}
 	for i := range emb {
 		a, err := fromDir[i].Checksum()

@@ -18,6 +18,9 @@ type Task struct {
 	TestFiles     []string      // protected files, relative to repo/; graded from pristine copies
 	Timeout       time.Duration // for one run of TestCmd
 	PartialExpect string        // text the partial/ overlay's failure must contain; "" when there is no partial/
-	Tests         []string      // test method names defined in TestFiles, in file order (e.g. "test_century")
-	FS            fs.FS         // the task folder: task.toml, repo/, solution/, optional partial/
+	Tests         []string      // test names defined in TestFiles, in file order: "test_century", or "TestClamp" for Go
+	Archetype     string        // kebab-case name of the task's design, e.g. "masked-second-bug"
+	Answers       [3]bool       // the designed answers to Questions, in order
+	Framework     string        // FrameworkUnittest or FrameworkGo
+	FS            fs.FS         // the task folder: task.toml, repo/, solution/, optional partial/ (Go files under their real names)
 }

@@ -1,0 +1,3 @@
+module clamp
+
+go 1.22

@@ -1,0 +1,3 @@
+module stack
+
+go 1.22

@@ -1,0 +1,27 @@
+"""Page view counts from the site's CSV export."""
+import csv
+import os
+
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "views.csv")
+
+
+def read_views(path=DATA):
+    """Map each page to its view count."""
+    views = {}
+    with open(path, encoding="utf-8", newline="") as f:
+        rows = csv.reader(f)
+        next(rows)  # the header
+        for page, count in rows:
+            views[page] = int(count)
+    return views
+
+
+def total_views(path=DATA):
+    """The views of every page together."""
+    return sum(read_views(path).values())
+
+
+def busiest(path=DATA):
+    """The page with the most views."""
+    views = read_views(path)
+    return max(views, key=views.get)
