@@ -28,9 +28,11 @@ const DefaultMaxToolCalls = 16
 // Agent is the agent track (named "agent" on the command line).
 //
 // Each turn calls the model with the tools. If the reply asks for tools,
-// they run one at a time, in order, at most DefaultMaxToolCalls of them, and
-// each result is appended as a tool message; a tool failure is a result,
-// never the end of the loop. A reply that the server cut off at the reply
+// they run one at a time, in order, and each result is appended as a tool
+// message; a tool failure is a result, never the end of the loop. At most
+// DefaultMaxToolCalls calls of one reply run: each call past that is
+// recorded (and listed in the outcome's ToolCalls) with an error result
+// saying it was not run. A reply that the server cut off at the reply
 // cap without a tool call is not an answer: the model is told and the loop
 // goes on (it costs a turn). The loop stops with done when a reply asks for
 // no tool; with max_turns after one last call without tools once
