@@ -26,14 +26,3 @@ func BenchmarkAgentTurn(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*(turns+1)), "ns/call")
 }
-
-// BenchmarkConfine measures path confinement of a nested path that does not exist yet.
-func BenchmarkConfine(b *testing.B) {
-	root := b.TempDir()
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := Confine(root, "pkg/sub/new_file.py"); err != nil {
-			b.Fatal(err)
-		}
-	}
-}

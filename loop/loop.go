@@ -3,30 +3,42 @@
 // budget stops it.
 //
 // The loop itself only schedules: the prompt text lives in prompts.go, the
-// tools in tools.go, path confinement in paths.go, and the message history
-// and its trajectory events in track.Conversation.
+// tools in tools.go, files.go and runtests.go, confined file access in
+// package workspace, and the message history and its trajectory events in
+// track.Conversation.
 package loop
 
 import (
 	"context"
+	"fmt"
 
 	"bench/model"
 	"bench/record"
 	"bench/track"
+	"bench/workspace"
 )
 
 // DefaultMaxTurns is the turn budget when env.MaxTurns is 0.
 const DefaultMaxTurns = 25
 
+// DefaultMaxToolCalls is the most tool calls run from one reply; the calls
+// past it get an error result each.
+const DefaultMaxToolCalls = 16
+
 // Agent is the agent track (named "agent" on the command line).
 //
 // Each turn calls the model with the tools. If the reply asks for tools,
 // they run one at a time, in order, and each result is appended as a tool
-// message; a tool failure is a result, never the end of the loop. The loop
-// stops with done when a reply asks for no tool; with max_turns after one
-// last call without tools once env.MaxTurns turns are spent; with
-// token_budget once the tokens spent reach env.MaxTokens (see budgetTokens); with
-// interrupted when ctx is cancelled; with error when the model fails.
+// message; a tool failure is a result, never the end of the loop. At most
+// DefaultMaxToolCalls calls of one reply run: each call past that is
+// recorded (and listed in the outcome's ToolCalls) with an error result
+// saying it was not run. A reply that the server cut off at the reply
+// cap without a tool call is not an answer: the model is told and the loop
+// goes on (it costs a turn). The loop stops with done when a reply asks for
+// no tool; with max_turns after one last call without tools once
+// env.MaxTurns turns are spent; with token_budget once the tokens spent
+// reach env.MaxTokens (see budgetTokens); with interrupted when ctx is
+// cancelled; with error when the model or the workspace fails.
 func Agent(ctx context.Context, env *track.Env) track.Outcome {
 	maxTurns := env.MaxTurns
 	if maxTurns <= 0 {
@@ -44,6 +56,12 @@ func Agent(ctx context.Context, env *track.Env) track.Outcome {
 		out.Turns, out.ToolCalls = turns, calls
 		return out
 	}
+	ws, err := workspace.Open(env.Dir)
+	if err != nil {
+		return end(record.ExitError, err)
+	}
+	defer ws.Close()
+	s := &session{env: env, ws: ws}
 	for {
 		if err := ctx.Err(); err != nil {
 			return end(record.ExitInterrupted, err)
@@ -67,13 +85,19 @@ func Agent(ctx context.Context, env *track.Env) track.Outcome {
 			return end(record.ExitTokenBudget, nil)
 		case final:
 			return end(record.ExitMaxTurns, nil)
+		case len(resp.Message.ToolCalls) == 0 && track.IsCut(resp):
+			conv.Add(model.Message{Role: model.RoleUser, Content: cutPrompt(env.Options.MaxReplyTokens)})
+			continue
 		case len(resp.Message.ToolCalls) == 0:
 			return end(record.ExitDone, nil)
 		}
-		for _, tc := range resp.Message.ToolCalls {
+		for i, tc := range resp.Message.ToolCalls {
 			calls = append(calls, tc.Name)
 			conv.Record(record.Event{Kind: record.EventToolCall, Tool: tc.Name, Args: tc.Arguments})
-			text, isErr := tools.call(ctx, env, tc)
+			text, isErr := skipped(i, len(resp.Message.ToolCalls)), true
+			if i < DefaultMaxToolCalls {
+				text, isErr = tools.call(ctx, s, tc)
+			}
 			conv.Record(record.Event{Kind: record.EventToolResult, Tool: tc.Name, Result: text, IsError: isErr})
 			conv.Add(model.Message{Role: model.RoleTool, Content: text, ToolName: tc.Name, ToolCallID: tc.ID})
 			if err := ctx.Err(); err != nil {
@@ -81,6 +105,13 @@ func Agent(ctx context.Context, env *track.Env) track.Outcome {
 			}
 		}
 	}
+}
+
+// skipped is the result of the i-th (from 0) of n tool calls of one reply
+// when it is past DefaultMaxToolCalls.
+func skipped(i, n int) string {
+	return fmt.Sprintf("error: not run: at most %d tool calls are run from one reply, and this was call %d of %d; ask for it again in your next reply if you still need it",
+		DefaultMaxToolCalls, i+1, n)
 }
 
 // budgetTokens is what one call costs against the token budget: the

@@ -17,6 +17,7 @@ import (
 	"bench/tasks"
 	"bench/track"
 	"bench/track/tracktest"
+	"bench/workspace"
 )
 
 // newEnv returns an episode environment on a small temp workspace.
@@ -241,10 +242,10 @@ func TestAgentToolErrorsAreResultsAndTheLoopGoesOn(t *testing.T) {
 }
 
 // TestAgentFileSizeCap: write_file, edit_file and read_file refuse files
-// over MaxFileBytes, as tool errors, and write nothing.
+// over workspace.MaxFileBytes, as tool errors, and write nothing.
 func TestAgentFileSizeCap(t *testing.T) {
-	big := strings.Repeat("x", MaxFileBytes+1)
-	half := strings.Repeat("y", MaxFileBytes/2+1)
+	big := strings.Repeat("x", workspace.MaxFileBytes+1)
+	half := strings.Repeat("y", workspace.MaxFileBytes/2+1)
 	chat := &tracktest.FakeChatter{Script: []tracktest.FakeReply{
 		tracktest.Say(tracktest.Calls("write_file", `{"path":"big.py","content":"`+big+`"}`)),
 		tracktest.Say(tracktest.Calls("write_file", `{"path":"half.py","content":"`+half+`"}`)),

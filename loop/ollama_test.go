@@ -32,7 +32,7 @@ var parseDateSteps = []struct {
 	{monthMessage, tracktest.Calls("read_file", `{"path":"dateparse.py"}`)},
 	{"return number\n", tracktest.Calls("edit_file", `{"path":"dateparse.py","old":"return number\n","new":"return number + 1\n"}`)},
 	{"edited dateparse.py", tracktest.Calls("run_tests", `{}`)},
-	{"summary: 7 of 7 tests passed, exit code 0", tracktest.Text("Fixed the day's trailing comma and the month off by one; the tests pass.")},
+	{"7/7 passed", tracktest.Text("Fixed the day's trailing comma and the month off by one; the tests pass.")},
 }
 
 // ollama is the real Ollama client talking to a fake server playing script.

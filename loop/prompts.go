@@ -1,6 +1,7 @@
 package loop
 
 import (
+	"fmt"
 	"strings"
 
 	"bench/tasks"
@@ -52,3 +53,14 @@ func taskPrompt(t tasks.Task) string {
 // finalPrompt is sent before the last call, which offers no tools.
 const finalPrompt = `You have used all your turns; no more tools can be called.
 Answer now, in a few sentences: what you changed, and whether the tests passed the last time you ran them.`
+
+// cutPrompt is sent after a reply without a tool call that the server cut
+// off at the reply cap (maxReply tokens; 0 when the cap is the server's own).
+func cutPrompt(maxReply int) string {
+	limit := "the reply cap"
+	if maxReply > 0 {
+		limit = fmt.Sprintf("the reply cap of %d tokens", maxReply)
+	}
+	return "Your last reply was cut off: it reached " + limit + " before it ended, and nothing in it was acted on.\n" +
+		"Go on with a shorter reply: call a tool, or give your final answer in a few sentences."
+}

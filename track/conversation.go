@@ -23,6 +23,8 @@ type Conversation struct {
 	sent  int              // messages already shown in a request event
 	count *model.Estimator // nil when no encoding loads: the estimate is then 0
 	out   Outcome
+	cut   int // replies cut at the reply cap
+	tries int // failed attempts the client retried, summed over the calls
 }
 
 // NewConversation starts a conversation whose first message is system. It
@@ -42,9 +44,6 @@ func NewConversation(env *Env, system string) *Conversation {
 func (c *Conversation) Add(msgs ...model.Message) {
 	c.msgs = append(c.msgs, msgs...)
 }
-
-// Messages returns the history so far.
-func (c *Conversation) Messages() []model.Message { return c.msgs }
 
 // Turn is the number of model calls started so far; events are stamped with it.
 func (c *Conversation) Turn() int { return c.out.ModelCalls }
@@ -93,7 +92,12 @@ func (c *Conversation) Call(ctx context.Context, tools []model.Tool) (model.Resp
 		PromptTokens: resp.Usage.PromptTokens, CompletionTokens: resp.Usage.CompletionTokens,
 		EstCompletion: resp.Usage.EstCompletionTokens,
 		DurationMS:    resp.Wall.Milliseconds(), Retries: resp.Retries,
+		StopReason: resp.DoneReason,
 	})
+	c.tries += resp.Retries
+	if IsCut(resp) {
+		c.cut++
+	}
 	c.out.Usage = c.out.Usage.Add(resp.Usage)
 	c.out.ModelTime += resp.ModelTime
 	c.out.Steps = append(c.out.Steps, Digest(reply))
@@ -145,5 +149,17 @@ func ExitFor(ctx context.Context, err error) string {
 	return record.ExitError
 }
 
-// Usage is the token usage summed over the calls so far.
-func (c *Conversation) Usage() model.Usage { return c.out.Usage }
+// StopLength is the stop reason of a reply the server cut off at the reply
+// cap (Ollama's done_reason, OpenAI's finish_reason).
+const StopLength = "length"
+
+// IsCut reports whether resp was cut off at the reply cap before it ended.
+func IsCut(resp model.Response) bool { return resp.DoneReason == StopLength }
+
+// CutReplies is the number of replies so far that the server cut off at the
+// reply cap (stop reason "length").
+func (c *Conversation) CutReplies() int { return c.cut }
+
+// Retries is the number of failed attempts the client retried, summed over
+// the calls so far (the Retries of each response).
+func (c *Conversation) Retries() int { return c.tries }

@@ -63,7 +63,7 @@ func TestUnclosedFenceIsACutOffReply(t *testing.T) {
 		t.Errorf("got %+v", r)
 	}
 	env := &track.Env{Dir: t.TempDir(), Task: tasks.Task{Source: "calc.py"}}
-	if _, problem := strict(env, r); !strings.Contains(problem, "cut off") {
+	if _, problem := strict(env, r, false); !strings.Contains(problem, "cut off") {
 		t.Errorf("strict problem = %q, want one saying the reply is cut off", problem)
 	}
 }

@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"bench/loop"
 	"bench/model"
 	"bench/record"
 	"bench/track"
+	"bench/workspace"
 )
 
 // DefaultTries is the number of attempts of workflow-retry when env.Tries is 0.
@@ -21,6 +21,8 @@ const DefaultTries = 2
 // asked again, told what was wrong. A well-formed reply is written and the
 // tests rerun; their exit code is the evaluator. Up to env.Tries attempts
 // (DefaultTries when 0), each failed one followed by the new test output.
+// It ends with done when the tests pass, and with max_turns when every try
+// is spent without that.
 func Retry(ctx context.Context, env *track.Env) track.Outcome {
 	tries := env.Tries
 	if tries <= 0 {
@@ -36,7 +38,7 @@ func Retry(ctx context.Context, env *track.Env) track.Outcome {
 			return end(conv, track.ExitFor(ctx, err), err)
 		}
 		r := parseReply(resp.Message.Content)
-		content, problem := strict(env, r)
+		content, problem := strict(env, r, track.IsCut(resp))
 		if problem != "" {
 			conv.Record(record.Event{Kind: record.EventReject, Path: r.Path, Reason: problem})
 			if attempt < tries {
@@ -52,26 +54,30 @@ func Retry(ctx context.Context, env *track.Env) track.Outcome {
 			return end(conv, track.ExitFor(ctx, err), err)
 		}
 		if res.ExitCode == 0 && !res.TimedOut {
-			break
+			return end(conv, record.ExitDone, nil)
 		}
 		if attempt < tries {
 			conv.Add(model.Message{Role: model.RoleUser, Content: againPrompt(env.Task.Source, res.Normalized)})
 		}
 	}
-	return end(conv, record.ExitDone, nil)
+	return end(conv, record.ExitMaxTurns, nil)
 }
 
 // strict checks a reply against the format and returns the content to write,
-// or the problem that makes it unusable.
-func strict(env *track.Env, r reply) (content, problem string) {
+// or the problem that makes it unusable; cut says the server cut the reply
+// off at the reply cap.
+func strict(env *track.Env, r reply, cut bool) (content, problem string) {
 	if !r.HasMarker {
 		return "", "the reply has no \"FILE: <path>\" line"
 	}
-	if _, err := loop.Confine(env.Dir, r.Path); err != nil {
+	if _, err := workspace.Clean(r.Path); err != nil {
 		return "", fmt.Sprintf("the FILE: path %q is not allowed: %v", r.Path, err)
 	}
 	if filepath.Clean(r.Path) != filepath.Clean(env.Task.Source) {
 		return "", fmt.Sprintf("the FILE: line names %s, but the file to fix is %s", r.Path, env.Task.Source)
+	}
+	if r.Unclosed && cut {
+		return "", "the reply was cut off at the reply cap inside the code block; send only the FILE: line and the complete file, with no explanation"
 	}
 	if r.Unclosed {
 		return "", "the code block has no closing fence; the reply looks cut off"

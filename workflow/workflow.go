@@ -7,13 +7,11 @@ package workflow
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 
-	"bench/loop"
 	"bench/model"
 	"bench/record"
 	"bench/track"
+	"bench/workspace"
 )
 
 // Workflow is the lesson's fixed workflow (named "workflow"): run the tests;
@@ -25,7 +23,8 @@ import (
 // first code block, or with none the whole reply, replaces the source file.
 // That fallback is deliberate (it is the lesson's slugify failure) and is
 // recorded as a fallback_write event. A FILE: path outside the workspace is
-// rejected and nothing is written.
+// rejected and nothing is written. A reply the server cut off at the reply
+// cap is used as it is; its response event carries the stop reason "length".
 func Workflow(ctx context.Context, env *track.Env) track.Outcome {
 	conv, stop := begin(ctx, env)
 	if stop != nil {
@@ -54,7 +53,7 @@ func begin(ctx context.Context, env *track.Env) (*track.Conversation, *track.Out
 		out := end(conv, track.ExitFor(ctx, err), err)
 		return conv, &out
 	}
-	source, err := os.ReadFile(filepath.Join(env.Dir, env.Task.Source))
+	source, err := readSource(env)
 	if err != nil {
 		out := end(conv, record.ExitError, fmt.Errorf("read the task's source file %s: %w", env.Task.Source, err))
 		return conv, &out
@@ -90,30 +89,36 @@ func naiveWrite(conv *track.Conversation, env *track.Env, r reply) error {
 	return write(conv, env, r.Path, content, record.EventWrite, "")
 }
 
-// write puts content at rel inside the workspace and records kind; a path
-// that leads outside the workspace or names a directory, or content over
-// loop.MaxFileBytes, is recorded as a reject and not written.
-// It returns an error only when the file system fails.
-func write(conv *track.Conversation, env *track.Env, rel, content, kind, reason string) error {
-	p, err := loop.Confine(env.Dir, rel)
-	if err == nil {
-		if fi, serr := os.Stat(p); serr == nil && fi.IsDir() {
-			err = fmt.Errorf("%s is a directory", rel)
-		}
-	}
-	if err == nil && len(content) > loop.MaxFileBytes {
-		err = fmt.Errorf("the content is %d bytes; the most a file may hold is %d", len(content), loop.MaxFileBytes)
-	}
+// readSource reads the task's source file from the workspace.
+func readSource(env *track.Env) ([]byte, error) {
+	ws, err := workspace.Open(env.Dir)
 	if err != nil {
+		return nil, err
+	}
+	defer ws.Close()
+	return ws.ReadFile(env.Task.Source)
+}
+
+// write puts content at rel inside the workspace and records kind. A path
+// or file the workspace refuses (outside the workspace, a directory, a
+// symbolic link, a file with other hard links, content over
+// workspace.MaxFileBytes) is recorded as a reject and not written. It
+// returns an error only when the file system fails.
+func write(conv *track.Conversation, env *track.Env, rel, content, kind, reason string) error {
+	ws, err := workspace.Open(env.Dir)
+	if err != nil {
+		return err
+	}
+	defer ws.Close()
+	err = ws.WriteFile(rel, []byte(content))
+	if workspace.Refused(err) {
 		conv.Record(record.Event{Kind: record.EventReject, Path: rel, Reason: err.Error()})
 		return nil
 	}
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+	if err != nil {
 		return fmt.Errorf("write %s: %w", rel, err)
 	}
-	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-		return fmt.Errorf("write %s: %w", rel, err)
-	}
-	conv.Record(record.Event{Kind: kind, Path: filepath.ToSlash(filepath.Clean(rel)), Bytes: len(content), Reason: reason})
+	clean, _ := workspace.Clean(rel) // WriteFile has checked it
+	conv.Record(record.Event{Kind: kind, Path: clean, Bytes: len(content), Reason: reason})
 	return nil
 }

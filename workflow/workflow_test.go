@@ -9,11 +9,11 @@ import (
 	"strings"
 	"testing"
 
-	"bench/loop"
 	"bench/model"
 	"bench/record"
 	"bench/track"
 	"bench/track/tracktest"
+	"bench/workspace"
 )
 
 // monthMessage is what parse_date's second bug prints once the first is fixed.
@@ -215,8 +215,8 @@ func TestRetryRejectsEveryMalformedReplyAndWritesNothing(t *testing.T) {
 		env.Tries = 3
 		original, _ := os.ReadFile(filepath.Join(env.Dir, "slugify.py"))
 		out := Retry(context.Background(), env)
-		if out.Exit != record.ExitDone || out.ModelCalls != 3 {
-			t.Errorf("%s: exit %q after %d calls; want done after 3", tc.name, out.Exit, out.ModelCalls)
+		if out.Exit != record.ExitMaxTurns || out.ModelCalls != 3 {
+			t.Errorf("%s: exit %q after %d calls; want max_turns after 3", tc.name, out.Exit, out.ModelCalls)
 		}
 		rej := rec.Of(record.EventReject)
 		if len(rej) != 3 || !strings.Contains(rej[0].Reason, tc.reason) {
@@ -275,16 +275,16 @@ func TestRetryDefaultTries(t *testing.T) {
 	t.Parallel()
 	chat := &tracktest.FakeChatter{Next: func(int, model.Request) tracktest.FakeReply { return tracktest.Say(tracktest.Text("no idea")) }}
 	env, _ := tracktest.Fixture(t, "slugify", chat)
-	if out := Retry(context.Background(), env); out.ModelCalls != DefaultTries {
-		t.Errorf("%d calls, want %d", out.ModelCalls, DefaultTries)
+	if out := Retry(context.Background(), env); out.ModelCalls != DefaultTries || out.Exit != record.ExitMaxTurns {
+		t.Errorf("%d calls, exit %q; want %d and max_turns", out.ModelCalls, out.Exit, DefaultTries)
 	}
 }
 
-// TestWorkflowRefusesAnOversizedFile: a reply larger than loop.MaxFileBytes
+// TestWorkflowRefusesAnOversizedFile: a reply larger than workspace.MaxFileBytes
 // is rejected, not written.
 func TestWorkflowRefusesAnOversizedFile(t *testing.T) {
 	t.Parallel()
-	big := strings.Repeat("x", loop.MaxFileBytes) + "\n"
+	big := strings.Repeat("x", workspace.MaxFileBytes) + "\n"
 	env, rec, _ := onFixture(t, "leap_year", func(*track.Env) []string { return []string{fileReply("leap.py", big)} })
 	before, _ := os.ReadFile(filepath.Join(env.Dir, "leap.py"))
 	Workflow(context.Background(), env)
