@@ -44,7 +44,7 @@ func Agent(ctx context.Context, env *track.Env) track.Outcome {
 	if maxTurns <= 0 {
 		maxTurns = DefaultMaxTurns
 	}
-	tools := newRegistry()
+	tools, maxCalls := newRegistry(), maxToolCalls(env)
 	specs := tools.specs()
 	conv := track.NewConversation(env, systemPrompt(env.Guidance, env.Snapshot))
 	conv.Add(model.Message{Role: model.RoleUser, Content: taskPrompt(env.Task)})
@@ -94,8 +94,8 @@ func Agent(ctx context.Context, env *track.Env) track.Outcome {
 		for i, tc := range resp.Message.ToolCalls {
 			calls = append(calls, tc.Name)
 			conv.Record(record.Event{Kind: record.EventToolCall, Tool: tc.Name, Args: tc.Arguments})
-			text, isErr := skipped(i, len(resp.Message.ToolCalls)), true
-			if i < DefaultMaxToolCalls {
+			text, isErr := skipped(i, len(resp.Message.ToolCalls), maxCalls), true
+			if i < maxCalls {
 				text, isErr = tools.call(ctx, s, tc)
 			}
 			conv.Record(record.Event{Kind: record.EventToolResult, Tool: tc.Name, Result: text, IsError: isErr})
@@ -108,10 +108,18 @@ func Agent(ctx context.Context, env *track.Env) track.Outcome {
 }
 
 // skipped is the result of the i-th (from 0) of n tool calls of one reply
-// when it is past DefaultMaxToolCalls.
-func skipped(i, n int) string {
+// when it is past the cap of max calls.
+func skipped(i, n, max int) string {
 	return fmt.Sprintf("error: not run: at most %d tool calls are run from one reply, and this was call %d of %d; ask for it again in your next reply if you still need it",
-		DefaultMaxToolCalls, i+1, n)
+		max, i+1, n)
+}
+
+// maxToolCalls is env's cap on the tool calls run from one reply.
+func maxToolCalls(env *track.Env) int {
+	if env.MaxToolCalls > 0 {
+		return env.MaxToolCalls
+	}
+	return DefaultMaxToolCalls
 }
 
 // budgetTokens is what one call costs against the token budget: the

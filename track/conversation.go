@@ -55,6 +55,7 @@ func (c *Conversation) Turn() int { return c.out.ModelCalls }
 func (c *Conversation) End(exit string, err error) Outcome {
 	o := c.out
 	o.Exit, o.Err = exit, err
+	o.CutReplies, o.Retries = c.CutReplies(), c.Retries()
 	return o
 }
 

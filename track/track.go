@@ -18,12 +18,15 @@ type Env struct {
 	Dir       string // absolute path of the episode's workspace
 	Model     model.Chatter
 	Options   model.Options
-	MaxTurns  int    // agent: model turns before the final call without tools
-	MaxTokens int    // agent: backend-reported tokens per episode; 0 = no limit
-	Tries     int    // workflow-retry: attempts
-	Guidance  string // coding guidance for the system prompt; "" keeps the general posture
-	Snapshot  string // workspace snapshot for the system prompt; may be ""
-	Rec       record.Recorder
+	MaxTurns  int // agent: model turns before the final call without tools
+	MaxTokens int // agent: backend-reported tokens per episode; 0 = no limit
+	Tries     int // workflow-retry: attempts
+	// MaxToolCalls caps the tool calls run from one reply (agent); 0 means
+	// the loop's default.
+	MaxToolCalls int
+	Guidance     string // coding guidance for the system prompt; "" keeps the general posture
+	Snapshot     string // workspace snapshot for the system prompt; may be ""
+	Rec          record.Recorder
 
 	testTime time.Duration
 }
@@ -37,6 +40,8 @@ type Outcome struct {
 	Steps      []string // a short digest of each model reply
 	Usage      model.Usage
 	ModelTime  time.Duration
+	CutReplies int // replies the server cut at the reply cap
+	Retries    int // model calls retried after a transport or server failure
 	Err        error
 }
 
