@@ -1,0 +1,130 @@
+package integration
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"bench/record"
+)
+
+// TestTimeoutMidReply: a reply still streaming when --timeout runs out is a
+// timeout that names the flag to raise, not a dropped connection retried.
+// It runs alone (not in parallel): a call queued behind another test's
+// would time out before its reply starts, which is not the case under test.
+func TestTimeoutMidReply(t *testing.T) {
+	need(t)
+	// The same prompt once more, so the server has it cached and starts
+	// the reply well within the second.
+	warm := job{model: modelPlain, tracks: "workflow", seeds: "1", replyCap: 1}
+	warm.run(t)
+	j := job{model: modelPlain, tracks: "workflow", seeds: "1", replyCap: 4000, timeout: time.Second}
+	j.run(t)
+	ep := episode(t, j.out, "workflow", "seed-1")
+	t.Logf("episode: exit %s, kind %q, retries %d: %s", ep.ExitReason, ep.ErrorKind, ep.Retries, ep.Error)
+	if ep.ExitReason != record.ExitError || !strings.Contains(ep.Error, "timed out") || !strings.Contains(ep.Error, flagTimeout) {
+		t.Errorf("want the episode to say the call timed out and to raise %s; got exit %s: %s", flagTimeout, ep.ExitReason, ep.Error)
+	}
+	t.Skip("pending: the Ollama client reports a stream cut by --timeout as a timeout, not as a dropped connection that it retries (issue 16)")
+	if ep.Retries != 0 || strings.Contains(ep.Error, "retr") || strings.Contains(ep.Error, "dropped") {
+		t.Errorf("the timed-out call was retried: retries %d: %s", ep.Retries, ep.Error)
+	}
+	if ep.ErrorKind != record.ErrorTimeout {
+		t.Errorf("error kind %q, want %q", ep.ErrorKind, record.ErrorTimeout)
+	}
+}
+
+// TestThinkRefused: --think on a model whose /api/show lacks "thinking" is
+// refused before anything starts: non-zero exit, no results folder.
+func TestThinkRefused(t *testing.T) {
+	need(t)
+	t.Parallel()
+	t.Skip("pending: bench run checks --think against the capabilities /api/show reports, before it creates anything (issue 16)")
+	j := job{model: modelPlain, tracks: "workflow", seeds: "1", replyCap: 1, think: true}
+	r := bench(t, j.args(t)...)
+	if r.code == 0 || !strings.Contains(r.stderr, "think") {
+		t.Errorf("want a refusal that names thinking and a non-zero exit:\n%s", r)
+	}
+	if _, err := os.Stat(j.out); !os.IsNotExist(err) {
+		t.Errorf("the refused run created %s (%v)", j.out, err)
+	}
+}
+
+// TestUnknownModel: a model the server does not have gets bench's own
+// message, on both backends, and nothing is created.
+func TestUnknownModel(t *testing.T) {
+	need(t)
+	t.Parallel()
+	for _, backend := range []string{"ollama", "openai"} {
+		t.Run(backend, func(t *testing.T) {
+			t.Parallel()
+			j := job{backend: backend, model: "nosuch", tracks: "workflow", seeds: "1", replyCap: 1}
+			r := bench(t, j.args(t)...)
+			if r.code == 0 || !strings.Contains(r.stdout+r.stderr, `nosuch is not on `+hostOf(j)) {
+				t.Errorf("want bench's message that nosuch is not on the server:\n%s", r)
+			}
+			noRawJSON(t, r.stdout+r.stderr)
+			if _, err := os.Stat(j.out); !os.IsNotExist(err) {
+				t.Errorf("the refused run created %s (%v)", j.out, err)
+			}
+		})
+	}
+}
+
+// hostOf is the server URL a job talks to.
+func hostOf(j job) string {
+	if j.backend == "openai" {
+		return suite.server.URL + "/v1"
+	}
+	return suite.server.URL
+}
+
+// TestRefusedRequest: a request the server refuses with an error body (the
+// OpenAI side asked for tools a model cannot use) reads as bench's own
+// message, either before the run or on the episode.
+func TestRefusedRequest(t *testing.T) {
+	need(t)
+	t.Parallel()
+	j := job{backend: "openai", model: modelPlain + ":latest", tracks: "agent", seeds: "1", replyCap: 1, maxTurns: 1}
+	r := bench(t, j.args(t)...)
+	msg := r.stderr
+	if r.code == 0 {
+		ep := episode(t, j.out, "agent", "seed-1")
+		msg = ep.Error
+		if ep.ExitReason != record.ExitError {
+			t.Errorf("want the episode ended by the refusal, got exit %s", ep.ExitReason)
+		}
+	}
+	if !strings.Contains(msg, "does not support tool") {
+		t.Errorf("want bench's message that the model cannot use tools, got %q\n%s", msg, r)
+	}
+	noRawJSON(t, msg)
+}
+
+// noRawJSON fails t when text holds a server's error body as it came.
+func noRawJSON(t *testing.T, text string) {
+	t.Helper()
+	for _, raw := range []string{`{"error"`, `"message":`, `"type":`, `\"`} {
+		if strings.Contains(text, raw) {
+			t.Errorf("raw JSON (%s) in bench's message:\n%s", raw, text)
+		}
+	}
+}
+
+// TestOpenAIBackend: the OpenAI backend against Ollama's /v1 runs the
+// workflow with a name without a tag, and its twins are identical too.
+func TestOpenAIBackend(t *testing.T) {
+	need(t)
+	t.Parallel()
+	t.Skip("pending: the openai backend matches a name without a tag to name:latest (issue 16)")
+	j := job{backend: "openai", model: modelPlain, tracks: "workflow", seeds: "1,1", replyCap: workflowReplyCap,
+		out: filepath.Join(t.TempDir(), "openai")}
+	j.run(t)
+	ep := episode(t, j.out, "workflow", "seed-1")
+	if ep.PromptTokens == 0 || ep.CompletionTokens != workflowReplyCap {
+		t.Errorf("want the server's token counts, got %d prompt, %d completion", ep.PromptTokens, ep.CompletionTokens)
+	}
+	checkTwins(t, j.out, "workflow", false)
+}
