@@ -14,26 +14,53 @@ import (
 // timeout that names the flag to raise, not a dropped connection retried.
 // It runs alone (not in parallel): a call queued behind another test's
 // would time out before its reply starts, which is not the case under test.
+// When the server did not start the reply within the second (a loaded
+// machine), it tries once more with a longer limit.
 func TestTimeoutMidReply(t *testing.T) {
 	need(t)
-	// The same prompt once more, so the server has it cached and starts
-	// the reply well within the second.
+	// The same prompt once first, so the server has it cached and starts
+	// the reply quickly.
 	warm := job{model: modelPlain, tracks: "workflow", seeds: "1", replyCap: 1}
 	warm.run(t)
-	j := job{model: modelPlain, tracks: "workflow", seeds: "1", replyCap: 4000, timeout: time.Second}
-	j.run(t)
-	ep := episode(t, j.out, "workflow", "seed-1")
-	t.Logf("episode: exit %s, kind %q, retries %d: %s", ep.ExitReason, ep.ErrorKind, ep.Retries, ep.Error)
+	var ep record.Episode
+	for _, limit := range []time.Duration{time.Second, 3 * time.Second} {
+		j := job{model: modelPlain, tracks: "workflow", seeds: "1", replyCap: 4000, timeout: limit}
+		j.run(t)
+		ep = episode(t, j.out, "workflow", "seed-1")
+		streamed := lastChatStatus(t) == "200"
+		t.Logf("--timeout %s, reply started: %v; episode: exit %s, kind %q, retries %d: %s", limit, streamed, ep.ExitReason, ep.ErrorKind, ep.Retries, ep.Error)
+		if streamed {
+			break
+		}
+	}
 	if ep.ExitReason != record.ExitError || !strings.Contains(ep.Error, "timed out") || !strings.Contains(ep.Error, flagTimeout) {
 		t.Errorf("want the episode to say the call timed out and to raise %s; got exit %s: %s", flagTimeout, ep.ExitReason, ep.Error)
 	}
-	t.Skip("pending: the Ollama client reports a stream cut by --timeout as a timeout, not as a dropped connection that it retries (issue 16)")
+	t.Skip("pending: the Ollama client reports a stream cut by --timeout as a timeout (error kind \"timeout\"), not as a dropped connection that it retries (issue 16)")
 	if ep.Retries != 0 || strings.Contains(ep.Error, "retr") || strings.Contains(ep.Error, "dropped") {
 		t.Errorf("the timed-out call was retried: retries %d: %s", ep.Retries, ep.Error)
 	}
 	if ep.ErrorKind != record.ErrorTimeout {
 		t.Errorf("error kind %q, want %q", ep.ErrorKind, record.ErrorTimeout)
 	}
+}
+
+// lastChatStatus is the HTTP status the server logged for its last
+// /api/chat call: 200 when it had started the reply before the client
+// went, 499 when the client went first.
+func lastChatStatus(t *testing.T) string {
+	t.Helper()
+	data, err := os.ReadFile(suite.server.Log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	status := ""
+	for line := range strings.SplitSeq(string(data), "\n") {
+		if f := strings.Split(line, "|"); strings.HasPrefix(line, "[GIN]") && len(f) >= 5 && strings.Contains(f[4], `"/api/chat"`) {
+			status = strings.TrimSpace(f[1])
+		}
+	}
+	return status
 }
 
 // TestThinkRefused: --think on a model whose /api/show lacks "thinking" is

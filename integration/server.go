@@ -66,6 +66,7 @@ func isFile(path string) bool {
 type Server struct {
 	URL string // http://127.0.0.1:PORT
 	PID int
+	Log string // the server's log file
 }
 
 // Start runs the start script with dir as its work folder and returns the
@@ -80,7 +81,7 @@ func Start(script, dir string, owner int) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v: %s", script, err, strings.TrimSpace(stderr.String()))
 	}
-	s := &Server{}
+	s := &Server{Log: filepath.Join(dir, "server.log")}
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	for sc.Scan() {
 		key, value, _ := strings.Cut(sc.Text(), "=")
