@@ -5,7 +5,7 @@ BIN := bin/bench
 VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo devel)
 DEMO := results/demo-oracle
 
-.PHONY: build test lint demo benchmarks clean
+.PHONY: build test lint demo benchmarks smoke clean
 
 build:
 	$(GO) build -trimpath -ldflags "-s -w -X main.buildVersion=$(VERSION)" -o $(BIN) ./cmd/bench
@@ -26,6 +26,19 @@ demo: build
 	$(BIN) run --tracks oracle --out $(DEMO)
 	$(BIN) report $(DEMO) --format markdown --plot $(DEMO)/report.svg
 	$(BIN) show $(DEMO) --task parse_date --track oracle --seed 1
+
+# smoke runs the main job (workflow and agent) against a real Ollama at
+# $OLLAMA_HOST with the smallest Qwen3, pulled if missing, on one task, and
+# prints the report. A maintainer runs it before a release; it needs the
+# model download, so it is not part of `make test`.
+SMOKE_MODEL ?= qwen3:0.6b
+SMOKE_TASK ?= leap_year
+SMOKE_OUT := results/smoke
+smoke: build
+	@command -v ollama >/dev/null || { echo "smoke: needs the ollama command (https://ollama.com) and a server at \$$OLLAMA_HOST"; exit 1; }
+	ollama show $(SMOKE_MODEL) >/dev/null 2>&1 || ollama pull $(SMOKE_MODEL)
+	rm -rf $(SMOKE_OUT)
+	$(BIN) run --model $(SMOKE_MODEL) --tasks $(SMOKE_TASK) --tracks workflow,agent --seeds 1 --out $(SMOKE_OUT)
 
 # benchmarks runs the Go benchmarks (figures quoted in issue closing notes).
 benchmarks:
