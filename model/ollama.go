@@ -119,7 +119,13 @@ func (c *ollamaClient) once(parent, ctx context.Context, areq *api.ChatRequest) 
 		return nil
 	})
 	if err == nil && !done {
+		// api.Client ignores the scanner's error: a stream cut by the
+		// attempt's deadline (or the caller's cancel) ends as if the server
+		// had closed it. The context tells which it was.
 		err = errDropped
+		if ctx.Err() != nil {
+			err = ctx.Err()
+		}
 	}
 	if err != nil {
 		return Response{}, c.classify(parent, err, tl)

@@ -236,7 +236,7 @@ func TestOllamaNoToolSupport(t *testing.T) {
 }
 
 func TestOllamaTimeout(t *testing.T) {
-	srv := modeltest.NewOllama(t, modeltest.Text("late").After(5*time.Second))
+	srv := modeltest.NewOllama(t, modeltest.Always(modeltest.Text("late").After(5*time.Second)))
 	cfg := srv.Config()
 	cfg.Timeout = 100 * time.Millisecond
 	start := time.Now()

@@ -143,7 +143,7 @@ func TestOpenAIErrors(t *testing.T) {
 		}
 	})
 	t.Run("timeout", func(t *testing.T) {
-		srv := modeltest.NewOpenAI(t, modeltest.Hang())
+		srv := modeltest.NewOpenAI(t, modeltest.Always(modeltest.Hang()))
 		cfg := srv.Config()
 		cfg.Timeout = 80 * time.Millisecond
 		_, err := newClient(t, cfg).Chat(context.Background(), userRequest("hi"))

@@ -9,8 +9,13 @@ import (
 // maxBackoff caps one backoff delay.
 const maxBackoff = 30 * time.Second
 
-// retrier runs one call with a per-attempt timeout and retries 5xx replies
-// and dropped connections with bounded exponential backoff and full jitter.
+// maxTimeoutRetries is how often a call that timed out is tried again: once,
+// since a model slow enough to time out once is likely to again.
+const maxTimeoutRetries = 1
+
+// retrier runs one call with a per-attempt timeout and retries what another
+// attempt may cure, with bounded exponential backoff and jitter: a 5xx up to
+// max times, a timeout up to maxTimeoutRetries times (never more than max).
 type retrier struct {
 	max     int
 	base    time.Duration
@@ -18,24 +23,56 @@ type retrier struct {
 	edge    edge
 }
 
+// tally counts the retries of one call by kind.
+type tally struct {
+	total, server, timeout int
+}
+
 // do calls attempt until it succeeds, fails for good, or the retries are
-// spent. It returns the number of retries made. attempt must return errors
-// already classified (*Error).
+// spent. It returns the number of retries made, also set on the returned
+// *Error. attempt must return errors already classified (*Error).
 func (r retrier) do(ctx context.Context, attempt func(ctx context.Context) error) (int, error) {
-	for retries := 0; ; retries++ {
+	var n tally
+	for {
 		err := r.once(ctx, attempt)
-		if err == nil || !retryable(err) || retries >= r.max {
+		delay, again := r.next(ctx, err, &n)
+		if !again {
 			if e, ok := err.(*Error); ok {
-				e.Retries = retries
+				e.Retries = n.total
 			}
-			return retries, err
+			return n.total, err
 		}
-		if !sleep(ctx, r.backoff(retries)) {
+		n.total++
+		if !sleep(ctx, delay) {
 			e := r.edge.classify(ctx, ctx.Err(), 0, "")
-			e.Retries = retries + 1
-			return retries + 1, e
+			e.Retries = n.total
+			return n.total, e
 		}
 	}
+}
+
+// next decides whether err is worth another attempt, and after what delay;
+// it counts the retry in n.
+func (r retrier) next(ctx context.Context, err error, n *tally) (time.Duration, bool) {
+	e, ok := err.(*Error)
+	if !ok || ctx.Err() != nil {
+		return 0, false
+	}
+	switch e.Kind {
+	case ErrServer:
+		if n.server >= r.max {
+			return 0, false
+		}
+		n.server++
+		return r.backoff(n.server - 1), true
+	case ErrTimeout:
+		if n.timeout >= min(r.max, maxTimeoutRetries) {
+			return 0, false
+		}
+		n.timeout++
+		return r.backoff(0), true
+	}
+	return 0, false
 }
 
 // once runs one attempt under the per-attempt timeout.

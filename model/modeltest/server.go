@@ -179,6 +179,15 @@ func (s *Server) wait(ctx context.Context, r Reply) bool {
 	return false
 }
 
+// pause waits d (none when d is 0); it reports false when the client left
+// or the server is closing.
+func (s *Server) pause(ctx context.Context, d time.Duration) bool {
+	if d <= 0 {
+		return true
+	}
+	return s.wait(ctx, Reply{delay: d})
+}
+
 // exhausted answers a request beyond the script, and fails the test.
 func (s *Server) exhausted(w http.ResponseWriter, n int) {
 	msg := fmt.Sprintf("fake %s server: script exhausted (request %d has no scripted reply)", s.backend, n+1)
