@@ -19,27 +19,35 @@ const (
 
 // Defaults applied by New and by the clients when a field is left zero.
 const (
-	DefaultModel      = "qwen3:8b" // the model bench suggests and uses when none is named
-	DefaultOllamaHost = "http://127.0.0.1:11434"
-	DefaultOpenAIHost = "http://127.0.0.1:8080/v1" // mlx_lm.server and llama.cpp's server listen on 8080
-	DefaultNumCtx     = 8192                       // pinned context window: never the server's default
-	DefaultTimeout    = 10 * time.Minute           // one model call, each attempt
-	DefaultMaxRetries = 3
-	DefaultRetryBase  = 500 * time.Millisecond
-	DefaultDial       = 3 * time.Second  // a down host fails in seconds, not minutes
-	InspectTimeout    = 10 * time.Second // one Inspect call
+	DefaultModel       = "qwen3:8b" // the model bench suggests and uses when none is named
+	DefaultOllamaHost  = "http://127.0.0.1:11434"
+	DefaultOpenAIHost  = "http://127.0.0.1:8080/v1" // mlx_lm.server and llama.cpp's server listen on 8080
+	DefaultNumCtx      = 8192                       // pinned context window: never the server's default
+	DefaultTimeout     = 10 * time.Minute           // one model call, each attempt
+	DefaultMaxRetries  = 3
+	DefaultRetryWindow = 60 * time.Second // how long an unreachable server is waited for
+	DefaultRetryBase   = 500 * time.Millisecond
+	DefaultDial        = 3 * time.Second  // a down host fails in seconds, not minutes
+	InspectTimeout     = 10 * time.Second // one Inspect call
 )
 
 // Config selects and tunes a model client.
 //
-// Zero fields take the defaults above. MaxRetries < 0 disables retries;
-// RetryBase and DialTimeout exist so tests can make backoff and dialling fast.
+// Zero fields take the defaults above. MaxRetries < 0 disables every retry;
+// RetryWindow < 0 disables retrying an unreachable server. RetryBase and
+// DialTimeout exist so tests can make backoff and dialling fast.
+//
+// A call is retried when another attempt may cure it: a 5xx up to
+// MaxRetries times; a refused or dropped connection (ErrUnreachable) for up
+// to RetryWindow after the first such failure, so that a server restarting
+// mid-run is waited for; a timeout once at most.
 type Config struct {
 	Backend     string        // "ollama" (default) or "openai"
 	Host        string        // base URL; "" = OLLAMA_HOST (ollama) / OPENAI_BASE_URL (openai), else the default
 	Model       string        // model name as the server knows it
 	Timeout     time.Duration // per attempt of one call
-	MaxRetries  int           // retries after 5xx or a dropped connection
+	MaxRetries  int           // retries after a 5xx
+	RetryWindow time.Duration // how long a refused or dropped connection is retried
 	Encoding    string        // token estimate encoding; "" = cl100k_base
 	RetryBase   time.Duration // first backoff delay; doubled per retry, with jitter
 	DialTimeout time.Duration // TCP connect timeout
@@ -58,6 +66,12 @@ func (cfg Config) withDefaults() Config {
 	}
 	if cfg.MaxRetries < 0 {
 		cfg.MaxRetries = 0
+	}
+	if cfg.RetryWindow == 0 {
+		cfg.RetryWindow = DefaultRetryWindow
+	}
+	if cfg.RetryWindow < 0 {
+		cfg.RetryWindow = 0
 	}
 	if cfg.RetryBase <= 0 {
 		cfg.RetryBase = DefaultRetryBase

@@ -92,12 +92,6 @@ func (e *Error) Is(target error) bool {
 // Unwrap returns the underlying error.
 func (e *Error) Unwrap() error { return e.Err }
 
-// retryable reports whether another attempt may succeed: a 5xx or a dropped connection.
-func retryable(err error) bool {
-	var e *Error
-	return errors.As(err, &e) && e.Kind == ErrServer
-}
-
 // edge holds what the classifier needs to name the failure.
 type edge struct {
 	backend, host, model string
@@ -133,7 +127,7 @@ func (g edge) classify(parent context.Context, err error, status int, detail str
 		e.Kind = ErrRequest
 		e.Detail = fmt.Sprintf("HTTP %d: %s", status, detail)
 	case isDropped(err):
-		e.Kind = ErrServer
+		e.Kind = ErrUnreachable
 		e.Detail = "the connection dropped: " + e.Detail
 	default:
 		e.Kind = ErrBadReply

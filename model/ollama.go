@@ -42,7 +42,7 @@ func newOllama(cfg Config) (*ollamaClient, error) {
 		host:  host,
 		api:   api.NewClient(u, httpClient(cfg)),
 		est:   est,
-		retry: retrier{max: cfg.MaxRetries, base: cfg.RetryBase, timeout: cfg.Timeout, edge: g},
+		retry: newRetrier(cfg, g),
 	}, nil
 }
 
@@ -73,6 +73,9 @@ func (c *ollamaClient) Chat(ctx context.Context, req Request) (Response, error) 
 		retries += more + 1
 	}
 	if err != nil {
+		if e, ok := err.(*Error); ok {
+			e.Retries = retries
+		}
 		return Response{Retries: retries, Wall: time.Since(start)}, err
 	}
 	resp.Retries = retries

@@ -279,7 +279,7 @@ func closedPort(t *testing.T) string {
 
 func TestOllamaUnreachable(t *testing.T) {
 	addr := closedPort(t)
-	c := newClient(t, model.Config{Host: addr, Model: "qwen3:8b", RetryBase: time.Millisecond})
+	c := newClient(t, model.Config{Host: addr, Model: "qwen3:8b", RetryBase: time.Millisecond, RetryWindow: 200 * time.Millisecond})
 	start := time.Now()
 	_, err := c.Chat(context.Background(), userRequest("hi"))
 	if !errors.Is(err, model.ErrUnreachable) {

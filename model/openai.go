@@ -55,7 +55,7 @@ func newOpenAI(cfg Config) (*openaiClient, error) {
 			option.WithMaxRetries(0), // bench retries, and counts them
 		),
 		est:   est,
-		retry: retrier{max: cfg.MaxRetries, base: cfg.RetryBase, timeout: cfg.Timeout, edge: g},
+		retry: newRetrier(cfg, g),
 	}, nil
 }
 

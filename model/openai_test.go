@@ -162,7 +162,7 @@ func TestOpenAIErrors(t *testing.T) {
 	})
 	t.Run("unreachable", func(t *testing.T) {
 		addr := closedPort(t)
-		_, err := newClient(t, model.Config{Backend: model.BackendOpenAI, Host: addr, Model: "m"}).Chat(context.Background(), userRequest("hi"))
+		_, err := newClient(t, model.Config{Backend: model.BackendOpenAI, Host: addr, Model: "m", RetryWindow: -1}).Chat(context.Background(), userRequest("hi"))
 		if !errors.Is(err, model.ErrUnreachable) || !strings.Contains(err.Error(), "http://"+addr+"/v1") {
 			t.Fatalf("err = %v", err)
 		}
