@@ -134,6 +134,7 @@ func (c *ollamaClient) once(parent, ctx context.Context, areq *api.ChatRequest) 
 		return Response{}, c.classify(parent, err, tl)
 	}
 	resp.Message.Content = content.String()
+	resp.DoneReason = stopReason(resp.DoneReason, len(resp.Message.ToolCalls) > 0)
 	return resp, nil
 }
 

@@ -107,6 +107,7 @@ func (c *openaiClient) reply(cc *openai.ChatCompletion) (Response, error) {
 			ID: tc.ID, Name: tc.Function.Name, Arguments: tc.Function.Arguments,
 		})
 	}
+	resp.DoneReason = stopReason(resp.DoneReason, len(resp.Message.ToolCalls) > 0)
 	return resp, nil
 }
 
