@@ -9,6 +9,8 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/ollama/ollama/envconfig"
 )
 
 // Backends New understands.
@@ -30,6 +32,9 @@ const (
 	DefaultDial        = 3 * time.Second  // a down host fails in seconds, not minutes
 	InspectTimeout     = 10 * time.Second // one Inspect call
 )
+
+// ollamaPort is the port Ollama listens on unless told otherwise.
+const ollamaPort = "11434"
 
 // Config selects and tunes a model client.
 //
@@ -83,22 +88,31 @@ func (cfg Config) withDefaults() Config {
 }
 
 // BaseURL is the server address the client for cfg talks to: Config.Host,
-// else the backend's environment variable (OLLAMA_HOST or OPENAI_BASE_URL),
-// else the backend's default. A bare host:port gets an http:// scheme; an
-// OpenAI-compatible URL without a path gets /v1.
+// else the backend's environment variable, else the backend's default.
+// OLLAMA_HOST is read as the ollama CLI reads it (envconfig.Host: a host
+// without a port gets 11434, "0.0.0.0" included); so is a Config.Host
+// without scheme or port on the Ollama backend. A bare host:port gets an
+// http:// scheme; an OpenAI-compatible URL without a path gets /v1.
 func (cfg Config) BaseURL() (string, error) {
 	backend := cfg.Backend
 	if backend == "" {
 		backend = BackendOllama
 	}
-	host, env, def := strings.TrimSpace(cfg.Host), "OLLAMA_HOST", DefaultOllamaHost
-	if backend == BackendOpenAI {
-		env, def = "OPENAI_BASE_URL", DefaultOpenAIHost
-	} else if backend != BackendOllama {
+	host, def := strings.TrimSpace(cfg.Host), DefaultOllamaHost
+	switch {
+	case backend == BackendOpenAI:
+		def = DefaultOpenAIHost
+		if host == "" {
+			host = strings.TrimSpace(os.Getenv("OPENAI_BASE_URL"))
+		}
+	case backend != BackendOllama:
 		return "", fmt.Errorf("unknown backend %q: use %s or %s", backend, BackendOllama, BackendOpenAI)
-	}
-	if host == "" {
-		host = strings.TrimSpace(os.Getenv(env))
+	case host == "":
+		host = envconfig.Host().String()
+	case !strings.Contains(host, "://"):
+		if _, _, err := net.SplitHostPort(host); err != nil {
+			host = net.JoinHostPort(strings.Trim(host, "[]"), ollamaPort)
+		}
 	}
 	if host == "" {
 		host = def
@@ -114,6 +128,22 @@ func (cfg Config) BaseURL() (string, error) {
 		u.Path = "/v1"
 	}
 	return strings.TrimRight(u.String(), "/"), nil
+}
+
+// DefaultHost is the address a client of backend talks to when Config.Host
+// is empty: OLLAMA_HOST as the ollama CLI reads it, or OPENAI_BASE_URL, else
+// DefaultOllamaHost or DefaultOpenAIHost. It is what a run records and what
+// --help shows as the default. An unusable environment value is returned as
+// given, for the caller's BaseURL to refuse.
+func DefaultHost(backend string) string {
+	u, err := Config{Backend: backend}.BaseURL()
+	if err != nil {
+		if backend == BackendOpenAI {
+			return os.Getenv("OPENAI_BASE_URL")
+		}
+		return os.Getenv("OLLAMA_HOST")
+	}
+	return u
 }
 
 // New returns the client for cfg.Backend.
