@@ -179,15 +179,19 @@ type Client interface {
 // ServerInfo is what Inspect learned about the server.
 //
 // Tools is true when the server says the model supports tool calling, and
-// also when the server cannot say (OpenAI-compatible servers, Ollama before
-// capabilities were reported): unknown is assumed to work, and a real
-// refusal surfaces later as ErrNoToolSupport.
+// Thinking when it says the model can think; both are also true when the
+// server cannot say (OpenAI-compatible servers, Ollama before capabilities
+// were reported): unknown is assumed to work, and a real refusal surfaces
+// later as ErrNoToolSupport or ErrNoThinking.
 type ServerInfo struct {
-	Backend  string
-	Host     string
-	Version  string   // "" when the server does not report one
-	Models   []string // sorted
-	HasModel bool
-	Digest   string // Ollama only
-	Tools    bool
+	Backend      string
+	Host         string
+	Model        string   // the configured model, as named
+	Version      string   // "" when the server does not report one
+	Models       []string // sorted
+	HasModel     bool
+	Digest       string   // Ollama only
+	Capabilities []string // Ollama's /api/show capabilities, sorted; nil when not reported
+	Tools        bool
+	Thinking     bool
 }

@@ -15,6 +15,7 @@ import (
 var (
 	ErrModelNotFound = errors.New("model not found")
 	ErrNoToolSupport = errors.New("model does not support tools")
+	ErrNoThinking    = errors.New("model cannot think")
 	ErrUnreachable   = errors.New("model server unreachable")
 	ErrServer        = errors.New("model server error")
 	ErrTimeout       = errors.New("model call timed out")
@@ -49,6 +50,9 @@ func (e *Error) Error() string {
 	case ErrNoToolSupport:
 		head = fmt.Sprintf("model %q on %s does not support tool calling", e.Model, e.Host)
 		hint = "choose a model that does (e.g. qwen3:8b) with --model"
+	case ErrNoThinking:
+		head = fmt.Sprintf("model %q cannot think", e.Model)
+		hint = "drop --think, or choose a model that can"
 	case ErrUnreachable:
 		head = fmt.Sprintf("cannot reach the Ollama server at %s", e.Host)
 		hint = "start it with `ollama serve`, or point elsewhere with --host / OLLAMA_HOST / --backend openai"

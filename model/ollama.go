@@ -303,12 +303,12 @@ func ollamaTools(in []Tool) (api.Tools, error) {
 
 // Inspect asks /api/version, /api/tags and, when the model is present,
 // /api/show for its capabilities. A server that lists no capabilities is
-// assumed to support tools.
+// assumed to support tools and thinking.
 func (c *ollamaClient) Inspect(ctx context.Context) (ServerInfo, error) {
 	parent := ctx
 	ctx, cancel := context.WithTimeout(ctx, min(InspectTimeout, c.cfg.Timeout))
 	defer cancel()
-	info := ServerInfo{Backend: BackendOllama, Host: c.host}
+	info := ServerInfo{Backend: BackendOllama, Host: c.host, Model: c.cfg.Model}
 	v, err := c.api.Version(ctx)
 	if err != nil {
 		return info, c.classifyInspect(parent, err)
@@ -332,14 +332,21 @@ func (c *ollamaClient) Inspect(ctx context.Context) (ServerInfo, error) {
 	if err != nil {
 		return info, c.classifyInspect(parent, err)
 	}
-	info.Tools = len(show.Capabilities) == 0
 	for _, cp := range show.Capabilities {
-		if string(cp) == "tools" {
-			info.Tools = true
-		}
+		info.Capabilities = append(info.Capabilities, string(cp))
 	}
+	slices.Sort(info.Capabilities)
+	unknown := len(info.Capabilities) == 0
+	info.Tools = unknown || slices.Contains(info.Capabilities, capTools)
+	info.Thinking = unknown || slices.Contains(info.Capabilities, capThinking)
 	return info, nil
 }
+
+// Capabilities of Ollama's /api/show that bench asks for.
+const (
+	capTools    = "tools"
+	capThinking = "thinking"
+)
 
 // classifyInspect classifies an Inspect failure; there a 404 means the
 // address is not an Ollama server, not a missing model.

@@ -193,13 +193,13 @@ func openaiMessage(m Message) openai.ChatCompletionMessageParamUnion {
 }
 
 // Inspect lists the served models (GET /models). OpenAI-compatible servers
-// report neither a version nor tool support: Version stays "" and Tools is
-// assumed true.
+// report neither a version nor capabilities: Version stays "" and Tools and
+// Thinking are assumed true.
 func (c *openaiClient) Inspect(ctx context.Context) (ServerInfo, error) {
 	parent := ctx
 	ctx, cancel := context.WithTimeout(ctx, min(InspectTimeout, c.cfg.Timeout))
 	defer cancel()
-	info := ServerInfo{Backend: BackendOpenAI, Host: c.host, Tools: true}
+	info := ServerInfo{Backend: BackendOpenAI, Host: c.host, Model: c.cfg.Model, Tools: true, Thinking: true}
 	page, err := c.api.Models.List(ctx)
 	if err != nil {
 		e := c.classify(parent, err)

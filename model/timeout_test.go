@@ -24,12 +24,12 @@ func TestOllamaStalledStreamIsATimeout(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			srv := modeltest.NewOllama(t, modeltest.Always(rep))
 			cfg := srv.Config()
-			cfg.Timeout = 150 * time.Millisecond
+			cfg.Timeout = 300 * time.Millisecond
 			resp, err := newClient(t, cfg).Chat(context.Background(), userRequest("hi"))
 			if !errors.Is(err, model.ErrTimeout) || errors.Is(err, model.ErrServer) || errors.Is(err, model.ErrUnreachable) {
 				t.Fatalf("err = %v, want ErrTimeout only", err)
 			}
-			for _, want := range []string{"timed out after 150ms", "--timeout"} {
+			for _, want := range []string{"timed out after 300ms", "--timeout"} {
 				if !strings.Contains(err.Error(), want) {
 					t.Errorf("message %q lacks %q", err, want)
 				}
@@ -63,7 +63,7 @@ func TestTimeoutThenSuccessCountsTheRetry(t *testing.T) {
 func TestOpenAITimeoutRetriedOnce(t *testing.T) {
 	srv := modeltest.NewOpenAI(t, modeltest.Always(modeltest.Hang()))
 	cfg := srv.Config()
-	cfg.Timeout = 80 * time.Millisecond
+	cfg.Timeout = 300 * time.Millisecond
 	_, err := newClient(t, cfg).Chat(context.Background(), userRequest("hi"))
 	var e *model.Error
 	if !errors.As(err, &e) || e.Kind != model.ErrTimeout || e.Retries != 1 || len(srv.Requests()) != 2 {
