@@ -82,3 +82,22 @@ func TestOpenAIInspectAssumesAbilities(t *testing.T) {
 		t.Errorf("info %+v err %v", info, err)
 	}
 }
+
+// TestOpenAIUntaggedNameMatchesLatest: against Ollama's /v1, which lists
+// "tiny:latest", --model tiny is found, as on the Ollama side.
+func TestOpenAIUntaggedNameMatchesLatest(t *testing.T) {
+	srv := modeltest.NewOpenAI(t)
+	srv.SetModels(modeltest.Model{Name: "tiny:latest"}, modeltest.Model{Name: "other:7b"}, modeltest.Model{Name: "mlx-community/Qwen3-8B-4bit"})
+	cases := map[string]bool{
+		"tiny": true, "tiny:latest": true, "other:7b": true, "other": false, "tiny:7b": false,
+		"mlx-community/Qwen3-8B-4bit": true, "mlx-community/Qwen3-8B": false,
+	}
+	for name, want := range cases {
+		cfg := srv.Config()
+		cfg.Model = name
+		info, err := newClient(t, cfg).Inspect(context.Background())
+		if err != nil || info.HasModel != want {
+			t.Errorf("--model %s: HasModel %v (%v), want %v", name, info.HasModel, err, want)
+		}
+	}
+}

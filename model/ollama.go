@@ -358,7 +358,9 @@ func (c *ollamaClient) classifyInspect(parent context.Context, err error) error 
 	return e
 }
 
-// sameModel compares Ollama model names, where "name" means "name:latest".
+// sameModel compares model names the Ollama way, where "name" means
+// "name:latest"; both backends use it, since an OpenAI-compatible Ollama
+// (/v1) lists "tiny:latest" for a model pulled as "tiny".
 func sameModel(a, b string) bool {
 	if a == "" || b == "" {
 		return false

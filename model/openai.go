@@ -210,7 +210,7 @@ func (c *openaiClient) Inspect(ctx context.Context) (ServerInfo, error) {
 	}
 	for _, m := range page.Data {
 		info.Models = append(info.Models, m.ID)
-		if m.ID == c.cfg.Model {
+		if sameModel(m.ID, c.cfg.Model) {
 			info.HasModel = true
 		}
 	}
