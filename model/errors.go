@@ -123,11 +123,14 @@ func (g edge) classify(parent context.Context, err error, status int, detail str
 		}
 	case status == 404:
 		e.Kind = ErrModelNotFound
+	case status >= 400 && refusal(detail) != nil:
+		e.Kind = refusal(detail)
+		if e.Kind != ErrRequest {
+			e.Detail = "" // the head says it in bench's words; Err keeps the server's
+		}
 	case status >= 500:
 		e.Kind = ErrServer
 		e.Detail = fmt.Sprintf("HTTP %d: %s", status, detail)
-	case strings.Contains(strings.ToLower(detail), "does not support tools"):
-		e.Kind = ErrNoToolSupport
 	case status >= 400:
 		e.Kind = ErrRequest
 		e.Detail = fmt.Sprintf("HTTP %d: %s", status, detail)
@@ -142,6 +145,23 @@ func (g edge) classify(parent context.Context, err error, status int, detail str
 
 // droppedPrefix starts the detail of a connection lost after it was made.
 const droppedPrefix = "the connection dropped: "
+
+// refusal recognises the server's refusals of a request by their words, as
+// Ollama writes them: a model without tools or thinking, and an option of
+// the wrong type (which Ollama answers with a 500 that no retry cures). It
+// returns the kind, or nil.
+func refusal(detail string) error {
+	d := strings.ToLower(detail)
+	switch {
+	case strings.Contains(d, "does not support tools"):
+		return ErrNoToolSupport
+	case strings.Contains(d, "does not support thinking"):
+		return ErrNoThinking
+	case strings.HasPrefix(d, "option ") && strings.Contains(d, " must be "):
+		return ErrRequest
+	}
+	return nil
+}
 
 // isDial reports a failure to connect at all (refused, no route, DNS, dial timeout).
 func isDial(err error) bool {

@@ -91,7 +91,7 @@ func (c *ollamaClient) Chat(ctx context.Context, req Request) (Response, error) 
 // sent to a model that cannot think.
 func thinkRefused(err error) bool {
 	var e *Error
-	return errors.As(err, &e) && e.Kind == ErrRequest && strings.Contains(e.Detail, "does not support thinking")
+	return errors.As(err, &e) && e.Kind == ErrNoThinking
 }
 
 // once makes one attempt: streams the reply and assembles it.

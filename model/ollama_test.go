@@ -395,7 +395,7 @@ func TestOllamaThinkRefusedWhenAskedIsAnError(t *testing.T) {
 	req := userRequest("fix it")
 	req.Options.Think = true
 	_, err := newClient(t, srv.Config()).Chat(context.Background(), req)
-	if !errors.Is(err, model.ErrRequest) || !strings.Contains(err.Error(), "does not support thinking") {
+	if !errors.Is(err, model.ErrNoThinking) || !strings.Contains(err.Error(), "cannot think: drop --think") {
 		t.Fatalf("err = %v, want the server's refusal", err)
 	}
 	if n := len(srv.Requests()); n != 1 {

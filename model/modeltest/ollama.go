@@ -84,7 +84,7 @@ func (s *Server) ollamaChat(w http.ResponseWriter, r *http.Request) {
 	}
 	m, ok := s.model(areq.Model)
 	if !ok {
-		s.writeError(w, http.StatusNotFound, fmt.Sprintf("model %q not found, try pulling it first", areq.Model))
+		s.writeError(w, http.StatusNotFound, fmt.Sprintf("model '%s' not found", areq.Model))
 		return
 	}
 	if len(areq.Tools) > 0 && !contains(m.Capabilities, "tools") {
