@@ -9,6 +9,8 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/ollama/ollama/envconfig"
 )
 
 // Backends New understands.
@@ -19,27 +21,38 @@ const (
 
 // Defaults applied by New and by the clients when a field is left zero.
 const (
-	DefaultModel      = "qwen3:8b" // the model bench suggests and uses when none is named
-	DefaultOllamaHost = "http://127.0.0.1:11434"
-	DefaultOpenAIHost = "http://127.0.0.1:8080/v1" // mlx_lm.server and llama.cpp's server listen on 8080
-	DefaultNumCtx     = 8192                       // pinned context window: never the server's default
-	DefaultTimeout    = 10 * time.Minute           // one model call, each attempt
-	DefaultMaxRetries = 3
-	DefaultRetryBase  = 500 * time.Millisecond
-	DefaultDial       = 3 * time.Second  // a down host fails in seconds, not minutes
-	InspectTimeout    = 10 * time.Second // one Inspect call
+	DefaultModel       = "qwen3:8b" // the model bench suggests and uses when none is named
+	DefaultOllamaHost  = "http://127.0.0.1:11434"
+	DefaultOpenAIHost  = "http://127.0.0.1:8080/v1" // mlx_lm.server and llama.cpp's server listen on 8080
+	DefaultNumCtx      = 8192                       // pinned context window: never the server's default
+	DefaultTimeout     = 10 * time.Minute           // one model call, each attempt
+	DefaultMaxRetries  = 3
+	DefaultRetryWindow = 60 * time.Second // how long an unreachable server is waited for
+	DefaultRetryBase   = 500 * time.Millisecond
+	DefaultDial        = 3 * time.Second  // a down host fails in seconds, not minutes
+	InspectTimeout     = 10 * time.Second // one Inspect call
 )
+
+// ollamaPort is the port Ollama listens on unless told otherwise.
+const ollamaPort = "11434"
 
 // Config selects and tunes a model client.
 //
-// Zero fields take the defaults above. MaxRetries < 0 disables retries;
-// RetryBase and DialTimeout exist so tests can make backoff and dialling fast.
+// Zero fields take the defaults above. MaxRetries < 0 disables every retry;
+// RetryWindow < 0 disables retrying an unreachable server. RetryBase and
+// DialTimeout exist so tests can make backoff and dialling fast.
+//
+// A call is retried when another attempt may cure it: a 5xx up to
+// MaxRetries times; a refused or dropped connection (ErrUnreachable) for up
+// to RetryWindow after the first such failure, so that a server restarting
+// mid-run is waited for; a timeout once at most.
 type Config struct {
 	Backend     string        // "ollama" (default) or "openai"
 	Host        string        // base URL; "" = OLLAMA_HOST (ollama) / OPENAI_BASE_URL (openai), else the default
 	Model       string        // model name as the server knows it
 	Timeout     time.Duration // per attempt of one call
-	MaxRetries  int           // retries after 5xx or a dropped connection
+	MaxRetries  int           // retries after a 5xx
+	RetryWindow time.Duration // how long a refused or dropped connection is retried
 	Encoding    string        // token estimate encoding; "" = cl100k_base
 	RetryBase   time.Duration // first backoff delay; doubled per retry, with jitter
 	DialTimeout time.Duration // TCP connect timeout
@@ -59,6 +72,12 @@ func (cfg Config) withDefaults() Config {
 	if cfg.MaxRetries < 0 {
 		cfg.MaxRetries = 0
 	}
+	if cfg.RetryWindow == 0 {
+		cfg.RetryWindow = DefaultRetryWindow
+	}
+	if cfg.RetryWindow < 0 {
+		cfg.RetryWindow = 0
+	}
 	if cfg.RetryBase <= 0 {
 		cfg.RetryBase = DefaultRetryBase
 	}
@@ -69,22 +88,31 @@ func (cfg Config) withDefaults() Config {
 }
 
 // BaseURL is the server address the client for cfg talks to: Config.Host,
-// else the backend's environment variable (OLLAMA_HOST or OPENAI_BASE_URL),
-// else the backend's default. A bare host:port gets an http:// scheme; an
-// OpenAI-compatible URL without a path gets /v1.
+// else the backend's environment variable, else the backend's default.
+// OLLAMA_HOST is read as the ollama CLI reads it (envconfig.Host: a host
+// without a port gets 11434, "0.0.0.0" included); so is a Config.Host
+// without scheme or port on the Ollama backend. A bare host:port gets an
+// http:// scheme; an OpenAI-compatible URL without a path gets /v1.
 func (cfg Config) BaseURL() (string, error) {
 	backend := cfg.Backend
 	if backend == "" {
 		backend = BackendOllama
 	}
-	host, env, def := strings.TrimSpace(cfg.Host), "OLLAMA_HOST", DefaultOllamaHost
-	if backend == BackendOpenAI {
-		env, def = "OPENAI_BASE_URL", DefaultOpenAIHost
-	} else if backend != BackendOllama {
+	host, def := strings.TrimSpace(cfg.Host), DefaultOllamaHost
+	switch {
+	case backend == BackendOpenAI:
+		def = DefaultOpenAIHost
+		if host == "" {
+			host = strings.TrimSpace(os.Getenv("OPENAI_BASE_URL"))
+		}
+	case backend != BackendOllama:
 		return "", fmt.Errorf("unknown backend %q: use %s or %s", backend, BackendOllama, BackendOpenAI)
-	}
-	if host == "" {
-		host = strings.TrimSpace(os.Getenv(env))
+	case host == "":
+		host = envconfig.Host().String()
+	case !strings.Contains(host, "://"):
+		if _, _, err := net.SplitHostPort(host); err != nil {
+			host = net.JoinHostPort(strings.Trim(host, "[]"), ollamaPort)
+		}
 	}
 	if host == "" {
 		host = def
@@ -100,6 +128,22 @@ func (cfg Config) BaseURL() (string, error) {
 		u.Path = "/v1"
 	}
 	return strings.TrimRight(u.String(), "/"), nil
+}
+
+// DefaultHost is the address a client of backend talks to when Config.Host
+// is empty: OLLAMA_HOST as the ollama CLI reads it, or OPENAI_BASE_URL, else
+// DefaultOllamaHost or DefaultOpenAIHost. It is what a run records and what
+// --help shows as the default. An unusable environment value is returned as
+// given, for the caller's BaseURL to refuse.
+func DefaultHost(backend string) string {
+	u, err := Config{Backend: backend}.BaseURL()
+	if err != nil {
+		if backend == BackendOpenAI {
+			return os.Getenv("OPENAI_BASE_URL")
+		}
+		return os.Getenv("OLLAMA_HOST")
+	}
+	return u
 }
 
 // New returns the client for cfg.Backend.
@@ -135,15 +179,19 @@ type Client interface {
 // ServerInfo is what Inspect learned about the server.
 //
 // Tools is true when the server says the model supports tool calling, and
-// also when the server cannot say (OpenAI-compatible servers, Ollama before
-// capabilities were reported): unknown is assumed to work, and a real
-// refusal surfaces later as ErrNoToolSupport.
+// Thinking when it says the model can think; both are also true when the
+// server cannot say (OpenAI-compatible servers, Ollama before capabilities
+// were reported): unknown is assumed to work, and a real refusal surfaces
+// later as ErrNoToolSupport or ErrNoThinking.
 type ServerInfo struct {
-	Backend  string
-	Host     string
-	Version  string   // "" when the server does not report one
-	Models   []string // sorted
-	HasModel bool
-	Digest   string // Ollama only
-	Tools    bool
+	Backend      string
+	Host         string
+	Model        string   // the configured model, as named
+	Version      string   // "" when the server does not report one
+	Models       []string // sorted
+	HasModel     bool
+	Digest       string   // Ollama only
+	Capabilities []string // Ollama's /api/show capabilities, sorted; nil when not reported
+	Tools        bool
+	Thinking     bool
 }

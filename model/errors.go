@@ -15,6 +15,7 @@ import (
 var (
 	ErrModelNotFound = errors.New("model not found")
 	ErrNoToolSupport = errors.New("model does not support tools")
+	ErrNoThinking    = errors.New("model cannot think")
 	ErrUnreachable   = errors.New("model server unreachable")
 	ErrServer        = errors.New("model server error")
 	ErrTimeout       = errors.New("model call timed out")
@@ -36,43 +37,17 @@ type Error struct {
 	Err     error         // the underlying error
 }
 
-// Error says what went wrong and, where there is one, the command that fixes it.
+// Error says what went wrong, on which host, and, where there is one, the
+// command that fixes it (Fix): "head (detail): fix".
 func (e *Error) Error() string {
-	var head, hint string
-	switch e.Kind {
-	case ErrModelNotFound:
-		head = fmt.Sprintf("model %q not found on %s", e.Model, e.Host)
-		hint = fmt.Sprintf("run `ollama pull %s`", e.Model)
-		if e.Backend == BackendOpenAI {
-			hint = "start the server with that model, or pass --model with one it serves (bench doctor --backend openai lists them)"
-		}
-	case ErrNoToolSupport:
-		head = fmt.Sprintf("model %q on %s does not support tool calling", e.Model, e.Host)
-		hint = "choose a model that does (e.g. qwen3:8b) with --model"
-	case ErrUnreachable:
-		head = fmt.Sprintf("cannot reach the Ollama server at %s", e.Host)
-		hint = "start it with `ollama serve`, or point elsewhere with --host / OLLAMA_HOST / --backend openai"
-		if e.Backend == BackendOpenAI {
-			head = fmt.Sprintf("cannot reach the OpenAI-compatible server at %s", e.Host)
-			hint = "start it (mlx_lm.server, llama-server, vllm serve), or point elsewhere with --host, or use --backend ollama"
-		}
-	case ErrServer:
-		head = fmt.Sprintf("model server %s failed", e.Host)
-	case ErrTimeout:
-		head = fmt.Sprintf("model call to %s timed out after %s", e.Host, e.Timeout)
-		hint = "raise the limit with --timeout"
-	case ErrInterrupted:
+	if e.Kind == ErrInterrupted {
 		return "model call interrupted"
-	case ErrBadReply:
-		head = fmt.Sprintf("model server %s sent a reply bench cannot read", e.Host)
-	case ErrRequest:
-		head = fmt.Sprintf("model server %s rejected the request", e.Host)
-	default:
-		head = fmt.Sprintf("model call to %s failed", e.Host)
 	}
+	head := e.head()
 	if e.Retries > 0 {
 		head += fmt.Sprintf(" (gave up after %d retries)", e.Retries)
 	}
+	hint := e.Fix()
 	switch {
 	case hint != "" && e.Detail != "":
 		return head + " (" + e.Detail + "): " + hint
@@ -84,6 +59,36 @@ func (e *Error) Error() string {
 	return head
 }
 
+// head names the failure and the host.
+func (e *Error) head() string {
+	server := "the Ollama server"
+	if e.Backend == BackendOpenAI {
+		server = "the OpenAI-compatible server"
+	}
+	switch e.Kind {
+	case ErrModelNotFound:
+		return fmt.Sprintf("model %q not found on %s", e.Model, e.Host)
+	case ErrNoToolSupport:
+		return fmt.Sprintf("model %q on %s does not support tool calling", e.Model, e.Host)
+	case ErrNoThinking:
+		return fmt.Sprintf("model %q cannot think", e.Model)
+	case ErrUnreachable:
+		if strings.HasPrefix(e.Detail, droppedPrefix) {
+			return fmt.Sprintf("%s at %s dropped the connection", server, e.Host)
+		}
+		return fmt.Sprintf("cannot reach %s at %s (%s)", server, e.Host, hostPort(e.Host))
+	case ErrServer:
+		return fmt.Sprintf("model server %s failed", e.Host)
+	case ErrTimeout:
+		return fmt.Sprintf("model call to %s timed out after %s", e.Host, e.Timeout)
+	case ErrBadReply:
+		return fmt.Sprintf("model server %s sent a reply bench cannot read", e.Host)
+	case ErrRequest:
+		return fmt.Sprintf("model server %s rejected the request", e.Host)
+	}
+	return fmt.Sprintf("model call to %s failed", e.Host)
+}
+
 // Is reports whether target is e's kind; ErrInterrupted also matches context.Canceled.
 func (e *Error) Is(target error) bool {
 	return target == e.Kind || (e.Kind == ErrInterrupted && target == context.Canceled)
@@ -91,12 +96,6 @@ func (e *Error) Is(target error) bool {
 
 // Unwrap returns the underlying error.
 func (e *Error) Unwrap() error { return e.Err }
-
-// retryable reports whether another attempt may succeed: a 5xx or a dropped connection.
-func retryable(err error) bool {
-	var e *Error
-	return errors.As(err, &e) && e.Kind == ErrServer
-}
 
 // edge holds what the classifier needs to name the failure.
 type edge struct {
@@ -124,21 +123,44 @@ func (g edge) classify(parent context.Context, err error, status int, detail str
 		}
 	case status == 404:
 		e.Kind = ErrModelNotFound
+	case status >= 400 && refusal(detail) != nil:
+		e.Kind = refusal(detail)
+		if e.Kind != ErrRequest {
+			e.Detail = "" // the head says it in bench's words; Err keeps the server's
+		}
 	case status >= 500:
 		e.Kind = ErrServer
 		e.Detail = fmt.Sprintf("HTTP %d: %s", status, detail)
-	case strings.Contains(strings.ToLower(detail), "does not support tools"):
-		e.Kind = ErrNoToolSupport
 	case status >= 400:
 		e.Kind = ErrRequest
 		e.Detail = fmt.Sprintf("HTTP %d: %s", status, detail)
 	case isDropped(err):
-		e.Kind = ErrServer
-		e.Detail = "the connection dropped: " + e.Detail
+		e.Kind = ErrUnreachable
+		e.Detail = droppedPrefix + e.Detail
 	default:
 		e.Kind = ErrBadReply
 	}
 	return e
+}
+
+// droppedPrefix starts the detail of a connection lost after it was made.
+const droppedPrefix = "the connection dropped: "
+
+// refusal recognises the server's refusals of a request by their words, as
+// Ollama writes them: a model without tools or thinking, and an option of
+// the wrong type (which Ollama answers with a 500 that no retry cures). It
+// returns the kind, or nil.
+func refusal(detail string) error {
+	d := strings.ToLower(detail)
+	switch {
+	case strings.Contains(d, "does not support tools"):
+		return ErrNoToolSupport
+	case strings.Contains(d, "does not support thinking"):
+		return ErrNoThinking
+	case strings.HasPrefix(d, "option ") && strings.Contains(d, " must be "):
+		return ErrRequest
+	}
+	return nil
 }
 
 // isDial reports a failure to connect at all (refused, no route, DNS, dial timeout).

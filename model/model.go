@@ -94,7 +94,7 @@ type Response struct {
 	Wall       time.Duration // measured by the client, retries included
 	ModelTime  time.Duration // as reported by the backend (Ollama total_duration), else Wall
 	Retries    int           // how many failed attempts preceded this reply
-	DoneReason string
+	DoneReason string        // why the reply ended: StopEnd, StopLength, StopToolCalls, or the server's own word
 }
 
 // Chatter is the one method the tracks need from a model.

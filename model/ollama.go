@@ -42,7 +42,7 @@ func newOllama(cfg Config) (*ollamaClient, error) {
 		host:  host,
 		api:   api.NewClient(u, httpClient(cfg)),
 		est:   est,
-		retry: retrier{max: cfg.MaxRetries, base: cfg.RetryBase, timeout: cfg.Timeout, edge: g},
+		retry: newRetrier(cfg, g),
 	}, nil
 }
 
@@ -73,6 +73,9 @@ func (c *ollamaClient) Chat(ctx context.Context, req Request) (Response, error) 
 		retries += more + 1
 	}
 	if err != nil {
+		if e, ok := err.(*Error); ok {
+			e.Retries = retries
+		}
 		return Response{Retries: retries, Wall: time.Since(start)}, err
 	}
 	resp.Retries = retries
@@ -88,7 +91,7 @@ func (c *ollamaClient) Chat(ctx context.Context, req Request) (Response, error) 
 // sent to a model that cannot think.
 func thinkRefused(err error) bool {
 	var e *Error
-	return errors.As(err, &e) && e.Kind == ErrRequest && strings.Contains(e.Detail, "does not support thinking")
+	return errors.As(err, &e) && e.Kind == ErrNoThinking
 }
 
 // once makes one attempt: streams the reply and assembles it.
@@ -119,12 +122,19 @@ func (c *ollamaClient) once(parent, ctx context.Context, areq *api.ChatRequest) 
 		return nil
 	})
 	if err == nil && !done {
+		// api.Client ignores the scanner's error: a stream cut by the
+		// attempt's deadline (or the caller's cancel) ends as if the server
+		// had closed it. The context tells which it was.
 		err = errDropped
+		if ctx.Err() != nil {
+			err = ctx.Err()
+		}
 	}
 	if err != nil {
 		return Response{}, c.classify(parent, err, tl)
 	}
 	resp.Message.Content = content.String()
+	resp.DoneReason = stopReason(resp.DoneReason, len(resp.Message.ToolCalls) > 0)
 	return resp, nil
 }
 
@@ -293,12 +303,12 @@ func ollamaTools(in []Tool) (api.Tools, error) {
 
 // Inspect asks /api/version, /api/tags and, when the model is present,
 // /api/show for its capabilities. A server that lists no capabilities is
-// assumed to support tools.
+// assumed to support tools and thinking.
 func (c *ollamaClient) Inspect(ctx context.Context) (ServerInfo, error) {
 	parent := ctx
 	ctx, cancel := context.WithTimeout(ctx, min(InspectTimeout, c.cfg.Timeout))
 	defer cancel()
-	info := ServerInfo{Backend: BackendOllama, Host: c.host}
+	info := ServerInfo{Backend: BackendOllama, Host: c.host, Model: c.cfg.Model}
 	v, err := c.api.Version(ctx)
 	if err != nil {
 		return info, c.classifyInspect(parent, err)
@@ -322,14 +332,21 @@ func (c *ollamaClient) Inspect(ctx context.Context) (ServerInfo, error) {
 	if err != nil {
 		return info, c.classifyInspect(parent, err)
 	}
-	info.Tools = len(show.Capabilities) == 0
 	for _, cp := range show.Capabilities {
-		if string(cp) == "tools" {
-			info.Tools = true
-		}
+		info.Capabilities = append(info.Capabilities, string(cp))
 	}
+	slices.Sort(info.Capabilities)
+	unknown := len(info.Capabilities) == 0
+	info.Tools = unknown || slices.Contains(info.Capabilities, capTools)
+	info.Thinking = unknown || slices.Contains(info.Capabilities, capThinking)
 	return info, nil
 }
+
+// Capabilities of Ollama's /api/show that bench asks for.
+const (
+	capTools    = "tools"
+	capThinking = "thinking"
+)
 
 // classifyInspect classifies an Inspect failure; there a 404 means the
 // address is not an Ollama server, not a missing model.
@@ -341,7 +358,9 @@ func (c *ollamaClient) classifyInspect(parent context.Context, err error) error 
 	return e
 }
 
-// sameModel compares Ollama model names, where "name" means "name:latest".
+// sameModel compares model names the Ollama way, where "name" means
+// "name:latest"; both backends use it, since an OpenAI-compatible Ollama
+// (/v1) lists "tiny:latest" for a model pulled as "tiny".
 func sameModel(a, b string) bool {
 	if a == "" || b == "" {
 		return false

@@ -236,7 +236,7 @@ func TestOllamaNoToolSupport(t *testing.T) {
 }
 
 func TestOllamaTimeout(t *testing.T) {
-	srv := modeltest.NewOllama(t, modeltest.Text("late").After(5*time.Second))
+	srv := modeltest.NewOllama(t, modeltest.Always(modeltest.Text("late").After(5*time.Second)))
 	cfg := srv.Config()
 	cfg.Timeout = 100 * time.Millisecond
 	start := time.Now()
@@ -279,7 +279,7 @@ func closedPort(t *testing.T) string {
 
 func TestOllamaUnreachable(t *testing.T) {
 	addr := closedPort(t)
-	c := newClient(t, model.Config{Host: addr, Model: "qwen3:8b", RetryBase: time.Millisecond})
+	c := newClient(t, model.Config{Host: addr, Model: "qwen3:8b", RetryBase: time.Millisecond, RetryWindow: 200 * time.Millisecond})
 	start := time.Now()
 	_, err := c.Chat(context.Background(), userRequest("hi"))
 	if !errors.Is(err, model.ErrUnreachable) {
@@ -395,7 +395,7 @@ func TestOllamaThinkRefusedWhenAskedIsAnError(t *testing.T) {
 	req := userRequest("fix it")
 	req.Options.Think = true
 	_, err := newClient(t, srv.Config()).Chat(context.Background(), req)
-	if !errors.Is(err, model.ErrRequest) || !strings.Contains(err.Error(), "does not support thinking") {
+	if !errors.Is(err, model.ErrNoThinking) || !strings.Contains(err.Error(), "cannot think: drop --think") {
 		t.Fatalf("err = %v, want the server's refusal", err)
 	}
 	if n := len(srv.Requests()); n != 1 {

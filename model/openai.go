@@ -55,7 +55,7 @@ func newOpenAI(cfg Config) (*openaiClient, error) {
 			option.WithMaxRetries(0), // bench retries, and counts them
 		),
 		est:   est,
-		retry: retrier{max: cfg.MaxRetries, base: cfg.RetryBase, timeout: cfg.Timeout, edge: g},
+		retry: newRetrier(cfg, g),
 	}, nil
 }
 
@@ -107,6 +107,7 @@ func (c *openaiClient) reply(cc *openai.ChatCompletion) (Response, error) {
 			ID: tc.ID, Name: tc.Function.Name, Arguments: tc.Function.Arguments,
 		})
 	}
+	resp.DoneReason = stopReason(resp.DoneReason, len(resp.Message.ToolCalls) > 0)
 	return resp, nil
 }
 
@@ -192,13 +193,13 @@ func openaiMessage(m Message) openai.ChatCompletionMessageParamUnion {
 }
 
 // Inspect lists the served models (GET /models). OpenAI-compatible servers
-// report neither a version nor tool support: Version stays "" and Tools is
-// assumed true.
+// report neither a version nor capabilities: Version stays "" and Tools and
+// Thinking are assumed true.
 func (c *openaiClient) Inspect(ctx context.Context) (ServerInfo, error) {
 	parent := ctx
 	ctx, cancel := context.WithTimeout(ctx, min(InspectTimeout, c.cfg.Timeout))
 	defer cancel()
-	info := ServerInfo{Backend: BackendOpenAI, Host: c.host, Tools: true}
+	info := ServerInfo{Backend: BackendOpenAI, Host: c.host, Model: c.cfg.Model, Tools: true, Thinking: true}
 	page, err := c.api.Models.List(ctx)
 	if err != nil {
 		e := c.classify(parent, err)
@@ -209,7 +210,7 @@ func (c *openaiClient) Inspect(ctx context.Context) (ServerInfo, error) {
 	}
 	for _, m := range page.Data {
 		info.Models = append(info.Models, m.ID)
-		if m.ID == c.cfg.Model {
+		if sameModel(m.ID, c.cfg.Model) {
 			info.HasModel = true
 		}
 	}

@@ -143,7 +143,7 @@ func TestOpenAIErrors(t *testing.T) {
 		}
 	})
 	t.Run("timeout", func(t *testing.T) {
-		srv := modeltest.NewOpenAI(t, modeltest.Hang())
+		srv := modeltest.NewOpenAI(t, modeltest.Always(modeltest.Hang()))
 		cfg := srv.Config()
 		cfg.Timeout = 80 * time.Millisecond
 		_, err := newClient(t, cfg).Chat(context.Background(), userRequest("hi"))
@@ -162,7 +162,7 @@ func TestOpenAIErrors(t *testing.T) {
 	})
 	t.Run("unreachable", func(t *testing.T) {
 		addr := closedPort(t)
-		_, err := newClient(t, model.Config{Backend: model.BackendOpenAI, Host: addr, Model: "m"}).Chat(context.Background(), userRequest("hi"))
+		_, err := newClient(t, model.Config{Backend: model.BackendOpenAI, Host: addr, Model: "m", RetryWindow: -1}).Chat(context.Background(), userRequest("hi"))
 		if !errors.Is(err, model.ErrUnreachable) || !strings.Contains(err.Error(), "http://"+addr+"/v1") {
 			t.Fatalf("err = %v", err)
 		}

@@ -9,33 +9,102 @@ import (
 // maxBackoff caps one backoff delay.
 const maxBackoff = 30 * time.Second
 
-// retrier runs one call with a per-attempt timeout and retries 5xx replies
-// and dropped connections with bounded exponential backoff and full jitter.
+// maxDownBackoff caps one delay while waiting for an unreachable server:
+// a restarted server is found within seconds.
+const maxDownBackoff = 5 * time.Second
+
+// maxTimeoutRetries is how often a call that timed out is tried again: once,
+// since a model slow enough to time out once is likely to again.
+const maxTimeoutRetries = 1
+
+// retrier runs one call with a per-attempt timeout and retries what another
+// attempt may cure, with bounded exponential backoff and jitter: a 5xx up to
+// max times, a timeout up to maxTimeoutRetries times (never more than max),
+// and an unreachable server for window after its first failure (never when
+// max is 0).
 type retrier struct {
 	max     int
+	window  time.Duration
 	base    time.Duration
 	timeout time.Duration
 	edge    edge
 }
 
+func newRetrier(cfg Config, g edge) retrier {
+	return retrier{max: cfg.MaxRetries, window: cfg.RetryWindow, base: cfg.RetryBase, timeout: cfg.Timeout, edge: g}
+}
+
+// tally counts the retries of one call by kind.
+type tally struct {
+	total, server, timeout, down int
+	downSince                    time.Time
+}
+
 // do calls attempt until it succeeds, fails for good, or the retries are
-// spent. It returns the number of retries made. attempt must return errors
-// already classified (*Error).
+// spent. It returns the number of retries made, also set on the returned
+// *Error. attempt must return errors already classified (*Error).
 func (r retrier) do(ctx context.Context, attempt func(ctx context.Context) error) (int, error) {
-	for retries := 0; ; retries++ {
+	var n tally
+	for {
 		err := r.once(ctx, attempt)
-		if err == nil || !retryable(err) || retries >= r.max {
+		delay, again := r.next(ctx, err, &n)
+		if !again {
 			if e, ok := err.(*Error); ok {
-				e.Retries = retries
+				e.Retries = n.total
 			}
-			return retries, err
+			return n.total, err
 		}
-		if !sleep(ctx, r.backoff(retries)) {
+		n.total++
+		if !sleep(ctx, delay) {
 			e := r.edge.classify(ctx, ctx.Err(), 0, "")
-			e.Retries = retries + 1
-			return retries + 1, e
+			e.Retries = n.total
+			return n.total, e
 		}
 	}
+}
+
+// next decides whether err is worth another attempt, and after what delay;
+// it counts the retry in n.
+func (r retrier) next(ctx context.Context, err error, n *tally) (time.Duration, bool) {
+	e, ok := err.(*Error)
+	if !ok || ctx.Err() != nil {
+		return 0, false
+	}
+	switch e.Kind {
+	case ErrServer:
+		if n.server >= r.max {
+			return 0, false
+		}
+		n.server++
+		return r.backoff(n.server - 1), true
+	case ErrTimeout:
+		if n.timeout >= min(r.max, maxTimeoutRetries) {
+			return 0, false
+		}
+		n.timeout++
+		return r.backoff(0), true
+	case ErrUnreachable:
+		return r.nextDown(n)
+	}
+	return 0, false
+}
+
+// nextDown is next for an unreachable server: retried until window has
+// passed since its first failure, the last delay cut to what is left.
+func (r retrier) nextDown(n *tally) (time.Duration, bool) {
+	if r.max <= 0 || r.window <= 0 {
+		return 0, false
+	}
+	now := time.Now()
+	if n.downSince.IsZero() {
+		n.downSince = now
+	}
+	left := r.window - now.Sub(n.downSince)
+	if left <= 0 {
+		return 0, false
+	}
+	n.down++
+	return min(r.backoff(n.down-1), maxDownBackoff, left), true
 }
 
 // once runs one attempt under the per-attempt timeout.

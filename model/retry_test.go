@@ -48,3 +48,12 @@ func TestErrorKindsAreDistinct(t *testing.T) {
 		}
 	}
 }
+
+func TestRetryWindowDefault(t *testing.T) {
+	if got := (Config{}).withDefaults().RetryWindow; got != DefaultRetryWindow || DefaultRetryWindow != 60*time.Second {
+		t.Errorf("default window %v (constant %v), want 60s", got, DefaultRetryWindow)
+	}
+	if got := (Config{RetryWindow: -1}).withDefaults().RetryWindow; got != 0 {
+		t.Errorf("negative window became %v, want 0 (off)", got)
+	}
+}

@@ -1,6 +1,7 @@
 package modeltest
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -83,7 +84,7 @@ func (s *Server) ollamaChat(w http.ResponseWriter, r *http.Request) {
 	}
 	m, ok := s.model(areq.Model)
 	if !ok {
-		s.writeError(w, http.StatusNotFound, fmt.Sprintf("model %q not found, try pulling it first", areq.Model))
+		s.writeError(w, http.StatusNotFound, fmt.Sprintf("model '%s' not found", areq.Model))
 		return
 	}
 	if len(areq.Tools) > 0 && !contains(m.Capabilities, "tools") {
@@ -106,7 +107,7 @@ func (s *Server) ollamaChat(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/x-ndjson")
 		fmt.Fprint(w, *rep.raw)
 	case req.Stream:
-		s.ollamaStream(w, areq.Model, rep, body)
+		s.ollamaStream(r.Context(), w, areq.Model, rep, body)
 	default:
 		if rep.drop {
 			panic(http.ErrAbortHandler)
@@ -119,8 +120,9 @@ func (s *Server) ollamaChat(w http.ResponseWriter, r *http.Request) {
 }
 
 // ollamaStream writes the reply as Ollama does: text in small chunks, tool
-// calls in their own chunk, then a final chunk with the metrics.
-func (s *Server) ollamaStream(w http.ResponseWriter, name string, rep Reply, body []byte) {
+// calls in their own chunk, then a final chunk with the metrics. A dripping
+// reply pauses before each chunk; a stalling one stops before the final chunk.
+func (s *Server) ollamaStream(ctx context.Context, w http.ResponseWriter, name string, rep Reply, body []byte) {
 	w.Header().Set("Content-Type", "application/x-ndjson")
 	enc := json.NewEncoder(w)
 	flush := func() {
@@ -128,7 +130,11 @@ func (s *Server) ollamaStream(w http.ResponseWriter, name string, rep Reply, bod
 			f.Flush()
 		}
 	}
+	flush()
 	for _, piece := range splitText(rep.text) {
+		if !s.pause(ctx, rep.drip) {
+			return
+		}
 		_ = enc.Encode(wireChunk{Model: name, CreatedAt: fakeTime, Message: wireMessage{Role: "assistant", Content: piece}})
 		flush()
 		if rep.drop {
@@ -137,6 +143,10 @@ func (s *Server) ollamaStream(w http.ResponseWriter, name string, rep Reply, bod
 	}
 	if rep.drop {
 		panic(http.ErrAbortHandler)
+	}
+	if rep.stall {
+		s.wait(ctx, Hang())
+		return
 	}
 	if len(rep.calls) > 0 {
 		_ = enc.Encode(wireChunk{Model: name, CreatedAt: fakeTime, Message: wireMessage{Role: "assistant", ToolCalls: wireCalls(rep.calls)}})

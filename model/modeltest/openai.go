@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"testing"
+	"time"
 
 	"bench/model"
 )
@@ -76,6 +77,10 @@ func (s *Server) openaiChat(w http.ResponseWriter, r *http.Request) {
 		s.exhausted(w, len(s.Requests())-1)
 		return
 	}
+	if rep.stall {
+		rep.hang = true
+	}
+	rep.delay += rep.drip * time.Duration(len(splitText(rep.text))+1)
 	if !s.wait(r.Context(), rep) {
 		return
 	}

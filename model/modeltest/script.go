@@ -29,6 +29,8 @@ type Reply struct {
 	delay      time.Duration
 	hang       bool
 	drop       bool
+	stall      bool
+	drip       time.Duration
 	fn         func(Request) Reply
 	always     bool
 	prompt     int // backend prompt tokens; -1 = derived from the request
@@ -91,6 +93,22 @@ func Hang() Reply {
 func Drop() Reply {
 	r := reply()
 	r.drop = true
+	return r
+}
+
+// Stall streams the reply's text and then stalls: the final chunk
+// (done=true) never comes, and the handler waits until the client gives up
+// or the server closes. Without text the stream stalls before its first
+// chunk, after the headers. On the OpenAI fake (not streamed) it is Hang.
+func (r Reply) Stall() Reply {
+	r.stall = true
+	return r
+}
+
+// Drip pauses d before each streamed chunk, as a slow model does; the
+// handler stops when the client leaves. On the OpenAI fake it delays the reply.
+func (r Reply) Drip(d time.Duration) Reply {
+	r.drip = d
 	return r
 }
 

@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -35,10 +37,13 @@ type Server struct {
 
 	t       testing.TB
 	backend string
-	srv     *httptest.Server
-	closing chan struct{}
+	handler http.Handler
 
-	mu       sync.Mutex
+	mu      sync.Mutex
+	srv     *httptest.Server // nil while stopped
+	closing chan struct{}    // closed when the current server stops
+	closed  bool             // Close was called: Start no longer works
+
 	script   []Reply
 	served   int
 	requests []Request
@@ -55,34 +60,78 @@ func newServer(t testing.TB, backend string, script []Reply, mux func(*Server) h
 		script:  slices.Clone(script),
 		models:  []Model{{Name: DefaultModel, Digest: DefaultDigest, Capabilities: []string{"completion", "tools"}}},
 	}
-	s.srv = httptest.NewServer(mux(s))
+	s.handler = mux(s)
+	s.srv = httptest.NewServer(s.handler)
 	s.URL = s.srv.URL
 	t.Cleanup(s.Close)
 	return s
 }
 
-// Close stops the server, releasing handlers that hang or wait. Tests need
-// not call it: it runs at cleanup.
+// Close stops the server for good, releasing handlers that hang or wait.
+// Tests need not call it: it runs at cleanup.
 func (s *Server) Close() {
-	select {
-	case <-s.closing:
-		return
-	default:
+	s.mu.Lock()
+	s.closed = true
+	s.mu.Unlock()
+	s.Stop()
+}
+
+// Stop shuts the server down as a killed server goes: open connections are
+// cut, hanging handlers released, and new connections refused, until Start.
+func (s *Server) Stop() {
+	s.mu.Lock()
+	srv := s.srv
+	if srv != nil {
 		close(s.closing)
+		s.srv = nil
 	}
-	s.srv.Close()
+	s.mu.Unlock()
+	if srv != nil {
+		srv.CloseClientConnections()
+		srv.Close()
+	}
+}
+
+// Start brings a stopped server back on the same address, with its script
+// and records as they were. It may be called from any goroutine; a failure
+// to listen fails the test.
+func (s *Server) Start() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.srv != nil || s.closed {
+		return
+	}
+	l, err := net.Listen("tcp", strings.TrimPrefix(s.URL, "http://"))
+	if err != nil {
+		s.t.Errorf("fake %s server: restarting on %s: %v", s.backend, s.URL, err)
+		return
+	}
+	srv := httptest.NewUnstartedServer(s.handler)
+	srv.Listener.Close()
+	srv.Listener = l
+	srv.Start()
+	s.srv, s.closing = srv, make(chan struct{})
+}
+
+// stopping is closed when the server serving now stops.
+func (s *Server) stopping() <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.closing
 }
 
 // Config is a model.Config pointing at the fake, with the default model,
-// fast retries and a short timeout, for tests.
+// fast retries, a short timeout and a one-second window for retrying an
+// unreachable server, for tests.
 func (s *Server) Config() model.Config {
 	return model.Config{
-		Backend:    s.backend,
-		Host:       s.URL,
-		Model:      DefaultModel,
-		Timeout:    5 * time.Second,
-		RetryBase:  time.Millisecond,
-		MaxRetries: 3,
+		Backend:     s.backend,
+		Host:        s.URL,
+		Model:       DefaultModel,
+		Timeout:     5 * time.Second,
+		RetryBase:   time.Millisecond,
+		MaxRetries:  3,
+		RetryWindow: time.Second,
 	}
 }
 
@@ -158,10 +207,11 @@ func (s *Server) next(req Request) (Reply, bool) {
 // wait applies a reply's delay or hang; it reports false when the client left
 // or the server is closing.
 func (s *Server) wait(ctx context.Context, r Reply) bool {
+	closing := s.stopping()
 	if r.hang {
 		select {
 		case <-ctx.Done():
-		case <-s.closing:
+		case <-closing:
 		}
 		return false
 	}
@@ -174,9 +224,18 @@ func (s *Server) wait(ctx context.Context, r Reply) bool {
 	case <-t.C:
 		return true
 	case <-ctx.Done():
-	case <-s.closing:
+	case <-closing:
 	}
 	return false
+}
+
+// pause waits d (none when d is 0); it reports false when the client left
+// or the server is closing.
+func (s *Server) pause(ctx context.Context, d time.Duration) bool {
+	if d <= 0 {
+		return true
+	}
+	return s.wait(ctx, Reply{delay: d})
 }
 
 // exhausted answers a request beyond the script, and fails the test.
