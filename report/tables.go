@@ -48,7 +48,7 @@ func tracksTable(rep *Report) table {
 func resultsTable(rep *Report) table {
 	t := table{
 		title:  "Results per task and track",
-		header: []string{"task", "track", "passed", "rate [95% CI]", "pass@k", "tokens", "est. tokens", "turns", "exit reasons", "notes"},
+		header: []string{"task", "track", "passed", "rate [95% CI]", "pass@k", "median tokens", "median est. tokens", "median turns", "exit reasons", "notes"},
 	}
 	for _, r := range rep.Rows {
 		t.rows = append(t.rows, []string{
@@ -222,7 +222,7 @@ func noteMarks(ids []int) string {
 	return b.String()
 }
 
-// num formats a median, which is always one of the data values.
+// num formats a median: a data value, or the midpoint of two for even n.
 func num(x float64) string {
 	return strconv.FormatFloat(x, 'f', -1, 64)
 }
