@@ -88,7 +88,9 @@ func TestReportBadInput(t *testing.T) {
 		{[]string{"report", syntheticRun, "--format"}, "flag --format needs a value"},
 		{[]string{"report", filepath.Join(t.TempDir(), "missing")}, "does not exist"},
 		{[]string{"compare", syntheticRun}, "compare needs two run folders, OLD and NEW; got 1"},
-		{[]string{"compare", syntheticRun, syntheticNew, "--format", "csv"}, `unknown --format "csv"`},
+		{[]string{"compare", syntheticRun, syntheticNew, "--format", "xml"}, `unknown --format "xml": want one of text, markdown, csv, json`},
+		{[]string{"compare", syntheticRun, syntheticNew, "--alpha", "1.5"}, "--alpha 1.5: the significance level is a number between 0 and 1"},
+		{[]string{"compare", syntheticRun, syntheticNew, "--alpha", "0"}, "--alpha 0: the significance level"},
 	} {
 		_, _, err := runCLI(t, c.args...)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -128,5 +130,37 @@ func TestCompareNamesWhatItLeftOut(t *testing.T) {
 		if !strings.Contains(errOut, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, errOut)
 		}
+	}
+}
+
+// TestCompareFormatsAndAlpha: compare takes --format csv (fixed header) and
+// json, and --alpha changes the level in the output.
+func TestCompareFormatsAndAlpha(t *testing.T) {
+	out, errOut, err := runCLI(t, "compare", syntheticRun, syntheticNew, "--format", "csv")
+	if err != nil {
+		t.Fatalf("bench compare --format csv: %v\n%s", err, errOut)
+	}
+	if !strings.HasPrefix(out, "task,track,old_n,new_n,") || !strings.Contains(out, "parse_date,workflow,4,8,1,8,") {
+		t.Errorf("compare csv:\n%s", out)
+	}
+	out, _, err = runCLI(t, "compare", syntheticRun, syntheticNew, "--format", "json", "--alpha", "0.01")
+	if err != nil || !strings.Contains(out, `"alpha": 0.01`) || !strings.Contains(out, `"need_per_side": 5`) {
+		t.Errorf("compare json at --alpha 0.01 (err %v):\n%s", err, out)
+	}
+	out, _, _ = runCLI(t, "compare", syntheticRun, syntheticNew, "--alpha", "0.01")
+	if !strings.Contains(out, "not significant at α = 0.01") {
+		t.Errorf("the text does not name α = 0.01:\n%s", out)
+	}
+}
+
+// TestCompareWarnsAboutSettings: two runs that differ in settings (here the
+// model digest) are compared with a note saying so.
+func TestCompareWarnsAboutSettings(t *testing.T) {
+	out, _, err := runCLI(t, "compare", syntheticRun, syntheticNew)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "the runs differ in model-digest (old: sha256:synthetic0000, new: sha256:synthetic1111)") {
+		t.Errorf("no note on the differing settings:\n%s", out)
 	}
 }
