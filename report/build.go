@@ -16,7 +16,13 @@ func Build(inputs []record.Data) *Report {
 	cells := g.cells
 	checked := checkNotes(g.checks, inputs, notes)
 	for _, c := range cells {
-		rep.Rows = append(rep.Rows, summarize(c, notes, checked))
+		row := summarize(c, notes, checked)
+		for _, r := range c.runs {
+			if id := inputs[r].Run.ID; !slices.Contains(row.Runs, id) {
+				row.Runs = append(row.Runs, id)
+			}
+		}
+		rep.Rows = append(rep.Rows, row)
 		rep.Sequences = append(rep.Sequences, sequences(c)...)
 	}
 	rep.Tracks = trackRows(cells)

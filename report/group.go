@@ -21,6 +21,7 @@ type entry struct {
 type cell struct {
 	task, track string
 	entries     []entry
+	runs        []int // the inputs with episodes in the cell, ascending
 	lost        int // episodes ended by an infrastructure error
 	retries     int // model calls retried, over all episodes (lost ones too)
 	cutReplies  int // replies cut at the reply cap, over all episodes
@@ -64,6 +65,9 @@ func group(inputs []record.Data) grouping {
 				c = &cell{task: k.task, track: k.track}
 				byKey[k] = c
 				g.cells = append(g.cells, c)
+			}
+			if len(c.runs) == 0 || c.runs[len(c.runs)-1] != r {
+				c.runs = append(c.runs, r)
 			}
 			c.retries += ep.Retries
 			c.cutReplies += ep.CutReplies

@@ -28,6 +28,7 @@ type RunInfo struct {
 type Row struct {
 	Task            string   `json:"task"`
 	Track           string   `json:"track"`
+	Runs            []string `json:"runs"` // ids of the runs with episodes in the row, in input order
 	N               int      `json:"n"`    // episodes counted: not the lost ones
 	Lost            int      `json:"lost"` // episodes ended by an infrastructure error, in no rate
 	Passed          int      `json:"passed"`

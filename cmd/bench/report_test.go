@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/csv"
 	"os"
 	"path/filepath"
 	"strings"
@@ -40,7 +41,7 @@ func TestReportFlagsAfterFolders(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if before != after || !strings.HasPrefix(after, "task,track,n,passed") {
+	if before != after || !strings.HasPrefix(after, "run,model,task,track,n,lost,passed") {
 		t.Errorf("--format after the folder gave another output:\n%s\nvs\n%s", after, before)
 	}
 }
@@ -162,5 +163,34 @@ func TestCompareWarnsAboutSettings(t *testing.T) {
 	}
 	if !strings.Contains(out, "the runs differ in model-digest (old: sha256:synthetic0000, new: sha256:synthetic1111)") {
 		t.Errorf("no note on the differing settings:\n%s", out)
+	}
+}
+
+// TestReportCSVsConcatenate: the CSVs of two runs, the second without its
+// header (tail -n +2), read as one table.
+func TestReportCSVsConcatenate(t *testing.T) {
+	a, _, err := runCLI(t, "report", "--format", "csv", syntheticRun)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _, err := runCLI(t, "report", "--format", "csv", syntheticNew)
+	if err != nil {
+		t.Fatal(err)
+	}
+	headA, _, _ := strings.Cut(a, "\n")
+	headB, bodyB, _ := strings.Cut(b, "\n")
+	if headA != headB {
+		t.Fatalf("headers differ:\n%s\n%s", headA, headB)
+	}
+	recs, err := csv.NewReader(strings.NewReader(a + bodyB)).ReadAll()
+	if err != nil {
+		t.Fatalf("the concatenated CSVs are not one table: %v", err)
+	}
+	runs := map[string]int{}
+	for _, r := range recs[1:] {
+		runs[r[0]]++
+	}
+	if runs["synthetic-run"] != 5 || runs["synthetic-new"] != 5 {
+		t.Errorf("rows per run = %v, want 5 of each", runs)
 	}
 }
