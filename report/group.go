@@ -22,12 +22,12 @@ type cell struct {
 	task, track string
 	entries     []entry
 	runs        []int // the inputs with episodes in the cell, ascending
-	lost        int // episodes ended by an infrastructure error
-	retries     int // model calls retried, over all episodes (lost ones too)
-	cutReplies  int // replies cut at the reply cap, over all episodes
-	timeouts    int // counted episodes whose grading run timed out
-	inconsist   int // counted episodes whose line says passed against its test counts
-	edited      int // counted episodes whose trajectory was edited after the run
+	lost        int   // episodes ended by an infrastructure error
+	retries     int   // model calls retried, over all episodes (lost ones too)
+	cutReplies  int   // replies cut at the reply cap, over all episodes
+	timeouts    int   // counted episodes whose grading run timed out
+	inconsist   int   // counted episodes whose line says passed against its test counts
+	edited      int   // counted episodes whose trajectory was edited after the run
 }
 
 // grouping is the cells of the inputs and what was found on the way: the
