@@ -39,9 +39,9 @@ func checkNotes(k checks, inputs []record.Data, notes *footnotes) checkedNotes {
 	if k.timeouts > 0 {
 		ids.timeouts = notes.add(fmt.Sprintf("grading timed out in %s (the tests ran past their time limit): counted as failed", words.Plural(k.timeouts, "episode")))
 	}
-	if len(k.edited) > 0 {
+	if k.edited.n > 0 {
 		ids.edited = notes.add(fmt.Sprintf("%s edited after the run (SHA-256 differs from the one recorded), not counted as passes: %s",
-			words.Plural(len(k.edited), "trajectory file"), firstFew(k.edited)))
+			words.Plural(k.edited.n, "trajectory file"), k.edited))
 	}
 	return ids
 }
@@ -49,8 +49,8 @@ func checkNotes(k checks, inputs []record.Data, notes *footnotes) checkedNotes {
 // checkRunNotes adds the footnotes on the run folders that rows do not
 // refer to: missing trajectory files and runs given twice.
 func checkRunNotes(k checks, inputs []record.Data, notes *footnotes) {
-	if len(k.missing) > 0 {
-		notes.add(fmt.Sprintf("%s missing (bench show cannot show those episodes): %s", words.Plural(len(k.missing), "trajectory file"), firstFew(k.missing)))
+	if k.missing.n > 0 {
+		notes.add(fmt.Sprintf("%s missing (bench show cannot show those episodes): %s", words.Plural(k.missing.n, "trajectory file"), k.missing))
 	}
 	if k.duplicates > 0 {
 		dirs := map[string][]string{}
@@ -74,11 +74,3 @@ func checkRunNotes(k checks, inputs []record.Data, notes *footnotes) {
 
 // firstFewMax is how many paths a footnote names.
 const firstFewMax = 3
-
-// firstFew joins the first few of paths, saying how many more there are.
-func firstFew(paths []string) string {
-	if len(paths) <= firstFewMax {
-		return strings.Join(paths, ", ")
-	}
-	return strings.Join(paths[:firstFewMax], ", ") + fmt.Sprintf(" and %d more", len(paths)-firstFewMax)
-}

@@ -72,8 +72,8 @@ func Compare(old, new []record.Data, alpha float64) Comparison {
 		if side.k.duplicates > 0 {
 			c.Notes = append(c.Notes, fmt.Sprintf("%s: a run is given more than once: each episode counted once", side.name))
 		}
-		if side.k.inconsistent+len(side.k.edited) > 0 {
-			c.Notes = append(c.Notes, fmt.Sprintf("%s: %d episodes say passed but are inconsistent or edited: not counted as passes (bench report says which)", side.name, side.k.inconsistent+len(side.k.edited)))
+		if side.k.inconsistent+side.k.edited.n > 0 {
+			c.Notes = append(c.Notes, fmt.Sprintf("%s: %d episodes say passed but are inconsistent or edited: not counted as passes (bench report says which)", side.name, side.k.inconsistent+side.k.edited.n))
 		}
 	}
 	return c

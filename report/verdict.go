@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"bench/record"
@@ -23,12 +24,35 @@ type verdict struct {
 // checks counts, over all inputs, the episodes whose record the report does
 // not take at its word, and names a few of them.
 type checks struct {
-	lost         int      // infrastructure errors, not counted
-	duplicates   int      // episodes of a run given twice, counted once
-	inconsistent int      // passed, but the test counts disagree
-	timeouts     int      // grading runs that timed out
-	edited       []string // trajectories whose digest differs from the recorded one
-	missing      []string // trajectory files that are not there
+	lost         int   // infrastructure errors, not counted
+	duplicates   int   // episodes of a run given twice, counted once
+	inconsistent int   // passed, but the test counts disagree
+	timeouts     int   // grading runs that timed out
+	edited       named // trajectories whose digest differs from the recorded one
+	missing      named // trajectory files that are not there
+}
+
+// named counts paths and keeps the first firstFewMax of them.
+type named struct {
+	n     int
+	first []string
+}
+
+// add counts path, keeping it if it is among the first.
+func (x *named) add(path string) {
+	x.n++
+	if len(x.first) < firstFewMax {
+		x.first = append(x.first, path)
+	}
+}
+
+// String joins the first paths, saying how many more there are.
+func (x named) String() string {
+	s := strings.Join(x.first, ", ")
+	if more := x.n - len(x.first); more > 0 {
+		s += " and " + strconv.Itoa(more) + " more"
+	}
+	return s
 }
 
 // verdict derives whether an episode passed: its line must say so, its test
@@ -43,9 +67,9 @@ func (k *checks) verdict(dir string, ep *record.Episode) verdict {
 	if path := trajectoryPath(dir, ep); path != "" {
 		switch edited, err := trajectoryEdited(path, ep.TrajectorySHA256); {
 		case errors.Is(err, fs.ErrNotExist):
-			k.missing = append(k.missing, path)
+			k.missing.add(path)
 		case edited:
-			k.edited = append(k.edited, path)
+			k.edited.add(path)
 			v.edited = true
 		}
 	}
