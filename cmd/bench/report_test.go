@@ -194,3 +194,45 @@ func TestReportCSVsConcatenate(t *testing.T) {
 		t.Errorf("rows per run = %v, want 5 of each", runs)
 	}
 }
+
+// TestReportRunGivenTwiceCountsOnce: `bench report D D` counts each episode
+// once, with a footnote.
+func TestReportRunGivenTwiceCountsOnce(t *testing.T) {
+	out, _, err := runCLI(t, "report", syntheticRun, syntheticRun)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{" parse_date  workflow  1/4 ", "run synthetic-run is given 2 times", "each episode counted once"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("bench report D D lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestReportForgedAndLostLines: a results line forged to say passed (its
+// test counts say otherwise) is not a pass, and an episode lost to a server
+// error is in no rate; both are said.
+func TestReportForgedAndLostLines(t *testing.T) {
+	dir := t.TempDir()
+	run := `{"format":1,"id":"forged","backend":"ollama","model":"m","seeds":[1,2,3],"tracks":["agent"]}`
+	lines := []string{
+		`{"format":1,"run":"forged","task":"t","track":"agent","seed":1,"passed":true,"tests_passed":2,"tests_total":2,"exit_reason":"done","prompt_tokens":10}`,
+		`{"format":1,"run":"forged","task":"t","track":"agent","seed":2,"passed":true,"tests_passed":1,"tests_total":2,"exit_reason":"done","prompt_tokens":10}`,
+		`{"format":1,"run":"forged","task":"t","track":"agent","seed":3,"passed":false,"exit_reason":"error","error_kind":"unreachable","error":"connection refused","retries":4}`,
+	}
+	os.WriteFile(filepath.Join(dir, "run.json"), []byte(run), 0o644)
+	os.WriteFile(filepath.Join(dir, "episodes.jsonl"), []byte(strings.Join(lines, "\n")+"\n"), 0o644)
+	out, _, err := runCLI(t, "report", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		" t     agent  1/2     1 ",
+		"1 episode inconsistent: the line says passed but its test counts disagree",
+		"1 episode lost to server errors, not counted",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
+		}
+	}
+}
