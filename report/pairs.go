@@ -36,8 +36,8 @@ func pairs(cells []*cell, inputs []record.Data, notes *footnotes) ([]Ratio, []Mc
 	for _, task := range tasks {
 		for _, p := range pairedTracks {
 			a, b := byTask[task][p[0]], byTask[task][p[1]]
-			if a == nil || b == nil {
-				continue
+			if a == nil || b == nil || len(a.entries) == 0 || len(b.entries) == 0 {
+				continue // a cell of lost episodes only has nothing to compare
 			}
 			if r, ok := ratio(a, b); ok {
 				ratios = append(ratios, r)

@@ -204,7 +204,10 @@ func TestLostEpisodesNeverEnterRates(t *testing.T) {
 func TestAllLostCellPrintsNoRate(t *testing.T) {
 	e := episode("t", "agent", 1, 0, false, 0)
 	e.ExitReason, e.ErrorKind = record.ExitError, record.ErrorServer
-	rep := Build([]record.Data{{Run: record.Run{ID: "r"}, Episodes: []record.Episode{e}}})
+	rep := Build([]record.Data{{Run: record.Run{ID: "r"}, Episodes: []record.Episode{e, episode("t", "workflow", 1, 0, true, 100)}}})
+	if len(rep.Ratios) != 0 || len(rep.McNemar) != 0 {
+		t.Errorf("a cell of lost episodes only is compared: ratios %+v, McNemar %+v", rep.Ratios, rep.McNemar)
+	}
 	if r := rowOf(t, rep, "t", "agent"); r.N != 0 || r.Lost != 1 {
 		t.Errorf("row = %+v, want n = 0, lost = 1", r)
 	}
