@@ -47,59 +47,61 @@ func WriteCSV(w io.Writer, rep *Report) error {
 		models[r.ID] = r.Model
 	}
 	for _, r := range rep.Rows {
-		var ms []string
-		for _, id := range r.Runs {
-			if m := models[id]; !slices.Contains(ms, m) {
-				ms = append(ms, m)
-			}
-		}
-		rec := []string{strings.Join(r.Runs, "+"), strings.Join(ms, "+"), r.Task, r.Track, itoa(r.N), itoa(r.Lost), itoa(r.Passed)}
-		if r.N == 0 {
-			rec = append(rec, "", "", "")
-		} else {
-			rec = append(rec, f4(r.Rate), f4(r.Wilson.Low), f4(r.Wilson.High))
-		}
-		for _, k := range PassAtKs {
-			v := ""
-			for _, p := range r.PassAtK {
-				if p.K == k {
-					v = f4(p.P)
-				}
-			}
-			rec = append(rec, v)
-		}
-		if r.N == 0 {
-			rec = append(rec, "", "", "")
-		} else {
-			rec = append(rec, num(r.MedianTokens), num(r.MedianEstTokens), num(r.MedianTurns))
-		}
-		other := 0
-		for _, c := range r.Exits {
-			if !slices.Contains(csvExits, c.Name) {
-				other += c.Count
-			}
-		}
-		for _, e := range csvExits {
-			n := 0
-			for _, c := range r.Exits {
-				if c.Name == e {
-					n = c.Count
-				}
-			}
-			rec = append(rec, itoa(n))
-		}
-		rec = append(rec, itoa(other), itoa(r.Retries), itoa(r.CutReplies), itoa(r.GradingTimeouts))
-		var notes []string
-		for _, id := range r.Notes {
-			notes = append(notes, fmt.Sprintf("[%d] %s", id, texts[id]))
-		}
-		rec = append(rec, strings.Join(notes, "; "))
-		if err := cw.Write(rec); err != nil {
+		if err := cw.Write(csvRecord(r, models, texts)); err != nil {
 			return err
 		}
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// csvRecord is the CSV record of one row, in csvHeader's order; models
+// maps run ids to models and texts footnote IDs to their texts.
+func csvRecord(r Row, models map[string]string, texts map[int]string) []string {
+	var ms []string
+	for _, id := range r.Runs {
+		if m := models[id]; !slices.Contains(ms, m) {
+			ms = append(ms, m)
+		}
+	}
+	rec := []string{strings.Join(r.Runs, "+"), strings.Join(ms, "+"), r.Task, r.Track, itoa(r.N), itoa(r.Lost), itoa(r.Passed)}
+	if r.N == 0 {
+		rec = append(rec, "", "", "")
+	} else {
+		rec = append(rec, f4(r.Rate), f4(r.Wilson.Low), f4(r.Wilson.High))
+	}
+	for _, k := range PassAtKs {
+		v := ""
+		for _, p := range r.PassAtK {
+			if p.K == k {
+				v = f4(p.P)
+			}
+		}
+		rec = append(rec, v)
+	}
+	if r.N == 0 {
+		rec = append(rec, "", "", "")
+	} else {
+		rec = append(rec, num(r.MedianTokens), num(r.MedianEstTokens), num(r.MedianTurns))
+	}
+	exits := map[string]int{}
+	other := 0
+	for _, c := range r.Exits {
+		if slices.Contains(csvExits, c.Name) {
+			exits[c.Name] = c.Count
+		} else {
+			other += c.Count
+		}
+	}
+	for _, e := range csvExits {
+		rec = append(rec, itoa(exits[e]))
+	}
+	rec = append(rec, itoa(other), itoa(r.Retries), itoa(r.CutReplies), itoa(r.GradingTimeouts))
+	var notes []string
+	for _, id := range r.Notes {
+		notes = append(notes, fmt.Sprintf("[%d] %s", id, texts[id]))
+	}
+	return append(rec, strings.Join(notes, "; "))
 }
 
 // f4 formats a probability with four decimals.

@@ -66,33 +66,40 @@ func group(inputs []record.Data) grouping {
 				byKey[k] = c
 				g.cells = append(g.cells, c)
 			}
-			if len(c.runs) == 0 || c.runs[len(c.runs)-1] != r {
-				c.runs = append(c.runs, r)
-			}
-			c.retries += ep.Retries
-			c.cutReplies += ep.CutReplies
-			if ep.Lost() {
-				c.lost++
-				g.checks.lost++
-				continue
-			}
-			v := g.checks.verdict(inputs[r].Dir, ep)
-			if ep.GradingTimedOut {
-				c.timeouts++
-			}
-			if v.inconsistent {
-				c.inconsist++
-			}
-			if v.edited {
-				c.edited++
-			}
-			c.entries = append(c.entries, entry{ep, r, v.pass})
+			g.count(c, r, inputs[r].Dir, ep)
 		}
 	}
 	slices.SortFunc(g.cells, func(a, b *cell) int {
 		return cmp.Or(cmp.Compare(a.task, b.task), compareTracks(a.track, b.track))
 	})
 	return g
+}
+
+// count adds episode ep of input r (read from the folder dir) to cell c:
+// as an entry with its derived verdict, or, when it was lost to an
+// infrastructure error, only to the cell's count of lost episodes.
+func (g *grouping) count(c *cell, r int, dir string, ep *record.Episode) {
+	if len(c.runs) == 0 || c.runs[len(c.runs)-1] != r {
+		c.runs = append(c.runs, r)
+	}
+	c.retries += ep.Retries
+	c.cutReplies += ep.CutReplies
+	if ep.Lost() {
+		c.lost++
+		g.checks.lost++
+		return
+	}
+	v := g.checks.verdict(dir, ep)
+	if ep.GradingTimedOut {
+		c.timeouts++
+	}
+	if v.inconsistent {
+		c.inconsist++
+	}
+	if v.edited {
+		c.edited++
+	}
+	c.entries = append(c.entries, entry{ep, r, v.pass})
 }
 
 // episodeID identifies an episode across inputs: its run and its key.
