@@ -30,6 +30,8 @@ type checks struct {
 	timeouts     int   // grading runs that timed out
 	edited       named // trajectories whose digest differs from the recorded one
 	missing      named // trajectory files that are not there
+
+	listed map[string]map[string]bool // the files of each trajectory folder seen
 }
 
 // named counts paths and keeps the first firstFewMax of them.
@@ -38,11 +40,12 @@ type named struct {
 	first []string
 }
 
-// add counts path, keeping it if it is among the first.
-func (x *named) add(path string) {
+// add counts the file name of folder, keeping its path if it is among the
+// first.
+func (x *named) add(folder, name string) {
 	x.n++
 	if len(x.first) < firstFewMax {
-		x.first = append(x.first, path)
+		x.first = append(x.first, filepath.Join(folder, name))
 	}
 }
 
@@ -64,15 +67,7 @@ func (k *checks) verdict(dir string, ep *record.Episode) verdict {
 	if ep.GradingTimedOut {
 		k.timeouts++
 	}
-	if path := trajectoryPath(dir, ep); path != "" {
-		switch edited, err := trajectoryEdited(path, ep.TrajectorySHA256); {
-		case errors.Is(err, fs.ErrNotExist):
-			k.missing.add(path)
-		case edited:
-			k.edited.add(path)
-			v.edited = true
-		}
-	}
+	v.edited = dir != "" && k.trajectory(dir, ep)
 	if !ep.Passed {
 		return v
 	}
@@ -85,14 +80,31 @@ func (k *checks) verdict(dir string, ep *record.Episode) verdict {
 	return v
 }
 
-// trajectoryEdited reports whether the file at path differs from the
-// recorded hex SHA-256 digest; with no digest recorded it only checks that
-// the file is there (an error wrapping fs.ErrNotExist when it is not).
-func trajectoryEdited(path, digest string) (bool, error) {
-	if digest == "" {
-		_, err := os.Stat(path)
-		return false, err
+// trajectory checks the trajectory file of an episode of the run folder
+// dir: it counts the file as missing, or as edited after the run when its
+// digest was recorded and differs (then it returns true).
+func (k *checks) trajectory(dir string, ep *record.Episode) (edited bool) {
+	folder, name := trajectoryFile(dir, ep)
+	if ep.TrajectorySHA256 == "" {
+		if !k.present(folder, name) {
+			k.missing.add(folder, name)
+		}
+		return false
 	}
+	edited, err := trajectoryEdited(filepath.Join(folder, name), ep.TrajectorySHA256)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		k.missing.add(folder, name)
+	case edited:
+		k.edited.add(folder, name)
+	}
+	return edited
+}
+
+// trajectoryEdited reports whether the file at path differs from the
+// recorded hex SHA-256 digest (an error wrapping fs.ErrNotExist when it is
+// not there).
+func trajectoryEdited(path, digest string) (bool, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return false, err
@@ -105,11 +117,26 @@ func trajectoryEdited(path, digest string) (bool, error) {
 	return !strings.EqualFold(hex.EncodeToString(h.Sum(nil)), digest), nil
 }
 
-// trajectoryPath is the trajectory file of an episode of the run folder
-// dir, or "" when the run was not read from a folder.
-func trajectoryPath(dir string, ep *record.Episode) string {
-	if dir == "" {
-		return ""
+// present reports whether the folder holds a file name, listing each
+// folder once: one system call per task and track, not per episode.
+func (k *checks) present(folder, name string) bool {
+	if k.listed == nil {
+		k.listed = map[string]map[string]bool{}
 	}
-	return filepath.Join(dir, record.TrajectoriesDir, ep.Task, ep.Track, record.TrajectoryName(ep.Seed, ep.Repeat)+".jsonl")
+	names, ok := k.listed[folder]
+	if !ok {
+		names = map[string]bool{}
+		entries, _ := os.ReadDir(folder) // a missing folder: every file is missing
+		for _, e := range entries {
+			names[e.Name()] = true
+		}
+		k.listed[folder] = names
+	}
+	return names[name]
+}
+
+// trajectoryFile is the folder and name of the trajectory file of an
+// episode of the run folder dir.
+func trajectoryFile(dir string, ep *record.Episode) (folder, name string) {
+	return filepath.Join(dir, record.TrajectoriesDir, ep.Task, ep.Track), record.TrajectoryName(ep.Seed, ep.Repeat) + ".jsonl"
 }
