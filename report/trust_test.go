@@ -140,13 +140,14 @@ func TestTrajectoryDigestAndMissingFile(t *testing.T) {
 		e.TestsPassed, e.TestsTotal = 2, 2
 		return e
 	}
-	kept, edited, missing := mk(1), mk(2), mk(3)
+	kept, edited, missing, prefixed := mk(1), mk(2), mk(3), mk(4)
 	kept.TrajectorySHA256 = write(1, "{\"kind\":\"end\"}\n")
+	prefixed.TrajectorySHA256 = "sha256:" + write(4, "{\"kind\":\"end\"}\n")
 	edited.TrajectorySHA256 = write(2, "{\"kind\":\"end\"}\n")
 	os.WriteFile(filepath.Join(dir, record.TrajectoriesDir, "t", "agent", "seed-2.jsonl"), []byte("{\"kind\":\"end\",\"exit\":\"forged\"}\n"), 0o644)
-	rep := Build([]record.Data{{Dir: dir, Run: record.Run{ID: "r"}, Episodes: []record.Episode{kept, edited, missing}}})
-	if r := rowOf(t, rep, "t", "agent"); r.N != 3 || r.Passed != 2 {
-		t.Errorf("row = %d/%d, want 2/3: the edited episode is not a pass", r.Passed, r.N)
+	rep := Build([]record.Data{{Dir: dir, Run: record.Run{ID: "r"}, Episodes: []record.Episode{kept, edited, missing, prefixed}}})
+	if r := rowOf(t, rep, "t", "agent"); r.N != 4 || r.Passed != 3 {
+		t.Errorf("row = %d/%d, want 3/4: the edited episode is not a pass", r.Passed, r.N)
 	}
 	if note := footnoteWith(rep, "edited after the run"); !strings.Contains(note, "seed-2") {
 		t.Errorf("edited footnote = %q; all: %+v", note, rep.Footnotes)

@@ -102,7 +102,7 @@ func (k *checks) trajectory(dir string, ep *record.Episode) (edited bool) {
 }
 
 // trajectoryEdited reports whether the file at path differs from the
-// recorded hex SHA-256 digest (an error wrapping fs.ErrNotExist when it is
+// recorded hex SHA-256 digest (bare or as "sha256:<hex>") (an error wrapping fs.ErrNotExist when it is
 // not there).
 func trajectoryEdited(path, digest string) (bool, error) {
 	f, err := os.Open(path)
@@ -114,7 +114,8 @@ func trajectoryEdited(path, digest string) (bool, error) {
 	if _, err := io.Copy(h, f); err != nil {
 		return false, err
 	}
-	return !strings.EqualFold(hex.EncodeToString(h.Sum(nil)), digest), nil
+	digest = strings.TrimPrefix(strings.ToLower(digest), "sha256:") // the form of the tasks' checksums, too
+	return hex.EncodeToString(h.Sum(nil)) != digest, nil
 }
 
 // present reports whether the folder holds a file name, listing each
