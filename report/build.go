@@ -12,15 +12,24 @@ func Build(inputs []record.Data) *Report {
 	rep := &Report{}
 	notes := &footnotes{}
 	rep.Runs = runInfos(inputs)
-	cells := group(inputs)
+	g := group(inputs)
+	cells := g.cells
+	checked := checkNotes(g.checks, inputs, notes)
 	for _, c := range cells {
-		rep.Rows = append(rep.Rows, summarize(c, notes))
+		row := summarize(c, notes, checked)
+		for _, r := range c.runs {
+			if id := inputs[r].Run.ID; !slices.Contains(row.Runs, id) {
+				row.Runs = append(row.Runs, id)
+			}
+		}
+		rep.Rows = append(rep.Rows, row)
 		rep.Sequences = append(rep.Sequences, sequences(c)...)
 	}
 	rep.Tracks = trackRows(cells)
-	rep.Ratios, rep.McNemar = pairs(cells)
+	rep.Ratios, rep.McNemar = pairs(cells, inputs, notes)
 	rep.Twins = twins(cells, inputs, notes)
 	markDivergedRows(rep, notes)
+	checkRunNotes(g.checks, inputs, notes)
 	runNotes(inputs, notes)
 	rep.Footnotes = notes.list
 	rep.round()
@@ -39,16 +48,17 @@ func runInfos(inputs []record.Data) []RunInfo {
 	return infos
 }
 
-// summarize computes the row of one cell.
-func summarize(c *cell, notes *footnotes) Row {
+// summarize computes the row of one cell. Lost episodes are not in n; a
+// row whose every episode was lost has n = 0, rate 0 and medians 0.
+func summarize(c *cell, notes *footnotes, checked checkedNotes) Row {
 	n := len(c.entries)
-	row := Row{Task: c.task, Track: c.track, N: n}
+	row := Row{Task: c.task, Track: c.track, N: n, Lost: c.lost, Retries: c.retries, CutReplies: c.cutReplies, GradingTimeouts: c.timeouts}
 	tokens := make([]float64, n)
 	est := make([]float64, n)
 	turns := make([]float64, n)
 	exits := map[string]int{}
 	for i, e := range c.entries {
-		if e.ep.Passed {
+		if e.pass {
 			row.Passed++
 		}
 		tokens[i] = float64(e.ep.PromptTokens + e.ep.CompletionTokens)
@@ -56,8 +66,13 @@ func summarize(c *cell, notes *footnotes) Row {
 		turns[i] = float64(e.ep.Turns)
 		exits[e.ep.ExitReason]++
 	}
-	row.Rate = float64(row.Passed) / float64(n)
 	row.Wilson = Wilson(row.Passed, n)
+	row.Exits = counts(exits, compareExits)
+	row.Notes = checked.of(c)
+	if n == 0 {
+		return row
+	}
+	row.Rate = float64(row.Passed) / float64(n)
 	for _, k := range PassAtKs {
 		if k <= n {
 			row.PassAtK = append(row.PassAtK, PassK{K: k, P: PassAtK(n, row.Passed, k)})
@@ -67,7 +82,6 @@ func summarize(c *cell, notes *footnotes) Row {
 	slices.Sort(est)
 	slices.Sort(turns)
 	row.MedianTokens, row.MedianEstTokens, row.MedianTurns = median(tokens), median(est), median(turns)
-	row.Exits = counts(exits, compareExits)
 	if n == 1 {
 		row.Notes = append(row.Notes, notes.add("n = 1: examples, not rates"))
 	}

@@ -1,17 +1,25 @@
 package report
 
 import (
-	"bench/record"
-	"cmp"
 	"fmt"
-	"io"
 	"slices"
-	"strconv"
+	"strings"
+
+	"bench/record"
 )
 
-// Alpha is the significance level below which compare shows a change
-// instead of "~".
+// Alpha is the default significance level below which compare shows a
+// change instead of "~".
 const Alpha = 0.05
+
+// Comparison is the result of Compare: its JSON form is the document of
+// `bench compare --format json`.
+type Comparison struct {
+	Alpha  float64  `json:"alpha"`
+	Need   int      `json:"need_per_side"` // episodes per side below which no change can be significant at Alpha
+	Deltas []Delta  `json:"deltas"`
+	Notes  []string `json:"notes"` // settings in which the sides differ, episodes not counted
+}
 
 // Delta is the change of one task and track from old runs to new runs.
 type Delta struct {
@@ -27,27 +35,48 @@ type Delta struct {
 	TokenBasis        string  `json:"token_basis"` // "reported" or "estimated"
 	OldTokens         float64 `json:"old_median_tokens"`
 	NewTokens         float64 `json:"new_median_tokens"`
-	TokensP           float64 `json:"tokens_p"` // Mann-Whitney U test, two-sided
+	TokensP           float64 `json:"tokens_p"` // Mann-Whitney U test, two-sided (exact for n1+n2 ≤ 60)
 	TokensSignificant bool    `json:"tokens_significant"`
+	TooFew            bool    `json:"too_few"` // no change could be significant at alpha with these n
 }
 
 // Compare computes, per task and track present in both old and new, the
 // change in pass rate (Fisher's exact test) and in median tokens
-// (Mann-Whitney U test). Cells present on one side only are left out.
-func Compare(old, new []record.Data) []Delta {
+// (Mann-Whitney U test) at significance level alpha. Cells present on one
+// side only are left out; lost episodes are in neither n.
+func Compare(old, new []record.Data, alpha float64) Comparison {
+	c := Comparison{Alpha: alpha, Need: neededPerSide(alpha)}
+	og, ng := group(old), group(new)
 	newCells := map[[2]string]*cell{}
-	for _, c := range group(new) {
-		newCells[[2]string{c.task, c.track}] = c
+	for _, x := range ng.cells {
+		newCells[[2]string{x.task, x.track}] = x
 	}
-	var out []Delta
-	for _, o := range group(old) {
+	for _, o := range og.cells {
 		n := newCells[[2]string{o.task, o.track}]
-		if n == nil {
+		if n == nil || len(o.entries) == 0 || len(n.entries) == 0 {
 			continue
 		}
-		out = append(out, delta(o, n))
+		c.Deltas = append(c.Deltas, delta(o, n, alpha))
 	}
-	return out
+	slices.SortFunc(c.Deltas, func(a, b Delta) int { return compareCells(a.Task, a.Track, b.Task, b.Track) })
+	if diff := settingsDiff(old, new); diff != "" {
+		c.Notes = append(c.Notes, "the runs differ in "+diff+": a change may come from the settings as well")
+	}
+	for _, side := range []struct {
+		name string
+		k    checks
+	}{{"old", og.checks}, {"new", ng.checks}} {
+		if side.k.lost > 0 {
+			c.Notes = append(c.Notes, fmt.Sprintf("%s: %d episodes lost to server errors, not counted", side.name, side.k.lost))
+		}
+		if side.k.duplicates > 0 {
+			c.Notes = append(c.Notes, fmt.Sprintf("%s: a run is given more than once: each episode counted once", side.name))
+		}
+		if side.k.inconsistent+side.k.edited.n > 0 {
+			c.Notes = append(c.Notes, fmt.Sprintf("%s: %d episodes say passed but are inconsistent or edited: not counted as passes (bench report says which)", side.name, side.k.inconsistent+side.k.edited.n))
+		}
+	}
+	return c
 }
 
 // Unmatched names the task/track cells that only one side holds, which
@@ -55,8 +84,10 @@ func Compare(old, new []record.Data) []Delta {
 func Unmatched(old, new []record.Data) (onlyOld, onlyNew []string) {
 	keys := func(in []record.Data) map[string]bool {
 		m := map[string]bool{}
-		for _, c := range group(in) {
-			m[c.task+"/"+c.track] = true
+		for _, c := range group(in).cells {
+			if len(c.entries) > 0 {
+				m[c.task+"/"+c.track] = true
+			}
 		}
 		return m
 	}
@@ -77,12 +108,12 @@ func Unmatched(old, new []record.Data) (onlyOld, onlyNew []string) {
 }
 
 // delta compares one cell of the old runs with the same cell of the new.
-func delta(o, n *cell) Delta {
+func delta(o, n *cell, alpha float64) Delta {
 	d := Delta{Task: o.task, Track: o.track, OldN: len(o.entries), NewN: len(n.entries)}
 	d.OldPassed, d.NewPassed = passes(o), passes(n)
 	d.RateChange = sig6(float64(d.NewPassed)/float64(d.NewN) - float64(d.OldPassed)/float64(d.OldN))
 	d.RateP = sig6(FisherExact(d.OldPassed, d.OldN-d.OldPassed, d.NewPassed, d.NewN-d.NewPassed))
-	d.RateSignificant = d.RateP < Alpha
+	d.RateSignificant = d.RateP < alpha
 	d.TokenBasis = "reported"
 	xs, ys := tokensOf(o, false), tokensOf(n, false)
 	if median(xs) == 0 && median(ys) == 0 {
@@ -91,85 +122,35 @@ func delta(o, n *cell) Delta {
 	}
 	d.OldTokens, d.NewTokens = median(xs), median(ys)
 	d.TokensP = sig6(MannWhitney(xs, ys))
-	d.TokensSignificant = d.TokensP < Alpha
+	d.TokensSignificant = d.TokensP < alpha
+	d.TooFew = minRankSumP(d.OldN, d.NewN) >= alpha && minFisherP(d.OldN, d.NewN) >= alpha
 	return d
 }
 
-// passes counts the passed episodes of a cell.
-func passes(c *cell) int {
-	n := 0
-	for _, e := range c.entries {
-		if e.ep.Passed {
-			n++
-		}
-	}
-	return n
-}
-
-// compareTable lays deltas out benchstat-style: a change only when it is
-// significant, else "~", always with the p-value and the sample sizes.
-func compareTable(ds []Delta) table {
-	t := table{
-		title:  fmt.Sprintf("Changes from old to new (\"~\": not significant at α = %g)", Alpha),
-		header: []string{"task", "track", "old passed", "new passed", "pass rate Δ", "old tokens", "new tokens", "tokens Δ"},
-	}
-	slices.SortFunc(ds, func(a, b Delta) int { return cmp.Or(cmp.Compare(a.Task, b.Task), compareTracks(a.Track, b.Track)) })
-	for _, d := range ds {
-		sizes := fmt.Sprintf("n=%d+%d", d.OldN, d.NewN)
-		rate := "~"
-		if d.RateSignificant {
-			rate = fmt.Sprintf("%+.1fpp", 100*d.RateChange)
-		}
-		tokens := "~"
-		if d.TokensSignificant {
-			tokens = "changed"
-			if d.OldTokens > 0 {
-				tokens = fmt.Sprintf("%+.1f%%", 100*(d.NewTokens/d.OldTokens-1))
+// settingsDiff names the run settings (record.Run.Settings) in which the
+// old and new runs differ, with each side's values, or "" when they agree.
+// Runs without a model (oracle only) have no settings to differ in.
+func settingsDiff(old, new []record.Data) string {
+	values := func(in []record.Data, k int) []string {
+		var vs []string
+		for _, d := range in {
+			if d.Run.Model == "" {
+				continue
+			}
+			if v := d.Run.Settings()[k].Value; !slices.Contains(vs, v) {
+				vs = append(vs, v)
 			}
 		}
-		est := ""
-		if d.TokenBasis == "estimated" {
-			est = " (est.)"
+		slices.Sort(vs)
+		return vs
+	}
+	var diffs []string
+	for k, s := range (record.Run{}).Settings() {
+		o, n := values(old, k), values(new, k)
+		if len(o) == 0 || len(n) == 0 || slices.Equal(o, n) {
+			continue
 		}
-		t.rows = append(t.rows, []string{
-			d.Task, d.Track,
-			fmt.Sprintf("%d/%d", d.OldPassed, d.OldN), fmt.Sprintf("%d/%d", d.NewPassed, d.NewN),
-			fmt.Sprintf("%s (p=%.3f %s)", rate, d.RateP, sizes),
-			num(d.OldTokens) + est, num(d.NewTokens) + est,
-			fmt.Sprintf("%s (p=%.3f %s)", tokens, d.TokensP, sizes),
-		})
+		diffs = append(diffs, fmt.Sprintf("%s (old: %s, new: %s)", s.Name, strings.Join(o, " and "), strings.Join(n, " and ")))
 	}
-	return t
+	return strings.Join(diffs, ", ")
 }
-
-// noCommonCells is what compare prints when the runs share no task and track.
-const noCommonCells = "no task and track appears in both runs: nothing to compare"
-
-// WriteCompareText renders deltas as a plain-text table.
-func WriteCompareText(w io.Writer, ds []Delta) error {
-	if len(ds) == 0 {
-		_, err := io.WriteString(w, noCommonCells+"\n")
-		return err
-	}
-	return writeTextTables(w, nil, []table{compareTable(ds)}, nil)
-}
-
-// WriteCompareMarkdown renders deltas as a Markdown table.
-func WriteCompareMarkdown(w io.Writer, ds []Delta) error {
-	if len(ds) == 0 {
-		_, err := io.WriteString(w, "# bench compare\n\n"+noCommonCells+"\n")
-		return err
-	}
-	return writeMarkdownTables(w, "bench compare", nil, []table{compareTable(ds)}, nil)
-}
-
-// WriteCompareJSON renders deltas as a JSON document {"deltas": [...]}.
-func WriteCompareJSON(w io.Writer, ds []Delta) error {
-	return WriteJSONValue(w, struct {
-		Alpha  float64 `json:"alpha"`
-		Deltas []Delta `json:"deltas"`
-	}{Alpha, nonNil(ds)})
-}
-
-// itoa is strconv.Itoa, for brevity in renderers.
-var itoa = strconv.Itoa

@@ -79,7 +79,8 @@ func TestCompareShowsTildeForNoise(t *testing.T) {
 	}
 	old := []record.Data{{Episodes: append(mk("workflow", 20, 2, 1000), mk("agent", 4, 3, 5000)...)}}
 	new := []record.Data{{Episodes: append(mk("workflow", 20, 18, 2000), mk("agent", 4, 2, 5001)...)}}
-	ds := Compare(old, new)
+	cmp := Compare(old, new, Alpha)
+	ds := cmp.Deltas
 	if len(ds) != 2 {
 		t.Fatalf("deltas = %+v, want two", ds)
 	}
@@ -87,7 +88,7 @@ func TestCompareShowsTildeForNoise(t *testing.T) {
 		t.Errorf("significance = %+v, want workflow changed in both, agent in neither", ds)
 	}
 	var buf bytes.Buffer
-	if err := WriteCompareText(&buf, ds); err != nil {
+	if err := WriteCompareText(&buf, cmp); err != nil {
 		t.Fatal(err)
 	}
 	out := buf.String()
@@ -95,5 +96,162 @@ func TestCompareShowsTildeForNoise(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("compare output lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+// rankSumPBrute is an independent recomputation of the exact two-sided
+// p-value of the rank-sum test with ties: it ranks by counting (midranks),
+// then enumerates every way of choosing len(xs) of the pooled values.
+func rankSumPBrute(xs, ys []float64) float64 {
+	all := append(append([]float64{}, xs...), ys...)
+	n, n1 := len(all), len(xs)
+	rank := make([]float64, n)
+	for i, v := range all {
+		less, equal := 0, 0
+		for _, w := range all {
+			if w < v {
+				less++
+			} else if w == v {
+				equal++
+			}
+		}
+		rank[i] = float64(less) + float64(equal+1)/2
+	}
+	observed := 0.0
+	for i := range n1 {
+		observed += rank[i]
+	}
+	var total, le, ge float64
+	for mask := 0; mask < 1<<n; mask++ {
+		if bits(mask) != n1 {
+			continue
+		}
+		s := 0.0
+		for i := range n {
+			if mask&(1<<i) != 0 {
+				s += rank[i]
+			}
+		}
+		total++
+		if s <= observed+1e-9 {
+			le++
+		}
+		if s >= observed-1e-9 {
+			ge++
+		}
+	}
+	return math.Min(1, 2*math.Min(le, ge)/total)
+}
+
+// bits counts the set bits of x.
+func bits(x int) int {
+	n := 0
+	for ; x > 0; x &= x - 1 {
+		n++
+	}
+	return n
+}
+
+// TestMannWhitneyExactWithTies: 1034 → 1035 tokens over 3+3 episodes has
+// exact p = 2/20 = 0.100 (the normal approximation said 0.047), and the
+// exact test agrees with enumeration on tied samples.
+func TestMannWhitneyExactWithTies(t *testing.T) {
+	old, new := []float64{1034, 1034, 1034}, []float64{1035, 1035, 1035}
+	if p := MannWhitney(old, new); math.Abs(p-0.1) > 1e-12 {
+		t.Errorf("MannWhitney(1034×3, 1035×3) = %v, want 0.100", p)
+	}
+	for _, c := range []struct{ xs, ys []float64 }{
+		{[]float64{1, 2, 2, 3}, []float64{2, 3, 3, 4, 5}},
+		{[]float64{5, 5, 5, 6}, []float64{5, 6, 6, 6, 7, 7}},
+		{[]float64{10, 10}, []float64{10, 10, 10}},
+		{[]float64{1, 1, 2, 9, 9, 9, 9}, []float64{2, 3, 3, 9, 9}},
+		{[]float64{4, 1, 7}, []float64{2, 8, 5, 6}},
+	} {
+		if got, want := MannWhitney(c.xs, c.ys), rankSumPBrute(c.xs, c.ys); math.Abs(got-want) > 1e-9 {
+			t.Errorf("MannWhitney(%v, %v) = %v, enumeration %v", c.xs, c.ys, got, want)
+		}
+	}
+}
+
+// TestCompareSaysOnceWhenNIsTooSmall: with 3+3 episodes no change can be
+// significant at α = 0.05; compare says so once, as benchstat does, and a
+// smaller --alpha raises the need.
+func TestCompareSaysOnceWhenNIsTooSmall(t *testing.T) {
+	mk := func(task string, tokens int) []record.Episode {
+		var eps []record.Episode
+		for s := 1; s <= 3; s++ {
+			eps = append(eps, episode(task, "agent", s, 0, false, tokens))
+		}
+		return eps
+	}
+	old := []record.Data{{Run: record.Run{ID: "o"}, Episodes: append(mk("a", 1034), mk("b", 1034)...)}}
+	new := []record.Data{{Run: record.Run{ID: "n"}, Episodes: append(mk("a", 1035), mk("b", 1035)...)}}
+	cmp := Compare(old, new, Alpha)
+	for _, d := range cmp.Deltas {
+		if !d.TooFew || d.TokensSignificant || d.TokensP != 0.1 {
+			t.Errorf("delta %+v: want too few, not significant, p = 0.1", d)
+		}
+	}
+	var buf bytes.Buffer
+	if err := WriteCompareText(&buf, cmp); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	need := "need >= 4 episodes on each side to detect a difference at α = 0.05"
+	if strings.Count(out, need) != 1 {
+		t.Errorf("want %q once:\n%s", need, out)
+	}
+	if strings.Contains(out, "p=0.047") {
+		t.Errorf("the normal approximation's p = 0.047 is shown:\n%s", out)
+	}
+	if c := Compare(old, new, 0.2); c.Deltas[0].TooFew || !c.Deltas[0].TokensSignificant {
+		t.Errorf("at α = 0.2, 3+3 can show a change (p = 0.1): %+v", c.Deltas[0])
+	}
+	buf.Reset()
+	WriteCompareText(&buf, Compare(old, new, 0.01))
+	if !strings.Contains(buf.String(), "need >= 5 episodes on each side to detect a difference at α = 0.01") {
+		t.Errorf("at α = 0.01 the need is 5 (2/C(10,5) = 0.008):\n%s", buf.String())
+	}
+}
+
+// TestCompareWarnsWhenSettingsDiffer: like report, compare notes the
+// settings in which the two sides differ.
+func TestCompareWarnsWhenSettingsDiffer(t *testing.T) {
+	eps := []record.Episode{episode("t", "agent", 1, 0, true, 10)}
+	old := []record.Data{{Run: record.Run{ID: "o", Model: "m", Temperature: 0.7, Posture: "coding"}, Episodes: eps}}
+	new := []record.Data{{Run: record.Run{ID: "n", Model: "m", Temperature: 0.2, Posture: "coding"}, Episodes: eps}}
+	cmp := Compare(old, new, Alpha)
+	if len(cmp.Notes) != 1 || !strings.Contains(cmp.Notes[0], "temperature (old: 0.7, new: 0.2)") {
+		t.Errorf("notes = %q, want one naming temperature old 0.7, new 0.2", cmp.Notes)
+	}
+	if same := Compare(old, old, Alpha); len(same.Notes) != 0 {
+		t.Errorf("same settings: notes = %q, want none", same.Notes)
+	}
+}
+
+// TestCompareFormats: text, markdown, csv and json all carry the deltas;
+// the CSV has a fixed header.
+func TestCompareFormats(t *testing.T) {
+	old := []record.Data{readRunForTest(t, "testdata/synthetic-run")}
+	new := []record.Data{readRunForTest(t, "testdata/synthetic-new")}
+	cmp := Compare(old, new, Alpha)
+	for name, write := range map[string]func(*bytes.Buffer) error{
+		"markdown": func(b *bytes.Buffer) error { return WriteCompareMarkdown(b, cmp) },
+		"csv":      func(b *bytes.Buffer) error { return WriteCompareCSV(b, cmp) },
+		"json":     func(b *bytes.Buffer) error { return WriteCompareJSON(b, cmp) },
+	} {
+		var buf bytes.Buffer
+		if err := write(&buf); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if !strings.Contains(buf.String(), "parse_date") {
+			t.Errorf("%s lacks parse_date:\n%s", name, buf.String())
+		}
+	}
+	var buf bytes.Buffer
+	WriteCompareCSV(&buf, cmp)
+	want := "task,track,old_n,new_n,old_passed,new_passed,rate_change,rate_p,rate_significant,token_basis,old_median_tokens,new_median_tokens,tokens_p,tokens_significant,too_few,alpha\n"
+	if !strings.HasPrefix(buf.String(), want) {
+		t.Errorf("csv header:\n%s\nwant\n%s", strings.SplitN(buf.String(), "\n", 2)[0], want)
 	}
 }

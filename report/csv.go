@@ -9,56 +9,45 @@ import (
 	"strings"
 )
 
-// WriteCSV renders the rows of the report as one flat CSV table: a column
-// per statistic, pass@k for each k of PassAtKs (empty when n < k), a column
-// per exit reason seen, and the text of the row's footnotes.
-func WriteCSV(w io.Writer, rep *Report) error {
-	exits := exitNames(rep)
-	header := []string{"task", "track", "n", "passed", "rate", "wilson95_low", "wilson95_high"}
-	for _, k := range PassAtKs {
-		header = append(header, "pass@"+strconv.Itoa(k))
-	}
-	header = append(header, "median_tokens", "median_est_tokens", "median_turns")
-	for _, e := range exits {
-		header = append(header, "exit_"+e)
-	}
-	header = append(header, "notes")
+// csvExits are the exit reasons that always have their column in the CSV,
+// in order; any other reason is counted under exit_other.
+var csvExits = exitOrder
 
+// csvHeader is the CSV's fixed header: the same whatever happened, so that
+// the CSVs of several runs concatenate (tail -n +2) into one table.
+func csvHeader() []string {
+	h := []string{"run", "model", "task", "track", "n", "lost", "passed", "rate", "wilson95_low", "wilson95_high"}
+	for _, k := range PassAtKs {
+		h = append(h, "pass@"+strconv.Itoa(k))
+	}
+	h = append(h, "median_tokens", "median_est_tokens", "median_turns")
+	for _, e := range csvExits {
+		h = append(h, "exit_"+e)
+	}
+	return append(h, "exit_other", "retries", "cut_replies", "grading_timeouts", "notes")
+}
+
+// WriteCSV renders the rows of the report as one flat CSV table with a
+// fixed header (csvHeader): the run ids and models the row pools ("+"
+// between several), a column per statistic, pass@k for each k of PassAtKs
+// (empty when n < k), a column per contract exit reason and one for the
+// others, and the text of the row's footnotes. Rate and medians are empty
+// when n is 0 (every episode lost).
+func WriteCSV(w io.Writer, rep *Report) error {
 	cw := csv.NewWriter(w)
-	if err := cw.Write(header); err != nil {
+	if err := cw.Write(csvHeader()); err != nil {
 		return err
 	}
 	texts := map[int]string{}
 	for _, f := range rep.Footnotes {
 		texts[f.ID] = f.Text
 	}
+	models := map[string]string{}
+	for _, r := range rep.Runs {
+		models[r.ID] = r.Model
+	}
 	for _, r := range rep.Rows {
-		rec := []string{r.Task, r.Track, strconv.Itoa(r.N), strconv.Itoa(r.Passed), f4(r.Rate), f4(r.Wilson.Low), f4(r.Wilson.High)}
-		for _, k := range PassAtKs {
-			v := ""
-			for _, p := range r.PassAtK {
-				if p.K == k {
-					v = f4(p.P)
-				}
-			}
-			rec = append(rec, v)
-		}
-		rec = append(rec, num(r.MedianTokens), num(r.MedianEstTokens), num(r.MedianTurns))
-		for _, e := range exits {
-			n := 0
-			for _, c := range r.Exits {
-				if c.Name == e {
-					n = c.Count
-				}
-			}
-			rec = append(rec, strconv.Itoa(n))
-		}
-		var notes []string
-		for _, id := range r.Notes {
-			notes = append(notes, fmt.Sprintf("[%d] %s", id, texts[id]))
-		}
-		rec = append(rec, strings.Join(notes, "; "))
-		if err := cw.Write(rec); err != nil {
+		if err := cw.Write(csvRecord(r, models, texts)); err != nil {
 			return err
 		}
 	}
@@ -66,18 +55,53 @@ func WriteCSV(w io.Writer, rep *Report) error {
 	return cw.Error()
 }
 
-// exitNames lists the exit reasons of all rows, contract reasons first.
-func exitNames(rep *Report) []string {
-	var names []string
-	for _, r := range rep.Rows {
-		for _, c := range r.Exits {
-			if !slices.Contains(names, c.Name) {
-				names = append(names, c.Name)
-			}
+// csvRecord is the CSV record of one row, in csvHeader's order; models
+// maps run ids to models and texts footnote IDs to their texts.
+func csvRecord(r Row, models map[string]string, texts map[int]string) []string {
+	var ms []string
+	for _, id := range r.Runs {
+		if m := models[id]; !slices.Contains(ms, m) {
+			ms = append(ms, m)
 		}
 	}
-	slices.SortFunc(names, compareExits)
-	return names
+	rec := []string{strings.Join(r.Runs, "+"), strings.Join(ms, "+"), r.Task, r.Track, itoa(r.N), itoa(r.Lost), itoa(r.Passed)}
+	if r.N == 0 {
+		rec = append(rec, "", "", "")
+	} else {
+		rec = append(rec, f4(r.Rate), f4(r.Wilson.Low), f4(r.Wilson.High))
+	}
+	for _, k := range PassAtKs {
+		v := ""
+		for _, p := range r.PassAtK {
+			if p.K == k {
+				v = f4(p.P)
+			}
+		}
+		rec = append(rec, v)
+	}
+	if r.N == 0 {
+		rec = append(rec, "", "", "")
+	} else {
+		rec = append(rec, num(r.MedianTokens), num(r.MedianEstTokens), num(r.MedianTurns))
+	}
+	exits := map[string]int{}
+	other := 0
+	for _, c := range r.Exits {
+		if slices.Contains(csvExits, c.Name) {
+			exits[c.Name] = c.Count
+		} else {
+			other += c.Count
+		}
+	}
+	for _, e := range csvExits {
+		rec = append(rec, itoa(exits[e]))
+	}
+	rec = append(rec, itoa(other), itoa(r.Retries), itoa(r.CutReplies), itoa(r.GradingTimeouts))
+	var notes []string
+	for _, id := range r.Notes {
+		notes = append(notes, fmt.Sprintf("[%d] %s", id, texts[id]))
+	}
+	return append(rec, strings.Join(notes, "; "))
 }
 
 // f4 formats a probability with four decimals.

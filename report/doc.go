@@ -2,12 +2,15 @@
 // statistics and plots of bench's report, and compares two runs.
 //
 // Like benchstat it works in stages, each in its own file: group.go sorts
-// plain results.Episode records into cells (one per task and track);
-// stats.go and tests.go hold the statistics (gonum's stat and distuv);
-// build.go, pairs.go and twins.go compute a Report from the cells;
-// tables.go, text.go, csv.go, json.go and plot.go render it; compare.go
-// compares two sets of runs. The package never imports the runner or the
-// tracks: it reads plain records, so old runs stay readable.
+// plain record.Episode records into cells (one per task and track), leaving
+// lost episodes (infrastructure errors) out of n and counting each episode
+// of a run given twice once; verdict.go derives "passed" (test counts,
+// grading timeouts, trajectory digests) and checknotes.go says what it did
+// not take at its word; stats.go and tests.go hold the statistics (gonum's
+// stat and distuv); build.go, pairs.go and twins.go compute a Report from
+// the cells; tables.go, text.go, csv.go, json.go and plot.go render it;
+// compare.go compares two sets of runs and comparewrite.go renders that.
+// It reads plain records, so old runs stay readable.
 //
 // Output is deterministic: tasks sorted by name, tracks in the order
 // workflow, workflow-retry, agent, oracle and then by name, bootstrap

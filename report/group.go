@@ -7,42 +7,131 @@ import (
 	"bench/record"
 )
 
-// entry is one episode and the index of the input (run) it came from.
+// entry is one counted episode, the index of the input (run) it came from,
+// and whether it passed as the report derives it (see verdictOf).
 type entry struct {
-	ep  *record.Episode
-	run int
+	ep   *record.Episode
+	run  int
+	pass bool
 }
 
 // cell holds the episodes of one task and track, in input order and then
-// file order.
+// file order. Lost episodes (infrastructure errors) are not entries: they
+// are only counted, with what the episodes say about the infrastructure.
 type cell struct {
 	task, track string
 	entries     []entry
+	runs        []int // the inputs with episodes in the cell, ascending
+	lost        int   // episodes ended by an infrastructure error
+	retries     int   // model calls retried, over all episodes (lost ones too)
+	cutReplies  int   // replies cut at the reply cap, over all episodes
+	timeouts    int   // counted episodes whose grading run timed out
+	inconsist   int   // counted episodes whose line says passed against its test counts
+	edited      int   // counted episodes whose trajectory was edited after the run
+}
+
+// grouping is the cells of the inputs and what was found on the way: the
+// caveats that concern episodes rather than statistics.
+type grouping struct {
+	cells  []*cell
+	checks checks
 }
 
 // group sorts the episodes of all inputs into cells, ordered by task name
 // and then track (workflow, workflow-retry, agent, oracle, others by name).
-func group(inputs []record.Data) []*cell {
+// An episode of a run given twice (the same run id: `bench report D D`, or D
+// and a copy of it) is counted once.
+func group(inputs []record.Data) grouping {
 	type key struct{ task, track string }
 	byKey := map[key]*cell{}
-	var cells []*cell
+	var g grouping
+	dup := duplicateRuns(inputs)
+	seen := map[episodeID]bool{}
 	for r := range inputs {
 		eps := inputs[r].Episodes
 		for i := range eps {
-			k := key{eps[i].Task, eps[i].Track}
+			ep := &eps[i]
+			if dup[inputs[r].Run.ID] {
+				id := episodeID{inputs[r].Run.ID, ep.Task, ep.Track, ep.Seed, ep.Repeat}
+				if seen[id] {
+					g.checks.duplicates++
+					continue
+				}
+				seen[id] = true
+			}
+			k := key{ep.Task, ep.Track}
 			c := byKey[k]
 			if c == nil {
 				c = &cell{task: k.task, track: k.track}
 				byKey[k] = c
-				cells = append(cells, c)
+				g.cells = append(g.cells, c)
 			}
-			c.entries = append(c.entries, entry{&eps[i], r})
+			g.count(c, r, inputs[r].Dir, ep)
 		}
 	}
-	slices.SortFunc(cells, func(a, b *cell) int {
+	slices.SortFunc(g.cells, func(a, b *cell) int {
 		return cmp.Or(cmp.Compare(a.task, b.task), compareTracks(a.track, b.track))
 	})
-	return cells
+	return g
+}
+
+// count adds episode ep of input r (read from the folder dir) to cell c:
+// as an entry with its derived verdict, or, when it was lost to an
+// infrastructure error, only to the cell's count of lost episodes.
+func (g *grouping) count(c *cell, r int, dir string, ep *record.Episode) {
+	if len(c.runs) == 0 || c.runs[len(c.runs)-1] != r {
+		c.runs = append(c.runs, r)
+	}
+	c.retries += ep.Retries
+	c.cutReplies += ep.CutReplies
+	if ep.Lost() {
+		c.lost++
+		g.checks.lost++
+		return
+	}
+	v := g.checks.verdict(dir, ep)
+	if ep.GradingTimedOut {
+		c.timeouts++
+	}
+	if v.inconsistent {
+		c.inconsist++
+	}
+	if v.edited {
+		c.edited++
+	}
+	c.entries = append(c.entries, entry{ep, r, v.pass})
+}
+
+// episodeID identifies an episode across inputs: its run and its key.
+type episodeID struct {
+	run, task, track string
+	seed, repeat     int
+}
+
+// duplicateRuns returns the run ids that more than one input holds.
+func duplicateRuns(inputs []record.Data) map[string]bool {
+	n := map[string]int{}
+	for _, in := range inputs {
+		n[in.Run.ID]++
+	}
+	dup := map[string]bool{}
+	for id, k := range n {
+		if k > 1 {
+			dup[id] = true
+		}
+	}
+	return dup
+}
+
+// passes counts the passed episodes of a cell.
+func passes(c *cell) int {
+	n := 0
+	for _, e := range c.entries {
+		if e.pass {
+			n++
+		}
+	}
+	return n
 }
 
 // configKey names the configuration of a run: two episodes with the same

@@ -25,7 +25,7 @@ func compareTracks(a, b string) int {
 }
 
 // exitOrder is the order of the contract exit reasons; others follow by name.
-var exitOrder = []string{record.ExitDone, record.ExitMaxTurns, record.ExitTokenBudget, record.ExitInterrupted, record.ExitError}
+var exitOrder = []string{record.ExitDone, record.ExitMaxTurns, record.ExitTokenBudget, record.ExitTimeout, record.ExitInterrupted, record.ExitError}
 
 // compareExits orders exit reasons: contract reasons first, then by name.
 func compareExits(a, b string) int {
@@ -37,4 +37,9 @@ func compareExits(a, b string) int {
 		ib = len(exitOrder)
 	}
 	return cmp.Or(cmp.Compare(ia, ib), cmp.Compare(a, b))
+}
+
+// compareCells orders cells by task name, then track.
+func compareCells(taskA, trackA, taskB, trackB string) int {
+	return cmp.Or(cmp.Compare(taskA, taskB), compareTracks(trackA, trackB))
 }

@@ -1,8 +1,11 @@
 package report
 
 import (
-	"bench/runner"
+	"fmt"
 	"math"
+
+	"bench/record"
+	"bench/runner"
 )
 
 // pairedTracks are the (A, B) track pairs compared per task, as the
@@ -17,8 +20,8 @@ var pairedTracks = func() (pairs [][2]string) {
 }()
 
 // pairs computes, per task and paired tracks present, the token ratio A/B
-// and the exact McNemar test.
-func pairs(cells []*cell) ([]Ratio, []McNemar) {
+// and the exact McNemar test, with a footnote where no episode pairs.
+func pairs(cells []*cell, inputs []record.Data, notes *footnotes) ([]Ratio, []McNemar) {
 	byTask := map[string]map[string]*cell{}
 	var tasks []string
 	for _, c := range cells {
@@ -33,13 +36,17 @@ func pairs(cells []*cell) ([]Ratio, []McNemar) {
 	for _, task := range tasks {
 		for _, p := range pairedTracks {
 			a, b := byTask[task][p[0]], byTask[task][p[1]]
-			if a == nil || b == nil {
-				continue
+			if a == nil || b == nil || len(a.entries) == 0 || len(b.entries) == 0 {
+				continue // a cell of lost episodes only has nothing to compare
 			}
 			if r, ok := ratio(a, b); ok {
 				ratios = append(ratios, r)
 			}
-			tests = append(tests, mcnemar(a, b))
+			m := mcnemar(a, b, inputs)
+			if m.Pairs == 0 {
+				notes.add(fmt.Sprintf("%s: no pair of %s and %s episodes: episodes pair only within one run (same run, task, seed and repeat), so no McNemar test", task, m.A, m.B))
+			}
+			tests = append(tests, m)
 		}
 	}
 	return ratios, tests
@@ -71,27 +78,28 @@ func ratio(num, den *cell) (Ratio, bool) {
 }
 
 // pairKey identifies an episode within a task and track for pairing: its
-// seed, repeat, and how many episodes with the same seed and repeat came
-// before it (merged runs may each hold one).
-type pairKey struct{ seed, repeat, occurrence int }
+// run, seed and repeat. Episodes of different runs never pair: they may
+// differ in settings, and the seeds of two runs are not matched draws.
+type pairKey struct {
+	run          string
+	seed, repeat int
+}
 
 // outcomes maps a cell's episodes by pairKey to whether they passed.
-func outcomes(c *cell) map[pairKey]bool {
-	seen := map[[2]int]int{}
+func outcomes(c *cell, inputs []record.Data) map[pairKey]bool {
 	m := make(map[pairKey]bool, len(c.entries))
 	for _, e := range c.entries {
-		sr := [2]int{e.ep.Seed, e.ep.Repeat}
-		m[pairKey{sr[0], sr[1], seen[sr]}] = e.ep.Passed
-		seen[sr]++
+		m[pairKey{inputs[e.run].Run.ID, e.ep.Seed, e.ep.Repeat}] = e.pass
 	}
 	return m
 }
 
-// mcnemar pairs the episodes of a and b by seed and repeat and tests them.
-func mcnemar(a, b *cell) McNemar {
+// mcnemar pairs the episodes of a and b by run, seed and repeat and tests
+// them.
+func mcnemar(a, b *cell, inputs []record.Data) McNemar {
 	t := McNemar{Task: a.task, A: a.track, B: b.track}
-	bm := outcomes(b)
-	for k, pa := range outcomes(a) {
+	bm := outcomes(b, inputs)
+	for k, pa := range outcomes(a, inputs) {
 		pb, ok := bm[k]
 		if !ok {
 			continue

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"image/color"
 	"io"
 	"math"
 	"slices"
@@ -9,7 +10,6 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgsvg"
@@ -18,7 +18,9 @@ import (
 // WriteSVG draws one SVG image with two panels: on top, the pass rate per
 // task and track with Wilson 95% whiskers; below, the median backend-reported
 // tokens per task and track (the offline estimate where the backend reported
-// none).
+// none), each bar labelled with its n. When no episode has tokens (no model
+// was called) the lower panel says so. Tracks are coloured with the
+// Okabe–Ito palette, which stays distinct under colour-blindness.
 func WriteSVG(w io.Writer, rep *Report) error {
 	tasks, tracks := axes(rep)
 	if len(tasks) == 0 {
@@ -75,7 +77,7 @@ func ratePlot(rep *Report, tasks, tracks []string) (*plot.Plot, error) {
 	for j, track := range tracks {
 		var pts errPoints
 		for _, r := range rep.Rows {
-			if r.Track == track {
+			if r.Track == track && r.N > 0 { // a row of lost episodes only has no rate
 				x := float64(slices.Index(tasks, r.Task)) + offset(j, len(tracks))
 				pts.XYs = append(pts.XYs, plotter.XY{X: x, Y: r.Rate})
 				pts.YErrors = append(pts.YErrors, struct{ Low, High float64 }{r.Rate - r.Wilson.Low, r.Wilson.High - r.Rate})
@@ -85,14 +87,14 @@ func ratePlot(rep *Report, tasks, tracks []string) (*plot.Plot, error) {
 		if err != nil {
 			return nil, err
 		}
-		s.GlyphStyle.Color = plotutil.Color(j)
+		s.GlyphStyle.Color = trackColor(j)
 		s.GlyphStyle.Shape = draw.CircleGlyph{}
 		s.GlyphStyle.Radius = vg.Points(3)
 		e, err := plotter.NewYErrorBars(pts)
 		if err != nil {
 			return nil, err
 		}
-		e.LineStyle.Color = plotutil.Color(j)
+		e.LineStyle.Color = trackColor(j)
 		p.Add(s, e)
 		p.Legend.Add(track, s)
 	}
@@ -107,11 +109,19 @@ type errPoints struct {
 	plotter.YErrors
 }
 
-// tokensPlot draws the median tokens as grouped bars, sized for an image
-// of the given width.
+// tokensPlot draws the median tokens as grouped bars, each labelled with
+// its n, sized for an image of the given width; with no tokens at all it
+// says so instead.
 func tokensPlot(rep *Report, tasks, tracks []string, width vg.Length) (*plot.Plot, error) {
 	p := plot.New()
 	p.Title.Text = "Median tokens per episode (prompt + completion)"
+	top := 0.0
+	for _, r := range rep.Rows {
+		top = max(top, r.MedianTokens, r.MedianEstTokens)
+	}
+	if top == 0 {
+		return noTokensPlot(p, tasks)
+	}
 	p.Y.Label.Text = "tokens"
 	p.Y.Tick.Marker = wholeTicks{}
 	p.Legend.Top = true
@@ -119,34 +129,77 @@ func tokensPlot(rep *Report, tasks, tracks []string, width vg.Length) (*plot.Plo
 	p.Legend.Padding = vg.Points(4)
 	p.Legend.XOffs = -vg.Points(6)
 	w := width * 0.8 * 0.6 / vg.Length(len(tasks)*len(tracks))
-	top := 0.0
 	for j, track := range tracks {
 		vals := make(plotter.Values, len(tasks))
+		var ns plotter.XYLabels
 		for _, r := range rep.Rows {
 			if r.Track == track {
 				v := r.MedianTokens
 				if v == 0 {
 					v = r.MedianEstTokens
 				}
-				vals[slices.Index(tasks, r.Task)] = v
-				top = max(top, v)
+				x := slices.Index(tasks, r.Task)
+				vals[x] = v
+				ns.XYs = append(ns.XYs, plotter.XY{X: float64(x), Y: v})
+				ns.Labels = append(ns.Labels, "n="+strconv.Itoa(r.N))
 			}
 		}
 		b, err := plotter.NewBarChart(vals, w)
 		if err != nil {
 			return nil, err
 		}
-		b.Color = plotutil.Color(j)
+		b.Color = trackColor(j)
 		b.LineStyle.Width = 0
 		b.Offset = vg.Length(float64(j)-float64(len(tracks)-1)/2) * w
-		p.Add(b)
+		labels, err := plotter.NewLabels(ns)
+		if err != nil {
+			return nil, err
+		}
+		for i := range labels.TextStyle {
+			labels.TextStyle[i].Font.Size = vg.Points(7)
+			labels.TextStyle[i].XAlign = -0.5 // centred on the bar
+		}
+		labels.Offset = vg.Point{X: b.Offset, Y: vg.Points(2)}
+		p.Add(b, labels)
 		p.Legend.Add(track, b)
 	}
 	p.NominalX(tasks...)
 	p.X.Min, p.X.Max = -0.5, float64(len(tasks))-0.5
-	p.Y.Min, p.Y.Max = 0, max(1, top*1.3) // headroom for the legend
+	p.Y.Min, p.Y.Max = 0, top*1.3 // headroom for the legend and the labels
 	return p, nil
 }
+
+// noTokensPlot turns p into a panel that says no episode reported or
+// estimated a token: an oracle run, which calls no model.
+func noTokensPlot(p *plot.Plot, tasks []string) (*plot.Plot, error) {
+	msg, err := plotter.NewLabels(plotter.XYLabels{
+		XYs:    plotter.XYs{{X: float64(len(tasks)-1) / 2, Y: 0.5}},
+		Labels: []string{"no tokens (no model)"},
+	})
+	if err != nil {
+		return nil, err
+	}
+	msg.TextStyle[0].XAlign, msg.TextStyle[0].YAlign = -0.5, -0.5
+	msg.TextStyle[0].Font.Size = vg.Points(14)
+	p.Add(msg)
+	p.NominalX(tasks...)
+	p.X.Min, p.X.Max = -0.5, float64(len(tasks))-0.5
+	p.Y.Min, p.Y.Max = 0, 1
+	p.Y.Tick.Marker = plot.ConstantTicks(nil)
+	return p, nil
+}
+
+// okabeIto is the Okabe–Ito palette (orange, sky blue, bluish green,
+// yellow, blue, vermillion, reddish purple, black), distinct under the
+// common kinds of colour-blindness.
+var okabeIto = []color.Color{
+	color.RGBA{0xE6, 0x9F, 0x00, 0xFF}, color.RGBA{0x56, 0xB4, 0xE9, 0xFF}, color.RGBA{0x00, 0x9E, 0x73, 0xFF},
+	color.RGBA{0xF0, 0xE4, 0x42, 0xFF}, color.RGBA{0x00, 0x72, 0xB2, 0xFF}, color.RGBA{0xD5, 0x5E, 0x00, 0xFF},
+	color.RGBA{0xCC, 0x79, 0xA7, 0xFF}, color.RGBA{0x00, 0x00, 0x00, 0xFF},
+}
+
+// trackColor is the colour of the j-th track of the plot.
+func trackColor(j int) color.Color { return okabeIto[j%len(okabeIto)] }
 
 // wholeTicks are gonum's default ticks labelled as whole numbers: token
 // counts read "2500", not "2500.00".

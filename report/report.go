@@ -28,16 +28,21 @@ type RunInfo struct {
 type Row struct {
 	Task            string   `json:"task"`
 	Track           string   `json:"track"`
-	N               int      `json:"n"`
+	Runs            []string `json:"runs"` // ids of the runs with episodes in the row, in input order
+	N               int      `json:"n"`    // episodes counted: not the lost ones
+	Lost            int      `json:"lost"` // episodes ended by an infrastructure error, in no rate
 	Passed          int      `json:"passed"`
-	Rate            float64  `json:"rate"`
+	Rate            float64  `json:"rate"` // 0 when n is 0
 	Wilson          Interval `json:"wilson95"`
 	PassAtK         []PassK  `json:"pass_at_k"`
 	MedianTokens    float64  `json:"median_tokens"`     // backend-reported prompt+completion
 	MedianEstTokens float64  `json:"median_est_tokens"` // offline estimate, prompt+completion
 	MedianTurns     float64  `json:"median_turns"`
-	Exits           []Count  `json:"exit_reasons"`
-	Notes           []int    `json:"notes,omitempty"` // footnote IDs
+	Exits           []Count  `json:"exit_reasons"`     // of the counted episodes
+	Retries         int      `json:"retries"`          // model calls retried, over all episodes
+	CutReplies      int      `json:"cut_replies"`      // replies cut at the reply cap, over all episodes
+	GradingTimeouts int      `json:"grading_timeouts"` // counted episodes whose grading timed out (failed)
+	Notes           []int    `json:"notes,omitempty"`  // footnote IDs
 }
 
 // PassK is one pass@k estimate.
@@ -71,7 +76,7 @@ type Ratio struct {
 }
 
 // McNemar is the exact McNemar test of two tracks (A, B) on the episodes of
-// one task paired by seed and repeat.
+// one task paired by run, seed and repeat; with no pair, Pairs is 0 and P 1.
 type McNemar struct {
 	Task     string  `json:"task"`
 	A        string  `json:"a"`

@@ -33,10 +33,14 @@ func TestSVGRefusesEmptyReport(t *testing.T) {
 	}
 }
 
-// episode makes a test episode.
+// episode makes a test episode with one test, passed or failed.
 func episode(task, track string, seed, repeat int, passed bool, tokens int, steps ...string) record.Episode {
-	return record.Episode{Task: task, Track: track, Seed: seed, Repeat: repeat, Passed: passed,
-		ExitReason: record.ExitDone, PromptTokens: tokens, Steps: steps}
+	ep := record.Episode{Task: task, Track: track, Seed: seed, Repeat: repeat, Passed: passed,
+		TestsTotal: 1, ExitReason: record.ExitDone, PromptTokens: tokens, Steps: steps}
+	if passed {
+		ep.TestsPassed = 1
+	}
+	return ep
 }
 
 func TestMergedRunsDigestFootnoteAndTwinsAcrossRuns(t *testing.T) {

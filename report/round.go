@@ -25,6 +25,7 @@ func (rep *Report) round() {
 	}
 	for i := range rep.Rows {
 		r := &rep.Rows[i]
+		r.Runs = nonNil(r.Runs)
 		r.Rate, r.Wilson.Low, r.Wilson.High = sig6(r.Rate), sig6(r.Wilson.Low), sig6(r.Wilson.High)
 		for j := range r.PassAtK {
 			r.PassAtK[j].P = sig6(r.PassAtK[j].P)

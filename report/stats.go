@@ -66,20 +66,14 @@ func McNemarExact(b, c int) float64 {
 	return math.Min(1, 2*d.CDF(float64(min(b, c))))
 }
 
-// median returns the empirical median (stat.Quantile, Empirical kind) of
-// sorted; NaN when it is empty.
+// median returns the median of sorted: its middle value for odd n, the
+// midpoint of its two middle values for even n; NaN when it is empty.
 func median(sorted []float64) float64 {
-	if len(sorted) == 0 {
+	n := len(sorted)
+	if n == 0 {
 		return math.NaN()
 	}
-	return stat.Quantile(0.5, stat.Empirical, sorted, nil)
-}
-
-// sortedCopy returns xs sorted ascending, as a new slice.
-func sortedCopy(xs []float64) []float64 {
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	return s
+	return (sorted[(n-1)/2] + sorted[n/2]) / 2
 }
 
 // bootstrapResamples is the number of resamples behind a bootstrap interval.
@@ -91,10 +85,12 @@ const bootstrapResamples = 2000
 // interval.
 //
 // The median of a resample of size n from sorted data is its k-th order
-// statistic, k = ⌈n/2⌉ (the element stat.Quantile's Empirical kind picks),
-// and the k-th smallest of n uniform indices is ⌊n·U⌋ with U ~ Beta(k,
-// n−k+1). Drawing U directly gives exactly the distribution of resampling
-// element by element, in constant time per resample.
+// statistic, k = ⌈n/2⌉, for odd n, and the midpoint of its k-th and
+// (k+1)-th for even n. The k-th smallest of n uniform indices is ⌊n·U⌋ with
+// U ~ Beta(k, n−k+1), and given U the (k+1)-th is the smallest of the n−k
+// uniforms above it, U + (1−U)·Beta(1, n−k). Drawing them directly gives
+// exactly the distribution of resampling element by element, in constant
+// time per resample.
 func RatioInterval(num, den []float64, seed uint64) Interval {
 	rng := rand.New(rand.NewPCG(seed, 0x62656e6368)) // "bench"
 	ratios := make([]float64, bootstrapResamples)
@@ -114,6 +110,10 @@ func resampledMedian(sorted []float64, rng *rand.Rand) float64 {
 	n := len(sorted)
 	k := (n + 1) / 2
 	u := distuv.Beta{Alpha: float64(k), Beta: float64(n - k + 1), Src: rng}.Rand()
-	i := int(float64(n) * u)
-	return sorted[min(i, n-1)]
+	lo := sorted[min(int(float64(n)*u), n-1)]
+	if n%2 == 1 {
+		return lo
+	}
+	v := u + (1-u)*distuv.Beta{Alpha: 1, Beta: float64(n - k), Src: rng}.Rand()
+	return (lo + sorted[min(int(float64(n)*v), n-1)]) / 2
 }

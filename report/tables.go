@@ -30,15 +30,17 @@ func tables(rep *Report) []table {
 func tracksTable(rep *Report) table {
 	t := table{
 		title:  "Per track, over all tasks (a task is solved when more than half of its episodes passed)",
-		header: []string{"track", "tasks solved", "episodes passed", "rate [95% CI]", "tokens (total)", "est. tokens (total)"},
+		header: []string{"track", "tasks solved", "episodes passed", "rate [95% CI]", "lost", "tokens (total)", "est. tokens (total)", "retries", "cut replies"},
 	}
 	for _, r := range rep.Tracks {
 		t.rows = append(t.rows, []string{
 			r.Track,
 			fmt.Sprintf("%d/%d", r.TasksSolved, r.Tasks),
 			fmt.Sprintf("%d/%d", r.Passed, r.N),
-			fmt.Sprintf("%.2f [%.2f, %.2f]", r.Rate, r.Wilson.Low, r.Wilson.High),
+			rateText(r.N, r.Rate, r.Wilson),
+			strconv.Itoa(r.Lost),
 			strconv.Itoa(r.Tokens), strconv.Itoa(r.EstTokens),
+			strconv.Itoa(r.Retries), strconv.Itoa(r.CutReplies),
 		})
 	}
 	return t
@@ -48,15 +50,16 @@ func tracksTable(rep *Report) table {
 func resultsTable(rep *Report) table {
 	t := table{
 		title:  "Results per task and track",
-		header: []string{"task", "track", "passed", "rate [95% CI]", "pass@k", "tokens", "est. tokens", "turns", "exit reasons", "notes"},
+		header: []string{"task", "track", "passed", "lost", "rate [95% CI]", "pass@k", "median tokens", "median est. tokens", "median turns", "exit reasons", "notes"},
 	}
 	for _, r := range rep.Rows {
 		t.rows = append(t.rows, []string{
 			r.Task, r.Track,
 			fmt.Sprintf("%d/%d", r.Passed, r.N),
-			fmt.Sprintf("%.2f [%.2f, %.2f]", r.Rate, r.Wilson.Low, r.Wilson.High),
+			strconv.Itoa(r.Lost),
+			rateText(r.N, r.Rate, r.Wilson),
 			passAtKText(r.PassAtK),
-			num(r.MedianTokens), num(r.MedianEstTokens), num(r.MedianTurns),
+			medianText(r.N, r.MedianTokens), medianText(r.N, r.MedianEstTokens), medianText(r.N, r.MedianTurns),
 			countsText(r.Exits),
 			noteMarks(r.Notes),
 		})
@@ -68,11 +71,14 @@ func resultsTable(rep *Report) table {
 // the McNemar test.
 func pairsTable(rep *Report) table {
 	t := table{
-		title:  "Agent against the workflow tracks, per task (token ratio of medians; exact McNemar test on episodes paired by seed and repeat)",
+		title:  "Agent against the workflow tracks, per task (token ratio of medians; exact McNemar test on episodes paired by run, seed and repeat)",
 		header: []string{"task", "tracks", "median tokens", "ratio", "95% CI", "pairs", "only first passed", "only second passed", "McNemar p"},
 	}
 	for _, m := range rep.McNemar {
 		row := []string{m.Task, m.A + "/" + m.B, "", "", "", strconv.Itoa(m.Pairs), strconv.Itoa(m.OnlyA), strconv.Itoa(m.OnlyB), fmt.Sprintf("%.3f", m.P)}
+		if m.Pairs == 0 {
+			row[5], row[6], row[7], row[8] = "no pair", "", "", ""
+		}
 		for _, r := range rep.Ratios {
 			if r.Task == m.Task && r.Num == m.A && r.Den == m.B {
 				row[2] = num(r.NumMedian) + "/" + num(r.DenMedian)
@@ -195,6 +201,22 @@ func twinsSummary(rep *Report) table {
 	return t
 }
 
+// rateText formats a rate and its interval, or "-" when n is 0.
+func rateText(n int, rate float64, iv Interval) string {
+	if n == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f [%.2f, %.2f]", rate, iv.Low, iv.High)
+}
+
+// medianText formats a median, or "-" when n is 0.
+func medianText(n int, x float64) string {
+	if n == 0 {
+		return "-"
+	}
+	return num(x)
+}
+
 // passAtKText formats pass@k estimates as "1:0.75 2:1.00".
 func passAtKText(ps []PassK) string {
 	parts := make([]string, len(ps))
@@ -222,7 +244,7 @@ func noteMarks(ids []int) string {
 	return b.String()
 }
 
-// num formats a median, which is always one of the data values.
+// num formats a median: a data value, or the midpoint of two for even n.
 func num(x float64) string {
 	return strconv.FormatFloat(x, 'f', -1, 64)
 }

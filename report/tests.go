@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"math"
 	"slices"
 
@@ -33,23 +34,30 @@ func FisherExact(a, b, c, d int) float64 {
 	return math.Min(1, p)
 }
 
-// exactUMax is the largest n1+n2 for which MannWhitney computes the exact
-// distribution of U (when there are no ties).
-const exactUMax = 40
+// exactMax is the largest n1+n2 for which MannWhitney computes the exact
+// permutation distribution of the rank sum; above it, the normal
+// approximation is close.
+const exactMax = 60
 
-// MannWhitney returns the two-sided p-value of the Mann-Whitney U test of xs
-// against ys: exact for small samples without ties, else the normal
-// approximation with tie and continuity corrections. It returns 1 when
-// either sample is empty.
+// MannWhitney returns the two-sided p-value of the Mann-Whitney U (rank-sum)
+// test of xs against ys: for n1+n2 ≤ exactMax the exact permutation test of
+// the rank sum with midranks for ties (as go-moremath computes it for
+// benchstat), else the normal approximation with tie and continuity
+// corrections. It returns 1 when either sample is empty.
 func MannWhitney(xs, ys []float64) float64 {
 	n1, n2 := len(xs), len(ys)
 	if n1 == 0 || n2 == 0 {
 		return 1
 	}
-	u, ties := uStatistic(xs, ys)
-	if ties == 0 && n1+n2 <= exactUMax {
-		return exactU(u, n1, n2)
+	ranks, ties := midranks(xs, ys)
+	if n1+n2 <= exactMax {
+		return exactRankSum(ranks, n1)
 	}
+	rankSum := 0.0
+	for _, r := range ranks[:n1] {
+		rankSum += float64(r) / 2
+	}
+	u := rankSum - float64(n1*(n1+1))/2
 	n := float64(n1 + n2)
 	mean := float64(n1*n2) / 2
 	variance := float64(n1*n2) / 12 * ((n + 1) - ties/(n*(n-1)))
@@ -60,87 +68,103 @@ func MannWhitney(xs, ys []float64) float64 {
 	return math.Min(1, 2*distuv.UnitNormal.Survival(math.Max(z, 0)))
 }
 
-// uStatistic returns U for xs (the number of pairs with x > y, ties counting
-// ½) and the tie term Σ(t³ − t) over groups of tied values.
-func uStatistic(xs, ys []float64) (u, ties float64) {
-	type obs struct {
-		v     float64
-		first bool
+// midranks returns twice the midrank of every value of xs and then ys, in
+// that order (whole numbers, so that sums compare exactly), and the tie
+// term Σ(t³ − t) over groups of tied values.
+func midranks(xs, ys []float64) (ranks []int, ties float64) {
+	n := len(xs) + len(ys)
+	all := make([]float64, 0, n)
+	all = append(append(all, xs...), ys...)
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
 	}
-	all := make([]obs, 0, len(xs)+len(ys))
-	for _, x := range xs {
-		all = append(all, obs{x, true})
-	}
-	for _, y := range ys {
-		all = append(all, obs{y, false})
-	}
-	slices.SortFunc(all, func(a, b obs) int {
-		switch {
-		case a.v < b.v:
-			return -1
-		case a.v > b.v:
-			return 1
-		}
-		return 0
-	})
-	rankSum := 0.0
-	for i := 0; i < len(all); {
+	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(all[a], all[b]) })
+	ranks = make([]int, n)
+	for i := 0; i < n; {
 		j := i
-		for j < len(all) && all[j].v == all[i].v {
+		for j < n && all[order[j]] == all[order[i]] {
 			j++
 		}
-		rank := float64(i+j+1) / 2 // average of ranks i+1 … j
-		for _, o := range all[i:j] {
-			if o.first {
-				rankSum += rank
-			}
+		for _, k := range order[i:j] {
+			ranks[k] = i + j + 1 // 2 × the mean of ranks i+1 … j
 		}
 		if t := float64(j - i); t > 1 {
 			ties += t*t*t - t
 		}
 		i = j
 	}
-	n1 := float64(len(xs))
-	return rankSum - n1*(n1+1)/2, ties
+	return ranks, ties
 }
 
-// exactU returns the two-sided exact p-value of U for samples of sizes n1
-// and n2 without ties, from the distribution of U under the null hypothesis
-// built by the recurrence P(u; m, n) = m/(m+n)·P(u−n; m−1, n) + n/(m+n)·P(u; m, n−1).
-func exactU(u float64, n1, n2 int) float64 {
-	// dist[m][n] is the distribution of U for sizes m and n.
-	dist := make([][][]float64, n1+1)
-	for m := range dist {
-		dist[m] = make([][]float64, n2+1)
-		for n := range dist[m] {
-			d := make([]float64, m*n+1)
-			switch {
-			case m == 0 || n == 0:
-				d[0] = 1
-			default:
-				pm, pn := float64(m)/float64(m+n), float64(n)/float64(m+n)
-				for v := range d {
-					if v >= n && v-n < len(dist[m-1][n]) {
-						d[v] += pm * dist[m-1][n][v-n]
-					}
-					if v < len(dist[m][n-1]) {
-						d[v] += pn * dist[m][n-1][v]
-					}
-				}
+// exactRankSum returns the two-sided exact p-value of the sum of the first
+// n1 of ranks (doubled midranks) against its permutation distribution: the
+// sums of all equally likely ways to choose n1 of the ranks, counted by
+// dynamic programming (count[j][s]: subsets of size j with sum s).
+func exactRankSum(ranks []int, n1 int) float64 {
+	total, observed := 0, 0
+	for i, r := range ranks {
+		total += r
+		if i < n1 {
+			observed += r
+		}
+	}
+	if n := len(ranks); 2*n1 > n { // choose the smaller side: its sum is total minus the other's
+		n1, observed = n-n1, total-observed
+	}
+	count := make([][]float64, n1+1)
+	for j := range count {
+		count[j] = make([]float64, total+1)
+	}
+	count[0][0] = 1
+	for _, r := range ranks {
+		for j := n1; j >= 1; j-- {
+			prev, cur := count[j-1], count[j]
+			for s := total; s >= r; s-- {
+				cur[s] += prev[s-r]
 			}
-			dist[m][n] = d
 		}
 	}
-	d := dist[n1][n2]
-	k := int(math.Round(u))
-	lower, upper := 0.0, 0.0
-	for v, p := range d {
-		if v <= k {
-			lower += p
+	var all, le, ge float64
+	for s, c := range count[n1] {
+		all += c
+		if s <= observed {
+			le += c
 		}
-		if v >= k {
-			upper += p
+		if s >= observed {
+			ge += c
 		}
 	}
-	return math.Min(1, 2*math.Min(lower, upper))
+	return math.Min(1, 2*math.Min(le, ge)/all)
+}
+
+// minRankSumP is the smallest two-sided p-value the rank-sum test can give
+// for samples of sizes n1 and n2 (no ties, complete separation):
+// 2/C(n1+n2, n1).
+func minRankSumP(n1, n2 int) float64 {
+	if n1 == 0 || n2 == 0 {
+		return 1
+	}
+	lc, _ := math.Lgamma(float64(n1 + n2 + 1))
+	a, _ := math.Lgamma(float64(n1 + 1))
+	b, _ := math.Lgamma(float64(n2 + 1))
+	return math.Min(1, 2*math.Exp(-(lc-a-b)))
+}
+
+// minFisherP is the smallest two-sided p-value Fisher's exact test can give
+// for groups of sizes n1 and n2: one group passing every time, the other
+// never.
+func minFisherP(n1, n2 int) float64 {
+	return math.Min(FisherExact(n1, 0, 0, n2), FisherExact(0, n1, n2, 0))
+}
+
+// neededPerSide is the smallest m such that m+m episodes can show a
+// significant change at alpha (2/C(2m, m) < alpha), as benchstat's "need
+// >= 4 samples to detect a difference at alpha level 0.05".
+func neededPerSide(alpha float64) int {
+	m := 1
+	for minRankSumP(m, m) >= alpha && m < 1000 {
+		m++
+	}
+	return m
 }

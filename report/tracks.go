@@ -12,8 +12,11 @@ type TrackRow struct {
 	Passed      int      `json:"passed"`
 	Rate        float64  `json:"rate"`
 	Wilson      Interval `json:"wilson95"`
-	Tokens      int      `json:"tokens"`     // backend-reported, summed over the episodes
-	EstTokens   int      `json:"est_tokens"` // offline estimate, summed
+	Tokens      int      `json:"tokens"`      // backend-reported, summed over the episodes
+	EstTokens   int      `json:"est_tokens"`  // offline estimate, summed
+	Lost        int      `json:"lost"`        // episodes ended by an infrastructure error, not in n
+	Retries     int      `json:"retries"`     // model calls retried, over all episodes
+	CutReplies  int      `json:"cut_replies"` // replies cut at the reply cap, over all episodes
 }
 
 // trackRows sums the cells (ordered by task, then track) up per track, in
@@ -30,7 +33,7 @@ func trackRows(cells []*cell) []TrackRow {
 		}
 		passed := 0
 		for _, e := range c.entries {
-			if e.ep.Passed {
+			if e.pass {
 				passed++
 			}
 			t.Tokens += e.ep.PromptTokens + e.ep.CompletionTokens
@@ -42,12 +45,17 @@ func trackRows(cells []*cell) []TrackRow {
 		}
 		t.N += len(c.entries)
 		t.Passed += passed
+		t.Lost += c.lost
+		t.Retries += c.retries
+		t.CutReplies += c.cutReplies
 	}
 	slices.SortFunc(order, compareTracks)
 	rows := make([]TrackRow, 0, len(order))
 	for _, name := range order {
 		t := byTrack[name]
-		t.Rate = float64(t.Passed) / float64(t.N)
+		if t.N > 0 {
+			t.Rate = float64(t.Passed) / float64(t.N)
+		}
 		t.Wilson = Wilson(t.Passed, t.N)
 		rows = append(rows, *t)
 	}

@@ -8,7 +8,11 @@ import (
 
 func TestTrackRows(t *testing.T) {
 	ep := func(task, track string, passed bool, tokens int) record.Episode {
-		return record.Episode{Task: task, Track: track, Passed: passed, PromptTokens: tokens, EstCompletionTokens: 1, ExitReason: record.ExitDone}
+		e := record.Episode{Task: task, Track: track, Passed: passed, TestsTotal: 1, PromptTokens: tokens, EstCompletionTokens: 1, ExitReason: record.ExitDone}
+		if passed {
+			e.TestsPassed = 1
+		}
+		return e
 	}
 	in := record.Data{Run: record.Run{ID: "r"}, Episodes: []record.Episode{
 		ep("a", "agent", true, 10), ep("a", "agent", false, 20), // 1 of 2: not more than half, not solved

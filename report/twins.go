@@ -55,7 +55,7 @@ func twinGroup(c *cell, g []entry, inputs []record.Data, notes *footnotes) TwinG
 			Run:    inputs[e.run].Run.ID,
 			Name:   record.TrajectoryName(e.ep.Seed, e.ep.Repeat),
 			Steps:  len(e.ep.Steps),
-			Passed: e.ep.Passed,
+			Passed: e.pass,
 		}
 		if i == 0 {
 			m.Identical = true

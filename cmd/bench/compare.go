@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -13,14 +14,17 @@ func compareCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "compare",
 		Usage:     "compare two runs: the change in pass rate and in median tokens per task and track, and whether it is more than noise",
-		ArgsUsage: "OLD NEW [--format text|markdown|json]",
-		Description: "Pass rates are compared with Fisher's exact test, token counts with the Mann-Whitney U test (exact for\n" +
-			"small samples without ties). As in benchstat, a change that is not significant at α = 0.05 prints as \"~\";\n" +
-			"the p-value and the sample sizes (n=old+new) are always shown.\n\n" +
+		ArgsUsage: "OLD NEW [--format text|markdown|csv|json] [--alpha 0.05]",
+		Description: "Pass rates are compared with Fisher's exact test, token counts with the Mann-Whitney U test (exact,\n" +
+			"ties included, up to 60 episodes in all). As in benchstat, a change that is not significant at --alpha prints\n" +
+			"as \"~\"; the p-value and the sample sizes (n=old+new) are always shown, and a footnote says when n is too\n" +
+			"small for any change to be significant. Lost episodes (server errors) are not counted; a difference in\n" +
+			"the runs' settings is noted.\n\n" +
 			"Example:\n" +
 			"  bench compare results/lesson results/posture-on",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "format", Value: "text", Usage: "output format: text, markdown or json"},
+			&cli.StringFlag{Name: "format", Value: "text", Usage: "output format: text, markdown, csv or json"},
+			&cli.Float64Flag{Name: "alpha", Value: report.Alpha, Usage: "significance level: a change with p below it is shown, else \"~\""},
 		},
 		Action: func(c *cli.Context) error {
 			dirs, err := argsWithTrailingFlags(c)
@@ -30,6 +34,14 @@ func compareCommand() *cli.Command {
 			if len(dirs) != 2 {
 				return fmt.Errorf("compare needs two run folders, OLD and NEW; got %d", len(dirs))
 			}
+			alpha := c.Float64("alpha")
+			if !(alpha > 0 && alpha < 1) {
+				return fmt.Errorf("--alpha %v: the significance level is a number between 0 and 1, for example 0.05", alpha)
+			}
+			write, err := compareWriter(c.String("format"))
+			if err != nil {
+				return err
+			}
 			old, err := readRuns(dirs[:1])
 			if err != nil {
 				return err
@@ -38,8 +50,8 @@ func compareCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			deltas := report.Compare(old, new)
-			if len(deltas) == 0 {
+			cmp := report.Compare(old, new, alpha)
+			if len(cmp.Deltas) == 0 {
 				return fmt.Errorf("no task and track appears in both %s and %s: nothing to compare (bench report lists what each holds)", dirs[0], dirs[1])
 			}
 			onlyOld, onlyNew := report.Unmatched(old, new)
@@ -49,16 +61,22 @@ func compareCommand() *cli.Command {
 			if len(onlyNew) > 0 {
 				fmt.Fprintf(c.App.ErrWriter, "not compared, only in %s: %s\n", dirs[1], strings.Join(onlyNew, ", "))
 			}
-			w := c.App.Writer
-			switch f := strings.ToLower(strings.TrimSpace(c.String("format"))); f {
-			case "text":
-				return report.WriteCompareText(w, deltas)
-			case "markdown", "md":
-				return report.WriteCompareMarkdown(w, deltas)
-			case "json":
-				return report.WriteCompareJSON(w, deltas)
-			}
-			return fmt.Errorf("unknown --format %q: want one of text, markdown, json", c.String("format"))
+			return write(c.App.Writer, cmp)
 		},
 	}
+}
+
+// compareWriter returns the renderer of a compare --format value.
+func compareWriter(format string) (func(io.Writer, report.Comparison) error, error) {
+	switch strings.ToLower(strings.TrimSpace(format)) {
+	case "text":
+		return report.WriteCompareText, nil
+	case "markdown", "md":
+		return report.WriteCompareMarkdown, nil
+	case "csv":
+		return report.WriteCompareCSV, nil
+	case "json":
+		return report.WriteCompareJSON, nil
+	}
+	return nil, fmt.Errorf("unknown --format %q: want one of %s", format, strings.Join(reportFormats, ", "))
 }

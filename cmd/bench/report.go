@@ -24,7 +24,10 @@ func reportCommand() *cli.Command {
 		ArgsUsage: "DIR... [--format text|markdown|csv|json] [--plot FILE.svg]",
 		Description: "Reads the run folders (run.json and episodes.jsonl), merges their episodes and prints, per task and track,\n" +
 			"passes out of n with a Wilson 95% interval, pass@k, median tokens and turns, exit reasons; per task the\n" +
-			"agent/workflow token ratio and an exact McNemar test; tool sequences and twin runs. Caveats are footnotes.\n" +
+			"agent/workflow token ratio and an exact McNemar test (episodes paired within one run); tool sequences\n" +
+			"and twin runs. Episodes lost to server errors are in no rate (a lost column); a line that says passed\n" +
+			"against its test counts, a grading timeout or an edited trajectory is not a pass; a run given twice is\n" +
+			"counted once. Caveats are footnotes. The CSV's columns are fixed, so the CSVs of several runs concatenate.\n" +
 			"--plot writes one SVG file with two panels: pass rate per task and track, and median tokens.\n\n" +
 			"Examples:\n" +
 			"  bench report results/lesson\n" +

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/csv"
 	"os"
 	"path/filepath"
 	"strings"
@@ -40,7 +41,7 @@ func TestReportFlagsAfterFolders(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if before != after || !strings.HasPrefix(after, "task,track,n,passed") {
+	if before != after || !strings.HasPrefix(after, "run,model,task,track,n,lost,passed") {
 		t.Errorf("--format after the folder gave another output:\n%s\nvs\n%s", after, before)
 	}
 }
@@ -88,7 +89,9 @@ func TestReportBadInput(t *testing.T) {
 		{[]string{"report", syntheticRun, "--format"}, "flag --format needs a value"},
 		{[]string{"report", filepath.Join(t.TempDir(), "missing")}, "does not exist"},
 		{[]string{"compare", syntheticRun}, "compare needs two run folders, OLD and NEW; got 1"},
-		{[]string{"compare", syntheticRun, syntheticNew, "--format", "csv"}, `unknown --format "csv"`},
+		{[]string{"compare", syntheticRun, syntheticNew, "--format", "xml"}, `unknown --format "xml": want one of text, markdown, csv, json`},
+		{[]string{"compare", syntheticRun, syntheticNew, "--alpha", "1.5"}, "--alpha 1.5: the significance level is a number between 0 and 1"},
+		{[]string{"compare", syntheticRun, syntheticNew, "--alpha", "0"}, "--alpha 0: the significance level"},
 	} {
 		_, _, err := runCLI(t, c.args...)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -127,6 +130,109 @@ func TestCompareNamesWhatItLeftOut(t *testing.T) {
 	} {
 		if !strings.Contains(errOut, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+		}
+	}
+}
+
+// TestCompareFormatsAndAlpha: compare takes --format csv (fixed header) and
+// json, and --alpha changes the level in the output.
+func TestCompareFormatsAndAlpha(t *testing.T) {
+	out, errOut, err := runCLI(t, "compare", syntheticRun, syntheticNew, "--format", "csv")
+	if err != nil {
+		t.Fatalf("bench compare --format csv: %v\n%s", err, errOut)
+	}
+	if !strings.HasPrefix(out, "task,track,old_n,new_n,") || !strings.Contains(out, "parse_date,workflow,4,8,1,8,") {
+		t.Errorf("compare csv:\n%s", out)
+	}
+	out, _, err = runCLI(t, "compare", syntheticRun, syntheticNew, "--format", "json", "--alpha", "0.01")
+	if err != nil || !strings.Contains(out, `"alpha": 0.01`) || !strings.Contains(out, `"need_per_side": 5`) {
+		t.Errorf("compare json at --alpha 0.01 (err %v):\n%s", err, out)
+	}
+	out, _, _ = runCLI(t, "compare", syntheticRun, syntheticNew, "--alpha", "0.01")
+	if !strings.Contains(out, "not significant at α = 0.01") {
+		t.Errorf("the text does not name α = 0.01:\n%s", out)
+	}
+}
+
+// TestCompareWarnsAboutSettings: two runs that differ in settings (here the
+// model digest) are compared with a note saying so.
+func TestCompareWarnsAboutSettings(t *testing.T) {
+	out, _, err := runCLI(t, "compare", syntheticRun, syntheticNew)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "the runs differ in model-digest (old: sha256:synthetic0000, new: sha256:synthetic1111)") {
+		t.Errorf("no note on the differing settings:\n%s", out)
+	}
+}
+
+// TestReportCSVsConcatenate: the CSVs of two runs, the second without its
+// header (tail -n +2), read as one table.
+func TestReportCSVsConcatenate(t *testing.T) {
+	a, _, err := runCLI(t, "report", "--format", "csv", syntheticRun)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _, err := runCLI(t, "report", "--format", "csv", syntheticNew)
+	if err != nil {
+		t.Fatal(err)
+	}
+	headA, _, _ := strings.Cut(a, "\n")
+	headB, bodyB, _ := strings.Cut(b, "\n")
+	if headA != headB {
+		t.Fatalf("headers differ:\n%s\n%s", headA, headB)
+	}
+	recs, err := csv.NewReader(strings.NewReader(a + bodyB)).ReadAll()
+	if err != nil {
+		t.Fatalf("the concatenated CSVs are not one table: %v", err)
+	}
+	runs := map[string]int{}
+	for _, r := range recs[1:] {
+		runs[r[0]]++
+	}
+	if runs["synthetic-run"] != 5 || runs["synthetic-new"] != 5 {
+		t.Errorf("rows per run = %v, want 5 of each", runs)
+	}
+}
+
+// TestReportRunGivenTwiceCountsOnce: `bench report D D` counts each episode
+// once, with a footnote.
+func TestReportRunGivenTwiceCountsOnce(t *testing.T) {
+	out, _, err := runCLI(t, "report", syntheticRun, syntheticRun)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{" parse_date  workflow  1/4 ", "run synthetic-run is given 2 times", "each episode counted once"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("bench report D D lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestReportForgedAndLostLines: a results line forged to say passed (its
+// test counts say otherwise) is not a pass, and an episode lost to a server
+// error is in no rate; both are said.
+func TestReportForgedAndLostLines(t *testing.T) {
+	dir := t.TempDir()
+	run := `{"format":1,"id":"forged","backend":"ollama","model":"m","seeds":[1,2,3],"tracks":["agent"]}`
+	lines := []string{
+		`{"format":1,"run":"forged","task":"t","track":"agent","seed":1,"passed":true,"tests_passed":2,"tests_total":2,"exit_reason":"done","prompt_tokens":10}`,
+		`{"format":1,"run":"forged","task":"t","track":"agent","seed":2,"passed":true,"tests_passed":1,"tests_total":2,"exit_reason":"done","prompt_tokens":10}`,
+		`{"format":1,"run":"forged","task":"t","track":"agent","seed":3,"passed":false,"exit_reason":"error","error_kind":"unreachable","error":"connection refused","retries":4}`,
+	}
+	os.WriteFile(filepath.Join(dir, "run.json"), []byte(run), 0o644)
+	os.WriteFile(filepath.Join(dir, "episodes.jsonl"), []byte(strings.Join(lines, "\n")+"\n"), 0o644)
+	out, _, err := runCLI(t, "report", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		" t     agent  1/2     1 ",
+		"1 episode inconsistent: the line says passed but its test counts disagree",
+		"1 episode lost to server errors, not counted",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
 		}
 	}
 }

@@ -1,0 +1,112 @@
+package report
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"strconv"
+)
+
+// compareTable lays deltas out benchstat-style: a change only when it is
+// significant, else "~", always with the p-value and the sample sizes. A
+// cell whose n is too small for any change to be significant is marked
+// with the one footnote that says so.
+func compareTable(c Comparison) (table, []Footnote) {
+	t := table{
+		title:  fmt.Sprintf("Changes from old to new (\"~\": not significant at α = %g)", c.Alpha),
+		header: []string{"task", "track", "old passed", "new passed", "pass rate Δ", "old median tokens", "new median tokens", "tokens Δ"},
+	}
+	var notes []Footnote
+	for i, text := range c.Notes {
+		notes = append(notes, Footnote{ID: i + 1, Text: text})
+	}
+	tooFew := ""
+	for _, d := range c.Deltas {
+		if d.TooFew && tooFew == "" {
+			id := len(notes) + 1
+			notes = append(notes, Footnote{ID: id, Text: fmt.Sprintf("need >= %d episodes on each side to detect a difference at α = %g", c.Need, c.Alpha)})
+			tooFew = fmt.Sprintf(" [%d]", id)
+		}
+	}
+	for _, d := range c.Deltas {
+		sizes := fmt.Sprintf("n=%d+%d", d.OldN, d.NewN)
+		mark := ""
+		if d.TooFew {
+			mark = tooFew
+		}
+		rate := "~"
+		if d.RateSignificant {
+			rate = fmt.Sprintf("%+.1fpp", 100*d.RateChange)
+		}
+		tokens := "~"
+		if d.TokensSignificant {
+			tokens = "changed"
+			if d.OldTokens > 0 {
+				tokens = fmt.Sprintf("%+.1f%%", 100*(d.NewTokens/d.OldTokens-1))
+			}
+		}
+		est := ""
+		if d.TokenBasis == "estimated" {
+			est = " (est.)"
+		}
+		t.rows = append(t.rows, []string{
+			d.Task, d.Track,
+			fmt.Sprintf("%d/%d", d.OldPassed, d.OldN), fmt.Sprintf("%d/%d", d.NewPassed, d.NewN),
+			fmt.Sprintf("%s (p=%.3f %s)%s", rate, d.RateP, sizes, mark),
+			num(d.OldTokens) + est, num(d.NewTokens) + est,
+			fmt.Sprintf("%s (p=%.3f %s)%s", tokens, d.TokensP, sizes, mark),
+		})
+	}
+	return t, notes
+}
+
+// noCommonCells is what compare prints when the runs share no task and track.
+const noCommonCells = "no task and track appears in both runs: nothing to compare"
+
+// WriteCompareText renders a comparison as a plain-text table and its notes.
+func WriteCompareText(w io.Writer, c Comparison) error {
+	if len(c.Deltas) == 0 {
+		_, err := io.WriteString(w, noCommonCells+"\n")
+		return err
+	}
+	t, notes := compareTable(c)
+	return writeTextTables(w, nil, []table{t}, notes)
+}
+
+// WriteCompareMarkdown renders a comparison as a Markdown table and notes.
+func WriteCompareMarkdown(w io.Writer, c Comparison) error {
+	if len(c.Deltas) == 0 {
+		_, err := io.WriteString(w, "# bench compare\n\n"+noCommonCells+"\n")
+		return err
+	}
+	t, notes := compareTable(c)
+	return writeMarkdownTables(w, "bench compare", nil, []table{t}, notes)
+}
+
+// WriteCompareJSON renders a comparison as a JSON document (see Comparison).
+func WriteCompareJSON(w io.Writer, c Comparison) error {
+	c.Deltas, c.Notes = nonNil(c.Deltas), nonNil(c.Notes)
+	return WriteJSONValue(w, c)
+}
+
+// compareCSVHeader is the fixed header of WriteCompareCSV.
+var compareCSVHeader = []string{"task", "track", "old_n", "new_n", "old_passed", "new_passed", "rate_change", "rate_p", "rate_significant",
+	"token_basis", "old_median_tokens", "new_median_tokens", "tokens_p", "tokens_significant", "too_few", "alpha"}
+
+// WriteCompareCSV renders the deltas as one CSV table with a fixed header
+// (the notes are left out: the text formats and JSON carry them).
+func WriteCompareCSV(w io.Writer, c Comparison) error {
+	cw := csv.NewWriter(w)
+	cw.Write(compareCSVHeader)
+	b := strconv.FormatBool
+	for _, d := range c.Deltas {
+		cw.Write([]string{d.Task, d.Track, itoa(d.OldN), itoa(d.NewN), itoa(d.OldPassed), itoa(d.NewPassed),
+			f4(d.RateChange), f4(d.RateP), b(d.RateSignificant), d.TokenBasis, num(d.OldTokens), num(d.NewTokens),
+			f4(d.TokensP), b(d.TokensSignificant), b(d.TooFew), num(c.Alpha)})
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// itoa is strconv.Itoa, for brevity in renderers.
+var itoa = strconv.Itoa
