@@ -12,28 +12,34 @@ import (
 	"bench/internal/words"
 	"bench/record"
 	"bench/report"
+	reporthtml "bench/report/html"
+	"bench/report/predict"
 )
 
 // reportFormats are the values of `bench report --format`.
-var reportFormats = []string{"text", "markdown", "csv", "json"}
+var reportFormats = []string{"text", "markdown", "csv", "json", "html"}
 
 func reportCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "report",
 		Usage:     "summarize one or more runs (merged): pass rates with intervals, pass@k, tokens, twins, paired tests",
-		ArgsUsage: "DIR... [--format text|markdown|csv|json] [--plot FILE.svg]",
+		ArgsUsage: "DIR... [--format text|markdown|csv|json|html] [--plot FILE.svg] [--predictions FILE]",
 		Description: "Reads the run folders (run.json and episodes.jsonl), merges their episodes and prints, per task and track,\n" +
 			"passes out of n with a Wilson 95% interval, pass@k, median tokens and turns, exit reasons; per task the\n" +
 			"agent/workflow token ratio and an exact McNemar test (episodes paired within one run); tool sequences\n" +
 			"and twin runs. Episodes lost to server errors are in no rate (a lost column); a line that says passed\n" +
 			"against its test counts, a grading timeout or an edited trajectory is not a pass; a run given twice is\n" +
 			"counted once. Caveats are footnotes. The CSV's columns are fixed, so the CSVs of several runs concatenate.\n" +
-			"--plot writes one SVG file with two panels: pass rate per task and track, and median tokens.\n\n" +
+			"--plot writes one SVG file with two panels: pass rate per task and track, and median tokens.\n" +
+			"--format html writes one self-contained page (charts, tables, every episode as a timeline, twins side by side)\n" +
+			"that opens from disk with no server; --predictions adds predicted against observed per task.\n\n" +
 			"Examples:\n" +
 			"  bench report results/lesson\n" +
-			"  bench report results/lesson --format markdown --plot lesson.svg > lesson.md",
+			"  bench report results/lesson --format markdown --plot lesson.svg > lesson.md\n" +
+			"  bench report results/lesson --format html --predictions lesson/predictions.json > lesson/report.html",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "format", Value: "text", Usage: "output format: text, markdown, csv or json"},
+			&cli.StringFlag{Name: "format", Value: "text", Usage: "output format: text, markdown, csv, json or html"},
+			&cli.StringFlag{Name: "predictions", Usage: "html: show predictions from `FILE` (written by bench predict) against what happened"},
 			&cli.StringFlag{Name: "plot", Usage: "also write an SVG plot (pass rate with Wilson whiskers, median tokens) to `FILE`"},
 		},
 		Action: func(c *cli.Context) error {
@@ -44,7 +50,10 @@ func reportCommand() *cli.Command {
 			if len(dirs) == 0 {
 				return fmt.Errorf("report needs at least one run folder: bench report DIR... (for example results/<run-id>)")
 			}
-			return writeReport(c.App.Writer, dirs, c.String("format"), c.String("plot"))
+			if c.String("predictions") != "" && !strings.EqualFold(c.String("format"), "html") {
+				return fmt.Errorf("--predictions is shown on the html page; add --format html, or use bench check --predictions %s for a table", c.String("predictions"))
+			}
+			return writeReport(c.App.Writer, dirs, c.String("format"), c.String("plot"), c.String("predictions"))
 		},
 	}
 }
@@ -52,13 +61,13 @@ func reportCommand() *cli.Command {
 // printReport prints the report of one run folder, as `bench run` does at
 // its end.
 func printReport(c *cli.Context, dir, format string) error {
-	return writeReport(c.App.Writer, []string{dir}, format, "")
+	return writeReport(c.App.Writer, []string{dir}, format, "", "")
 }
 
 // writeReport reads and merges the run folders, writes the report in format
 // to w, and the SVG plot to plotPath unless it is empty. (Merged runs whose
 // configurations differ get a footnote in the report.)
-func writeReport(w io.Writer, dirs []string, format, plotPath string) error {
+func writeReport(w io.Writer, dirs []string, format, plotPath, predictions string) error {
 	write, err := reportWriter(format)
 	if err != nil {
 		return err
@@ -76,7 +85,13 @@ func writeReport(w io.Writer, dirs []string, format, plotPath string) error {
 		return err
 	}
 	rep := report.Build(inputs)
-	if err := write(w, rep); err != nil {
+	page := reporthtml.Options{}
+	if predictions != "" {
+		if page.Predictions, err = loadScore(predictions, inputs); err != nil {
+			return err
+		}
+	}
+	if err := write(w, rep, inputs, page); err != nil {
 		return err
 	}
 	if plotPath != "" {
@@ -102,17 +117,27 @@ func checkOutFile(flag, path string) error {
 	return nil
 }
 
+// renderer writes a report; only the html page reads the runs and options.
+type renderer func(io.Writer, *report.Report, []record.Data, reporthtml.Options) error
+
+// plain adapts a renderer that needs only the report.
+func plain(f func(io.Writer, *report.Report) error) renderer {
+	return func(w io.Writer, rep *report.Report, _ []record.Data, _ reporthtml.Options) error { return f(w, rep) }
+}
+
 // reportWriter returns the renderer of a --format value.
-func reportWriter(format string) (func(io.Writer, *report.Report) error, error) {
+func reportWriter(format string) (renderer, error) {
 	switch strings.ToLower(strings.TrimSpace(format)) {
 	case "text":
-		return report.WriteText, nil
+		return plain(report.WriteText), nil
 	case "markdown", "md":
-		return report.WriteMarkdown, nil
+		return plain(report.WriteMarkdown), nil
 	case "csv":
-		return report.WriteCSV, nil
+		return plain(report.WriteCSV), nil
 	case "json":
-		return report.WriteJSON, nil
+		return plain(report.WriteJSON), nil
+	case "html":
+		return reporthtml.Write, nil
 	}
 	return nil, fmt.Errorf("unknown --format %q: want one of %s", format, strings.Join(reportFormats, ", "))
 }
@@ -160,4 +185,17 @@ func writePlot(path string, rep *report.Report) error {
 		return fmt.Errorf("writing the plot %s: %w", path, err)
 	}
 	return nil
+}
+
+// loadScore reads a predictions file and scores it against the runs.
+func loadScore(path string, runs []record.Data) (*predict.Score, error) {
+	f, err := predict.Load(path)
+	if err != nil {
+		return nil, err
+	}
+	score, err := predict.Check(f, runs)
+	if err != nil {
+		return nil, err
+	}
+	return &score, nil
 }
