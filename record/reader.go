@@ -14,7 +14,7 @@ type Data struct {
 	Dir      string
 	Run      Run
 	Episodes []Episode // in file order; a repeated episode key keeps its last line
-	Warnings []string  // torn or malformed lines that were skipped, repeated episodes (but for a redone interrupted one)
+	Warnings []string  // torn or malformed lines that were skipped, repeated episodes (but for a redone interrupted or lost one)
 }
 
 // Finished reports the keys (Episode.Key) of the episodes already recorded.
@@ -64,8 +64,8 @@ func read(dir string) (Data, jsonlTail, error) {
 		}
 		k := key{ep.Task, ep.Track, ep.Seed, ep.Repeat}
 		if i, ok := index[k]; ok {
-			// An interrupted episode is redone by --resume: its later line is expected.
-			if data.Episodes[i].ExitReason == ExitInterrupted {
+			// An interrupted or lost episode is redone by --resume: its later line is expected.
+			if prev := data.Episodes[i]; prev.ExitReason == ExitInterrupted || prev.Lost() {
 				data.Episodes[i], lines[i] = ep, line
 				return nil
 			}

@@ -49,11 +49,11 @@ func runCommand() *cli.Command {
 			&cli.StringFlag{Name: "seeds", Value: "1", Usage: "comma-separated seeds; a repeated seed is a twin run"},
 			&cli.Float64Flag{Name: "temperature", Value: defaultTemperature, Usage: "sampling temperature"},
 			&cli.IntFlag{Name: "num-ctx", Value: 8192, Usage: "context window sent with every request"},
-			&cli.IntFlag{Name: "max-reply-tokens", Value: 4096, Usage: "cap on one reply's tokens, sent with every request (0 = the server's default, unlimited on Ollama)"},
+			&cli.IntFlag{Name: "max-tokens", Value: 4096, Usage: "cap on one reply's tokens, sent with every request as num_predict / max_tokens (0 = the server's default, unlimited on Ollama)"},
 			&cli.Float64Flag{Name: "top-p", Usage: "nucleus sampling; 0 leaves the server's default"},
 			&cli.BoolFlag{Name: "think", Usage: "let thinking models think"},
 			&cli.IntFlag{Name: "max-turns", Value: 25, Usage: "agent: model turns before the final call without tools"},
-			&cli.IntFlag{Name: "max-tokens", Usage: "agent: token budget per episode (0 = none)"},
+			&cli.IntFlag{Name: "token-limit", Usage: "agent: token budget per episode (0 = none)"},
 			&cli.IntFlag{Name: "tries", Value: 2, Usage: "workflow-retry: attempts"},
 			&cli.StringFlag{Name: "posture", Value: "off", Usage: "coding guidance and workspace snapshot for the agent: off, auto (ask the detector) or on"},
 			&cli.IntFlag{Name: "parallel", Value: 1, Usage: "episodes run at once"},
@@ -138,10 +138,10 @@ func setupRun(c *cli.Context) (runSetup, error) {
 			Format: record.FormatVersion, BenchVersion: version(),
 			Backend: c.String("backend"), Host: c.String("host"), Model: c.String("model"),
 			Temperature: c.Float64("temperature"), NumCtx: c.Int("num-ctx"), TopP: c.Float64("top-p"), Think: c.Bool("think"),
-			MaxReplyTokens: c.Int("max-reply-tokens"),
-			Seeds:          seeds, Tasks: refs, Tracks: tracks, Posture: c.String("posture"),
+			MaxTokens: c.Int("max-tokens"),
+			Seeds:     seeds, Tasks: refs, Tracks: tracks, Posture: c.String("posture"),
 			PromptsSHA256: runner.PromptsDigest(tracks),
-			MaxTurns:      c.Int("max-turns"), MaxTokens: c.Int("max-tokens"), Tries: c.Int("tries"), Parallel: c.Int("parallel"),
+			MaxTurns:      c.Int("max-turns"), TokenLimit: c.Int("token-limit"), Tries: c.Int("tries"), Parallel: c.Int("parallel"),
 			Started: time.Now().UTC(),
 		},
 	}
@@ -239,7 +239,7 @@ func setupResume(c *cli.Context, dir string) (runSetup, error) {
 // run takes them from there and refuses new ones.
 // --host is not among them: a server may move between sessions, and the
 // model digest check in connect still proves the same weights answer.
-var runDefiningFlags = []string{"backend", "model", "tasks", "tracks", "seeds", "temperature", "num-ctx", "top-p", "max-reply-tokens", "think", "max-turns", "max-tokens", "tries", "posture", "out"}
+var runDefiningFlags = []string{"backend", "model", "tasks", "tracks", "seeds", "temperature", "num-ctx", "top-p", "max-tokens", "think", "max-turns", "token-limit", "tries", "posture", "out"}
 
 // checkFlags checks the flags that are not lists.
 func checkFlags(c *cli.Context) error {
@@ -254,11 +254,11 @@ func checkFlags(c *cli.Context) error {
 			return fmt.Errorf("--%s must be at least 1, got %d", f, c.Int(f))
 		}
 	}
-	if c.Int("max-reply-tokens") < 0 {
-		return fmt.Errorf("--max-reply-tokens must be 0 (the server's default) or more, got %d", c.Int("max-reply-tokens"))
-	}
 	if c.Int("max-tokens") < 0 {
-		return fmt.Errorf("--max-tokens must be 0 (no limit) or more, got %d", c.Int("max-tokens"))
+		return fmt.Errorf("--max-tokens must be 0 (the server's default) or more, got %d", c.Int("max-tokens"))
+	}
+	if c.Int("token-limit") < 0 {
+		return fmt.Errorf("--token-limit must be 0 (no limit) or more, got %d", c.Int("token-limit"))
 	}
 	if t := c.Float64("temperature"); t < 0 {
 		return fmt.Errorf("--temperature must be 0 or more, got %g", t)
@@ -446,8 +446,8 @@ func execute(ctx context.Context, c *cli.Context, s runSetup, client model.Chatt
 	pending := runner.Pending(plan, done)
 	cfg := runner.Config{
 		RunID: s.run.ID, Model: client,
-		Options:  model.Options{Temperature: s.run.Temperature, NumCtx: s.run.NumCtx, TopP: s.run.TopP, Think: s.run.Think, MaxReplyTokens: s.run.MaxReplyTokens},
-		MaxTurns: s.run.MaxTurns, MaxTokens: s.run.MaxTokens, Tries: s.run.Tries,
+		Options:  model.Options{Temperature: s.run.Temperature, NumCtx: s.run.NumCtx, TopP: s.run.TopP, Think: s.run.Think, MaxReplyTokens: s.run.MaxTokens},
+		MaxTurns: s.run.MaxTurns, TokenLimit: s.run.TokenLimit, Tries: s.run.Tries,
 		Posture: s.run.Posture, Keep: s.keep, Tracks: runner.Tracks(),
 	}
 	fmt.Fprintf(out, "bench run: %s (%s × %s × %s) into %s", words.Plural(len(plan), "episode"), words.Plural(len(s.tasks), "task"), words.Plural(len(s.run.Tracks), "track"), words.Plural(len(s.run.Seeds), "seed"), s.dir)
