@@ -124,3 +124,20 @@ func newerFormat(path string, line, format int) error {
 	}
 	return fmt.Errorf("%s has format %d, newer than this bench reads (%d): upgrade bench to read it", where, format, FormatVersion)
 }
+
+// TrajectoryPath is the path of ep's trajectory file in the run folder.
+func (d Data) TrajectoryPath(ep Episode) string {
+	return filepath.Join(d.Dir, TrajectoriesDir, ep.Task, ep.Track, TrajectoryName(ep.Seed, ep.Repeat)+".jsonl")
+}
+
+// MissingTrajectories returns the episodes whose trajectory file is
+// missing, in file order.
+func (d Data) MissingTrajectories() []Episode {
+	var out []Episode
+	for _, ep := range d.Episodes {
+		if _, err := os.Lstat(d.TrajectoryPath(ep)); errors.Is(err, fs.ErrNotExist) {
+			out = append(out, ep)
+		}
+	}
+	return out
+}
