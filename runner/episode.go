@@ -55,20 +55,7 @@ func Episode(ctx context.Context, cfg Config, job Job, traj Trajectory) record.E
 	trackCtx, cancel := episodeContext(ctx, cfg.EpisodeTimeout)
 	defer cancel()
 	out, testTime, kept := runTrack(trackCtx, cfg, job, counted, &ep)
-	ep.ExitReason = exitReason(ctx, trackCtx, out)
-	if out.Err != nil {
-		ep.Error = out.Err.Error()
-	}
-	if ep.GradingTimedOut && ep.Error == "" {
-		ep.Error = fmt.Sprintf("grading timed out after %s: the tests did not finish, so the episode cannot pass", job.Task.Timeout)
-	}
-	switch ep.ExitReason {
-	case record.ExitError:
-		ep.ErrorKind = errorKind(out.Err)
-	case record.ExitTimeout:
-		ep.Passed = false
-		ep.Error = fmt.Sprintf("the episode ran past its limit of %s (--episode-timeout)", cfg.EpisodeTimeout)
-	}
+	settle(&ep, exitReason(ctx, trackCtx, out), out.Err, cfg.EpisodeTimeout, job.Task.Timeout)
 	retries, cut := counted.counts()
 	ep.Retries, ep.CutReplies = retries+errorRetries(out.Err), cut
 	ep.Turns, ep.ModelCalls = out.Turns, out.ModelCalls
@@ -88,6 +75,26 @@ func Episode(ctx context.Context, cfg Config, job Job, traj Trajectory) record.E
 	}
 	ep.WallMS = time.Since(start).Milliseconds()
 	return ep
+}
+
+// settle records how the episode ended: its exit reason, its error and,
+// for exit error, whose failure it was. A timed-out episode never passes,
+// and neither does one whose grading timed out; both say so in Error.
+func settle(ep *record.Episode, exit string, err error, limit, gradeLimit time.Duration) {
+	ep.ExitReason = exit
+	if err != nil {
+		ep.Error = err.Error()
+	}
+	if ep.GradingTimedOut && ep.Error == "" {
+		ep.Error = fmt.Sprintf("grading timed out after %s: the tests did not finish, so the episode cannot pass", gradeLimit)
+	}
+	switch exit {
+	case record.ExitError:
+		ep.ErrorKind = errorKind(err)
+	case record.ExitTimeout:
+		ep.Passed = false
+		ep.Error = fmt.Sprintf("the episode ran past its limit of %s (--episode-timeout)", limit)
+	}
 }
 
 // episodeContext is ctx with the episode's time limit, when there is one.

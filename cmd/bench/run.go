@@ -140,7 +140,14 @@ func resumeSession(c *cli.Context, dir string) (*runner.Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runner.Resume(dir, all, runner.ResumeOptions{Host: c.String("host"), Timeout: c.Duration("timeout"), Parallel: c.Int("parallel")})
+	opts := runner.ResumeOptions{Host: c.String("host"), Timeout: c.Duration("timeout")}
+	if c.IsSet("parallel") {
+		opts.Parallel = c.Int("parallel") // else the run's own
+		if opts.Parallel == 0 {
+			return nil, runner.CheckParallel(0)
+		}
+	}
+	return runner.Resume(dir, all, opts)
 }
 
 // runDefiningFlags are the flags whose values run.json records; a resumed
