@@ -14,7 +14,7 @@ type Data struct {
 	Dir      string
 	Run      Run
 	Episodes []Episode // in file order; a repeated episode key keeps its last line
-	Warnings []string  // torn or malformed lines that were skipped, repeated episodes (but for a redone interrupted one)
+	Warnings []string  // torn or malformed lines that were skipped, repeated episodes (but for a redone interrupted or lost one)
 }
 
 // Finished reports the keys (Episode.Key) of the episodes already recorded.
@@ -64,8 +64,8 @@ func read(dir string) (Data, jsonlTail, error) {
 		}
 		k := key{ep.Task, ep.Track, ep.Seed, ep.Repeat}
 		if i, ok := index[k]; ok {
-			// An interrupted episode is redone by --resume: its later line is expected.
-			if data.Episodes[i].ExitReason == ExitInterrupted {
+			// An interrupted or lost episode is redone by --resume: its later line is expected.
+			if prev := data.Episodes[i]; prev.ExitReason == ExitInterrupted || prev.Lost() {
 				data.Episodes[i], lines[i] = ep, line
 				return nil
 			}
@@ -123,4 +123,21 @@ func newerFormat(path string, line, format int) error {
 		where = fmt.Sprintf("%s:%d", path, line)
 	}
 	return fmt.Errorf("%s has format %d, newer than this bench reads (%d): upgrade bench to read it", where, format, FormatVersion)
+}
+
+// TrajectoryPath is the path of ep's trajectory file in the run folder.
+func (d Data) TrajectoryPath(ep Episode) string {
+	return filepath.Join(d.Dir, TrajectoriesDir, ep.Task, ep.Track, TrajectoryName(ep.Seed, ep.Repeat)+".jsonl")
+}
+
+// MissingTrajectories returns the episodes whose trajectory file is
+// missing, in file order.
+func (d Data) MissingTrajectories() []Episode {
+	var out []Episode
+	for _, ep := range d.Episodes {
+		if _, err := os.Lstat(d.TrajectoryPath(ep)); errors.Is(err, fs.ErrNotExist) {
+			out = append(out, ep)
+		}
+	}
+	return out
 }

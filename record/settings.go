@@ -1,6 +1,9 @@
 package record
 
-import "strconv"
+import (
+	"strconv"
+	"time"
+)
 
 // Setting is one run setting as a person reads it: the flag's name and its
 // value.
@@ -20,11 +23,12 @@ func (r Run) Settings() []Setting {
 		{"temperature", strconv.FormatFloat(r.Temperature, 'g', -1, 64)},
 		{"num-ctx", strconv.Itoa(r.NumCtx)},
 		{"top-p", strconv.FormatFloat(r.TopP, 'g', -1, 64)},
-		{"max-reply-tokens", strconv.Itoa(r.MaxReplyTokens)},
+		{"max-tokens", strconv.Itoa(r.MaxTokens)},
 		{"think", strconv.FormatBool(r.Think)},
 		{"posture", r.Posture},
 		{"max-turns", strconv.Itoa(r.MaxTurns)},
-		{"max-tokens", strconv.Itoa(r.MaxTokens)},
+		{"token-limit", strconv.Itoa(r.TokenLimit)},
+		{"episode-timeout", (time.Duration(r.EpisodeTimeoutMS) * time.Millisecond).String()},
 		{"tries", strconv.Itoa(r.Tries)},
 		{"prompts", r.PromptsSHA256},
 	}

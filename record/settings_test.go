@@ -9,21 +9,22 @@ import (
 // model sees must change SettingsKey; bookkeeping fields must not.
 func TestSettingsCoverEveryModelSideField(t *testing.T) {
 	base := Run{Backend: "ollama", Model: "m", ModelDigest: "d", Temperature: 0.7, NumCtx: 8192,
-		MaxReplyTokens: 4096, Posture: "auto", MaxTurns: 25, Tries: 2, PromptsSHA256: "p"}
+		MaxTokens: 4096, Posture: "auto", MaxTurns: 25, Tries: 2, PromptsSHA256: "p"}
 	changes := map[string]func(*Run){
-		"backend":          func(r *Run) { r.Backend = "openai" },
-		"model":            func(r *Run) { r.Model = "n" },
-		"model-digest":     func(r *Run) { r.ModelDigest = "e" },
-		"temperature":      func(r *Run) { r.Temperature = 0 },
-		"num-ctx":          func(r *Run) { r.NumCtx = 4096 },
-		"top-p":            func(r *Run) { r.TopP = 0.9 },
-		"max-reply-tokens": func(r *Run) { r.MaxReplyTokens = 1 },
-		"think":            func(r *Run) { r.Think = true },
-		"posture":          func(r *Run) { r.Posture = "on" },
-		"max-turns":        func(r *Run) { r.MaxTurns = 3 },
-		"max-tokens":       func(r *Run) { r.MaxTokens = 100 },
-		"tries":            func(r *Run) { r.Tries = 1 },
-		"prompts":          func(r *Run) { r.PromptsSHA256 = "q" },
+		"backend":         func(r *Run) { r.Backend = "openai" },
+		"model":           func(r *Run) { r.Model = "n" },
+		"model-digest":    func(r *Run) { r.ModelDigest = "e" },
+		"temperature":     func(r *Run) { r.Temperature = 0 },
+		"num-ctx":         func(r *Run) { r.NumCtx = 4096 },
+		"top-p":           func(r *Run) { r.TopP = 0.9 },
+		"max-tokens":      func(r *Run) { r.MaxTokens = 1 },
+		"think":           func(r *Run) { r.Think = true },
+		"posture":         func(r *Run) { r.Posture = "on" },
+		"max-turns":       func(r *Run) { r.MaxTurns = 3 },
+		"token-limit":     func(r *Run) { r.TokenLimit = 100 },
+		"episode-timeout": func(r *Run) { r.EpisodeTimeoutMS = 1000 },
+		"tries":           func(r *Run) { r.Tries = 1 },
+		"prompts":         func(r *Run) { r.PromptsSHA256 = "q" },
 	}
 	var names []string
 	for _, s := range base.Settings() {

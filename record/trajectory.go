@@ -1,8 +1,11 @@
 package record
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,6 +25,7 @@ type Trajectory struct {
 	err    error
 	closed bool
 	now    func() time.Time
+	sum    hash.Hash // SHA-256 of every line written
 }
 
 var _ Recorder = (*Trajectory)(nil)
@@ -47,7 +51,7 @@ func (w *Writer) Trajectory(task, track string, seed, repeat int) (*Trajectory, 
 		f.Close()
 		return nil, err
 	}
-	return &Trajectory{path: path, f: f, now: time.Now}, nil
+	return &Trajectory{path: path, f: f, now: time.Now, sum: sha256.New()}, nil
 }
 
 // mkdirSynced creates root/parts..., syncing each parent that gains an entry
@@ -106,11 +110,20 @@ func (t *Trajectory) Record(ev Event) {
 		t.err = fmt.Errorf("%s: writing event %d (%s): %w", t.path, ev.Seq, ev.Kind, err)
 		return
 	}
+	t.sum.Write(line)
 	if err := t.f.Sync(); err != nil {
 		t.err = fmt.Errorf("%s: syncing event %d (%s): %w", t.path, ev.Seq, ev.Kind, err)
 		return
 	}
 	t.seq++
+}
+
+// SHA256 is the hex SHA-256 of the file as written so far: every event
+// recorded, each synced to disk (Episode.TrajectorySHA256).
+func (t *Trajectory) SHA256() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return hex.EncodeToString(t.sum.Sum(nil))
 }
 
 // Err is the first error met while recording, or nil.

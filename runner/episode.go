@@ -22,24 +22,28 @@ type Trajectory interface {
 
 // Config is what every episode of a run shares.
 type Config struct {
-	RunID     string
-	Model     model.Chatter // nil is fine for the oracle track
-	Options   model.Options // Seed is set per episode
-	MaxTurns  int
-	MaxTokens int
-	Tries     int
-	Posture   string        // off, auto or on
-	Keep      bool          // keep workspaces after grading
-	Tracks    []track.Track // the registry (Tracks()), or fakes in tests
+	RunID          string
+	Model          model.Chatter // nil is fine for the oracle track
+	Options        model.Options // Seed is set per episode
+	MaxTurns       int
+	TokenLimit     int // the agent's token budget per episode; 0 = none
+	Tries          int
+	Posture        string        // off, auto or on
+	Keep           bool          // keep workspaces after grading
+	Tracks         []track.Track // the registry (Tracks()), or fakes in tests
+	EpisodeTimeout time.Duration // wall-clock limit of one episode's track; 0 = none
 }
 
 // Episode runs one job: a fresh workspace, the track, grading with pristine
 // tests, and an end event on traj. It never fails: a harness or model error
-// is recorded in the episode with exit reason error, and a cancelled ctx
-// with exit reason interrupted.
+// is recorded in the episode with exit reason error and its ErrorKind, a
+// cancelled ctx with exit reason interrupted, and a track that ran past
+// cfg.EpisodeTimeout with exit reason timeout (graded, never a pass).
 //
 // TestMS counts every test subprocess of the episode, grading included.
-// With cfg.Keep the end event's Path is the kept workspace.
+// With cfg.Keep the end event's Path is the kept workspace. When traj can
+// tell the digest of what it wrote (SHA256, as *record.Trajectory can), the
+// episode records it after the end event.
 func Episode(ctx context.Context, cfg Config, job Job, traj Trajectory) record.Episode {
 	start := time.Now()
 	ep := record.Episode{
@@ -47,11 +51,13 @@ func Episode(ctx context.Context, cfg Config, job Job, traj Trajectory) record.E
 		Task: job.Task.Name, Track: job.Track, Seed: job.Seed, Repeat: job.Repeat,
 		FailedTests: []string{}, ToolCalls: []string{}, Steps: []string{},
 	}
-	out, testTime, kept := runTrack(ctx, cfg, job, traj, &ep)
-	ep.ExitReason = exitReason(ctx, out)
-	if out.Err != nil {
-		ep.Error = out.Err.Error()
-	}
+	counted := &tally{Trajectory: traj}
+	trackCtx, cancel := episodeContext(ctx, cfg.EpisodeTimeout)
+	defer cancel()
+	out, testTime, kept := runTrack(trackCtx, cfg, job, counted, &ep)
+	settle(&ep, exitReason(ctx, trackCtx, out), out.Err, cfg.EpisodeTimeout, job.Task.Timeout)
+	retries, cut := counted.counts()
+	ep.Retries, ep.CutReplies = retries+errorRetries(out.Err), cut
 	ep.Turns, ep.ModelCalls = out.Turns, out.ModelCalls
 	ep.ToolCalls = append(ep.ToolCalls, out.ToolCalls...)
 	ep.Steps = append(ep.Steps, out.Steps...)
@@ -64,8 +70,39 @@ func Episode(ctx context.Context, cfg Config, job Job, traj Trajectory) record.E
 	if err := traj.Err(); err != nil && ep.Error == "" {
 		ep.Error = "writing the trajectory: " + err.Error()
 	}
+	if d, ok := traj.(interface{ SHA256() string }); ok {
+		ep.TrajectorySHA256 = d.SHA256()
+	}
 	ep.WallMS = time.Since(start).Milliseconds()
 	return ep
+}
+
+// settle records how the episode ended: its exit reason, its error and,
+// for exit error, whose failure it was. A timed-out episode never passes,
+// and neither does one whose grading timed out; both say so in Error.
+func settle(ep *record.Episode, exit string, err error, limit, gradeLimit time.Duration) {
+	ep.ExitReason = exit
+	if err != nil {
+		ep.Error = err.Error()
+	}
+	if ep.GradingTimedOut && ep.Error == "" {
+		ep.Error = fmt.Sprintf("grading timed out after %s: the tests did not finish, so the episode cannot pass", gradeLimit)
+	}
+	switch exit {
+	case record.ExitError:
+		ep.ErrorKind = errorKind(err)
+	case record.ExitTimeout:
+		ep.Passed = false
+		ep.Error = fmt.Sprintf("the episode ran past its limit of %s (--episode-timeout)", limit)
+	}
+}
+
+// episodeContext is ctx with the episode's time limit, when there is one.
+func episodeContext(ctx context.Context, limit time.Duration) (context.Context, context.CancelFunc) {
+	if limit <= 0 {
+		return context.WithCancel(ctx)
+	}
+	return context.WithTimeout(ctx, limit)
 }
 
 // runTrack makes the workspace, runs the track and grades the result into
@@ -94,7 +131,7 @@ func runTrack(ctx context.Context, cfg Config, job Job, traj Trajectory, ep *rec
 	opts.Seed = job.Seed
 	env := &track.Env{
 		Task: job.Task, Dir: ws.Dir, Model: cfg.Model, Options: opts,
-		MaxTurns: cfg.MaxTurns, MaxTokens: cfg.MaxTokens, Tries: cfg.Tries, Rec: traj,
+		MaxTurns: cfg.MaxTurns, MaxTokens: cfg.TokenLimit, Tries: cfg.Tries, Rec: traj,
 	}
 	tr := cfg.Tracks[i]
 	if tr.UsesPosture {
@@ -115,6 +152,9 @@ func runTrack(ctx context.Context, cfg Config, job Job, traj Trajectory, ep *rec
 	ep.Passed, ep.TestsPassed, ep.TestsTotal = g.Passed, g.TestsPassed, g.TestsTotal
 	ep.FailedTests = append(ep.FailedTests, g.Failed...)
 	ep.TestsTampered = g.Tampered
+	if g.Result.TimedOut {
+		ep.GradingTimedOut, ep.Passed = true, false
+	}
 	return out, testTime, kept
 }
 
@@ -129,12 +169,19 @@ func safeRun(ctx context.Context, fn track.Func, env *track.Env) (out track.Outc
 	return fn(ctx, env)
 }
 
-// exitReason is the track's own exit reason, except that a failure after a
-// cancel is an interrupt, and an error or a missing reason is an error.
-func exitReason(ctx context.Context, out track.Outcome) string {
+// exitReason is the track's own exit reason, except that a stop after the
+// run's ctx was cancelled is an interrupt, a stop after the episode's own
+// trackCtx ran out is a timeout, and an error or a missing reason is an
+// error.
+func exitReason(ctx, trackCtx context.Context, out track.Outcome) string {
 	failed := out.Err != nil || out.Exit == "" || out.Exit == record.ExitError
+	stopped := failed || out.Exit == record.ExitInterrupted
 	switch {
-	case out.Exit == record.ExitInterrupted, failed && ctx.Err() != nil:
+	case stopped && ctx.Err() != nil:
+		return record.ExitInterrupted
+	case stopped && trackCtx.Err() != nil:
+		return record.ExitTimeout
+	case out.Exit == record.ExitInterrupted:
 		return record.ExitInterrupted
 	case failed:
 		return record.ExitError

@@ -42,12 +42,13 @@ func Plan(ts []tasks.Task, tracks []string, seeds []int) []Job {
 }
 
 // Pending returns the jobs of plan that have no finished episode in done,
-// in plan order. An episode stopped by an interrupt is not finished: it is
-// redone on resume.
+// in plan order. An episode stopped by an interrupt, or lost to the
+// infrastructure (record.Episode.Lost), is not finished: it is redone on
+// resume. An episode that ended on the model's own error is kept.
 func Pending(plan []Job, done []record.Episode) []Job {
 	finished := make(map[string]bool, len(done))
 	for _, ep := range done {
-		if ep.ExitReason != record.ExitInterrupted {
+		if Finished(ep) {
 			finished[ep.Key()] = true
 		}
 	}
@@ -58,4 +59,10 @@ func Pending(plan []Job, done []record.Episode) []Job {
 		}
 	}
 	return out
+}
+
+// Finished reports whether an episode on disk stands as the result of its
+// job: it was neither interrupted nor lost to the infrastructure.
+func Finished(ep record.Episode) bool {
+	return ep.ExitReason != record.ExitInterrupted && !ep.Lost()
 }

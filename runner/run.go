@@ -19,26 +19,39 @@ type Sink interface {
 // nil). Once ctx is cancelled no further job starts; running ones are
 // recorded as interrupted. A failure to append stops the scheduling and
 // is returned; an episode's own failure never is.
+//
+// A circuit breaker watches the infrastructure: after BreakerThreshold
+// episodes in a row are lost to it (record.Episode.Lost), no further job
+// starts, the running ones finish, and Run returns a *StopError.
 func Run(ctx context.Context, cfg Config, sink Sink, jobs []Job, parallel int, progress func(record.Episode)) error {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var appendErr error
-	Dispatch(ctx, jobs, parallel, func(ctx context.Context, j Job) record.Episode {
-		return runOne(ctx, cfg, sink, j)
+	sched, stopScheduling := context.WithCancel(ctx)
+	defer stopScheduling()
+	var (
+		appendErr error
+		breaker   breaker
+	)
+	Dispatch(sched, jobs, parallel, func(_ context.Context, j Job) record.Episode {
+		return runOne(ctx, cfg, sink, j) // a tripped breaker lets running episodes finish
 	}, func(ep record.Episode) {
 		if appendErr != nil {
 			return
 		}
 		if err := sink.Append(ep); err != nil {
 			appendErr = fmt.Errorf("recording episode %s: %w", ep.Key(), err)
-			cancel()
+			stopScheduling()
 			return
+		}
+		if breaker.add(ep) {
+			stopScheduling()
 		}
 		if progress != nil {
 			progress(ep)
 		}
 	})
-	return appendErr
+	if appendErr != nil {
+		return appendErr
+	}
+	return breaker.err()
 }
 
 // runOne opens the job's trajectory, runs the episode and closes it.

@@ -3,9 +3,12 @@ package runner
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strings"
 	"sync"
 	"testing"
 
+	"bench/model"
 	"bench/record"
 	"bench/tasks"
 	"bench/track"
@@ -74,5 +77,62 @@ func TestRunStopsWhenAppendFails(t *testing.T) {
 	err := Run(context.Background(), Config{Tracks: []track.Track{{Name: "quick", Run: quick}}}, sink, jobs, 1, nil)
 	if err == nil || len(sink.episodes) != 1 {
 		t.Fatalf("err %v, %d episodes; want an error after 1", err, len(sink.episodes))
+	}
+}
+
+// lostTrack is a fake track whose every model call fails as unreachable.
+func lostTrack(context.Context, *track.Env) track.Outcome {
+	return track.Outcome{Exit: record.ExitError, Err: &model.Error{Kind: model.ErrUnreachable}}
+}
+
+func TestRunStopsAfterConsecutiveInfraErrors(t *testing.T) {
+	jobs := Plan([]tasks.Task{quickTask()}, []string{"fake"}, []int{1, 2, 3, 4, 5, 6})
+	sink := &memSink{}
+	err := Run(context.Background(), Config{Tracks: []track.Track{{Name: "fake", Run: lostTrack}}}, sink, jobs, 1, nil)
+	var stop *StopError
+	if !errors.As(err, &stop) || stop.Lost != BreakerThreshold {
+		t.Fatalf("err %v, want a StopError after %d lost episodes", err, BreakerThreshold)
+	}
+	if len(sink.episodes) != BreakerThreshold {
+		t.Fatalf("%d episodes recorded, want %d: no new episode starts once the breaker opens", len(sink.episodes), BreakerThreshold)
+	}
+	if !strings.Contains(err.Error(), "unreachable") {
+		t.Errorf("the error does not say what failed: %v", err)
+	}
+}
+
+func TestRunBreakerCountsOnlyConsecutiveLosses(t *testing.T) {
+	n := 0
+	flaky := func(ctx context.Context, env *track.Env) track.Outcome {
+		n++
+		if n%3 == 0 { // every third episode reaches the server
+			return track.Outcome{Exit: record.ExitDone}
+		}
+		return lostTrack(ctx, env)
+	}
+	jobs := Plan([]tasks.Task{quickTask()}, []string{"fake"}, []int{1, 2, 3, 4, 5, 6})
+	sink := &memSink{}
+	if err := Run(context.Background(), Config{Tracks: []track.Track{{Name: "fake", Run: flaky}}}, sink, jobs, 1, nil); err != nil {
+		t.Fatalf("two losses in a row stopped the run: %v", err)
+	}
+	if len(sink.episodes) != 6 {
+		t.Fatalf("%d episodes, want 6", len(sink.episodes))
+	}
+}
+
+func TestPendingRedoesLostAndInterrupted(t *testing.T) {
+	jobs := Plan([]tasks.Task{quickTask()}, []string{"fake"}, []int{1, 2, 3, 4})
+	done := []record.Episode{
+		{Task: "quick", Track: "fake", Seed: 1, ExitReason: record.ExitDone},
+		{Task: "quick", Track: "fake", Seed: 2, ExitReason: record.ExitError, ErrorKind: record.ErrorServer},
+		{Task: "quick", Track: "fake", Seed: 3, ExitReason: record.ExitError, ErrorKind: record.ErrorModel},
+		{Task: "quick", Track: "fake", Seed: 4, ExitReason: record.ExitInterrupted},
+	}
+	var seeds []int
+	for _, j := range Pending(jobs, done) {
+		seeds = append(seeds, j.Seed)
+	}
+	if fmt.Sprint(seeds) != "[2 4]" {
+		t.Fatalf("pending seeds %v, want [2 4]: the lost and the interrupted one, not the model's own error", seeds)
 	}
 }

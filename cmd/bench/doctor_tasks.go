@@ -9,12 +9,13 @@ import (
 	"bench/tasks"
 )
 
-// tasksCheck runs the oracle check (runner.Verify) of every task: a run
-// whose fixtures do not fail and pass as designed measures nothing.
+// tasksCheck runs the oracle check (runner.VerifyAll, in parallel and
+// cached) of every task: a run whose fixtures do not fail and pass as
+// designed measures nothing.
 func tasksCheck(ctx context.Context, taskList []tasks.Task) check {
 	var bad []string
-	for _, t := range taskList {
-		v := runner.Verify(ctx, t)
+	for i, v := range runner.VerifyAll(ctx, taskList, runner.DefaultVerifyCache()) {
+		t := taskList[i]
 		if v.OK() {
 			continue
 		}

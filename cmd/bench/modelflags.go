@@ -1,8 +1,6 @@
 package main
 
 import (
-	"time"
-
 	"github.com/urfave/cli/v2"
 
 	"bench/model"
@@ -29,5 +27,6 @@ func modelConfig(c *cli.Context) model.Config {
 	}
 }
 
-// inspectTimeout bounds the server checks of the preflight.
-const inspectTimeout = 15 * time.Second
+// inspectTimeout bounds the server checks of the preflight: the model
+// package's one limit for an Inspect call.
+const inspectTimeout = model.InspectTimeout

@@ -1,8 +1,8 @@
 package main
 
 import (
-	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -12,21 +12,15 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"bench/internal/words"
 	"bench/model"
-	"bench/record"
 	"bench/runner"
 	"bench/tasks"
 	"bench/testrun"
 )
-
-// defaultTemperature is the sampling temperature when --temperature is not
-// given: low enough for mostly stable code, high enough that seeds matter.
-const defaultTemperature = 0.7
 
 func runCommand() *cli.Command {
 	return &cli.Command{
@@ -47,17 +41,18 @@ func runCommand() *cli.Command {
 			tasksDirFlag(),
 			&cli.StringFlag{Name: "tracks", Value: "workflow,agent", Usage: "comma-separated tracks: " + strings.Join(runner.TrackWords(), ", ")},
 			&cli.StringFlag{Name: "seeds", Value: "1", Usage: "comma-separated seeds; a repeated seed is a twin run"},
-			&cli.Float64Flag{Name: "temperature", Value: defaultTemperature, Usage: "sampling temperature"},
-			&cli.IntFlag{Name: "num-ctx", Value: 8192, Usage: "context window sent with every request"},
-			&cli.IntFlag{Name: "max-reply-tokens", Value: 4096, Usage: "cap on one reply's tokens, sent with every request (0 = the server's default, unlimited on Ollama)"},
+			&cli.Float64Flag{Name: "temperature", Value: runner.DefaultTemperature, Usage: "sampling temperature"},
+			&cli.IntFlag{Name: "num-ctx", Value: runner.DefaultNumCtx, Usage: "context window sent with every request"},
+			&cli.IntFlag{Name: "max-tokens", Value: runner.DefaultMaxTokens, Usage: "cap on one reply's tokens, sent with every request as num_predict / max_tokens (0 = the server's default, unlimited on Ollama)"},
 			&cli.Float64Flag{Name: "top-p", Usage: "nucleus sampling; 0 leaves the server's default"},
 			&cli.BoolFlag{Name: "think", Usage: "let thinking models think"},
-			&cli.IntFlag{Name: "max-turns", Value: 25, Usage: "agent: model turns before the final call without tools"},
-			&cli.IntFlag{Name: "max-tokens", Usage: "agent: token budget per episode (0 = none)"},
-			&cli.IntFlag{Name: "tries", Value: 2, Usage: "workflow-retry: attempts"},
-			&cli.StringFlag{Name: "posture", Value: "off", Usage: "coding guidance and workspace snapshot for the agent: off, auto (ask the detector) or on"},
-			&cli.IntFlag{Name: "parallel", Value: 1, Usage: "episodes run at once"},
-			&cli.StringFlag{Name: "out", Usage: "results folder (default: results/<UTC time>-<model>)"},
+			&cli.IntFlag{Name: "max-turns", Value: runner.DefaultMaxTurns, Usage: "agent: model turns before the final call without tools"},
+			&cli.IntFlag{Name: "token-limit", Usage: "agent: token budget per episode (0 = none)"},
+			&cli.IntFlag{Name: "tries", Value: runner.DefaultTries, Usage: "workflow-retry: attempts"},
+			&cli.StringFlag{Name: "posture", Value: runner.DefaultPosture, Usage: "coding guidance and workspace snapshot for the agent: off, auto (ask the detector) or on"},
+			&cli.IntFlag{Name: "parallel", Value: runner.DefaultParallel, Usage: fmt.Sprintf("episodes run at once (at most %d)", runner.MaxParallel)},
+			&cli.DurationFlag{Name: "episode-timeout", Value: runner.DefaultEpisodeTimeout, Usage: "wall-clock limit of one episode; one that reaches it ends with exit reason timeout and does not pass"},
+			&cli.StringFlag{Name: "out", Usage: "results folder (default: " + runner.ResultsDir + "/<UTC time>-<model>)"},
 			&cli.StringFlag{Name: "resume", Usage: "finish the run in this results folder, as its run.json describes it (only --host, --parallel, --timeout, --tasks-dir, --keep-workspaces and --format may be given)"},
 			&cli.BoolFlag{Name: "keep-workspaces", Usage: "keep each episode's workspace after grading"},
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "output format of the report printed at the end: text, markdown, csv or json"},
@@ -66,214 +61,100 @@ func runCommand() *cli.Command {
 	}
 }
 
-// runSetup is everything a run needs, from flags or from a run.json.
-type runSetup struct {
-	run    record.Run
-	tasks  []tasks.Task
-	mcfg   model.Config
-	keep   bool
-	dir    string
-	resume bool
-	format string
-}
-
 func runAction(c *cli.Context) error {
 	if c.Args().Present() {
 		return fmt.Errorf("run takes no arguments, got %q; name tasks with --tasks", c.Args().First())
 	}
-	s, err := setupRun(c)
+	if err := checkFormat(c.String("format")); err != nil {
+		return err
+	}
+	s, err := session(c)
 	if err != nil {
 		return err
+	}
+	for _, w := range s.Warnings {
+		fmt.Fprintln(c.App.ErrWriter, "warning:", w)
 	}
 	ctx, stop := interruptContext(c.Context, c.App.ErrWriter)
 	defer stop()
 	if !checkReady(ctx, c.App.ErrWriter, s) {
 		return cli.Exit("", 1)
 	}
-	client, err := connect(ctx, &s)
+	client, err := s.Connect(ctx)
 	if err != nil {
 		return err
 	}
-	w, done, err := openResults(&s)
-	if err != nil {
-		return err
-	}
-	return execute(ctx, c, s, client, w, done)
+	return execute(ctx, c, s, client)
 }
 
-// setupRun reads and checks the flags, or the run.json of --resume.
-func setupRun(c *cli.Context) (runSetup, error) {
+// session makes the run's Session from the flags, or from the run.json of --resume.
+func session(c *cli.Context) (*runner.Session, error) {
 	if dir := c.String("resume"); dir != "" {
-		return setupResume(c, dir)
+		return resumeSession(c, dir)
 	}
-	tracks, err := parseTracks(c.String("tracks"))
+	spec, err := specFrom(c)
 	if err != nil {
-		return runSetup{}, err
+		return nil, err
 	}
+	return runner.NewRun(spec)
+}
+
+// specFrom reads the flags of a new run into a runner.Spec.
+func specFrom(c *cli.Context) (runner.Spec, error) {
+	tracks := parseTracks(c.String("tracks"))
 	seeds, err := parseSeeds(c.String("seeds"))
 	if err != nil {
-		return runSetup{}, err
-	}
-	if err := checkFlags(c); err != nil {
-		return runSetup{}, err
+		return runner.Spec{}, err
 	}
 	all, err := loadTasks(c.String("tasks-dir"))
 	if err != nil {
-		return runSetup{}, err
+		return runner.Spec{}, err
 	}
 	selected := all
 	if names := splitList(c.String("tasks")); len(names) > 0 {
 		if selected, err = tasks.Select(all, names); err != nil {
-			return runSetup{}, err
+			return runner.Spec{}, err
 		}
 	}
-	refs, err := taskRefs(selected)
-	if err != nil {
-		return runSetup{}, err
-	}
-	s := runSetup{
-		tasks: selected, keep: c.Bool("keep-workspaces"), format: c.String("format"),
-		mcfg: modelConfig(c),
-		run: record.Run{
-			Format: record.FormatVersion, BenchVersion: version(),
-			Backend: c.String("backend"), Host: c.String("host"), Model: c.String("model"),
-			Temperature: c.Float64("temperature"), NumCtx: c.Int("num-ctx"), TopP: c.Float64("top-p"), Think: c.Bool("think"),
-			MaxReplyTokens: c.Int("max-reply-tokens"),
-			Seeds:          seeds, Tasks: refs, Tracks: tracks, Posture: c.String("posture"),
-			PromptsSHA256: runner.PromptsDigest(tracks),
-			MaxTurns:      c.Int("max-turns"), MaxTokens: c.Int("max-tokens"), Tries: c.Int("tries"), Parallel: c.Int("parallel"),
-			Started: time.Now().UTC(),
-		},
-	}
-	host, err := s.mcfg.BaseURL()
-	if err != nil {
-		return runSetup{}, err
-	}
-	s.run.Host = host
-	if !needsModel(tracks) {
-		// No track calls a model: say so, rather than record one that was never asked.
-		s.run.Backend, s.run.Host, s.run.Model = "", "", ""
-	}
-	s.dir = c.String("out")
-	if s.dir == "" {
-		s.dir = filepath.Join("results", s.run.Started.Format("20060102T150405Z")+"-"+safeName(cmp.Or(s.run.Model, "no-model")))
-	}
-	if err := checkOutDir(s.dir); err != nil {
-		return runSetup{}, err
-	}
-	s.run.ID = filepath.Base(s.dir)
-	return s, nil
+	return runner.Spec{
+		Model: modelConfig(c), Tasks: selected, Tracks: tracks, Seeds: seeds,
+		Temperature: c.Float64("temperature"), NumCtx: c.Int("num-ctx"), TopP: c.Float64("top-p"), Think: c.Bool("think"),
+		MaxTokens: c.Int("max-tokens"), TokenLimit: c.Int("token-limit"), MaxTurns: c.Int("max-turns"), Tries: c.Int("tries"),
+		Posture: c.String("posture"), Parallel: c.Int("parallel"), EpisodeTimeout: c.Duration("episode-timeout"),
+		Dir: c.String("out"), BenchVersion: version(),
+	}, nil
 }
 
-// checkOutDir accepts a new or empty results folder, or one holding a run
-// (which record.Create refuses with a pointer to --resume); it refuses a
-// file and a folder holding other things, which a run must not mix with.
-func checkOutDir(dir string) error {
-	info, err := os.Stat(dir)
-	if err != nil {
-		return nil
-	}
-	if !info.IsDir() {
-		return fmt.Errorf("--out %s is a file; give a folder for the results (a new one, or an empty one)", dir)
-	}
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return fmt.Errorf("--out %s cannot be read: %w", dir, err)
-	}
-	if _, err := os.Stat(filepath.Join(dir, "run.json")); err == nil || len(entries) == 0 {
-		return nil
-	}
-	return fmt.Errorf("--out %s already holds other files (%s, …) and no run.json; give a new or empty folder", dir, entries[0].Name())
-}
-
-// setupResume rebuilds a run's setup from its run.json; the tasks must be
-// unchanged since the run started.
-func setupResume(c *cli.Context, dir string) (runSetup, error) {
+// resumeSession makes the Session that finishes the run in dir; the flags
+// that run.json records are refused.
+func resumeSession(c *cli.Context, dir string) (*runner.Session, error) {
 	for _, f := range runDefiningFlags {
 		if c.IsSet(f) {
-			return runSetup{}, fmt.Errorf("--resume continues the run as %s describes it; drop --%s (start a new run with --out to change it)", filepath.Join(dir, "run.json"), f)
+			return nil, fmt.Errorf("--resume continues the run as %s describes it; drop --%s (start a new run with --out to change it)", filepath.Join(dir, "run.json"), f)
 		}
 	}
-	data, err := record.Read(dir)
-	if err != nil {
-		return runSetup{}, fmt.Errorf("cannot resume %s: %w", dir, err)
+	if c.Duration("timeout") <= 0 {
+		return nil, fmt.Errorf("--timeout must be positive, got %s", c.Duration("timeout"))
 	}
-	r := data.Run
 	all, err := loadTasks(c.String("tasks-dir"))
 	if err != nil {
-		return runSetup{}, err
+		return nil, err
 	}
-	var names []string
-	for _, ref := range r.Tasks {
-		names = append(names, ref.Name)
-	}
-	selected, err := tasks.Select(all, names)
-	if err != nil {
-		return runSetup{}, fmt.Errorf("cannot resume %s: %w", dir, err)
-	}
-	refs, err := taskRefs(selected)
-	if err != nil {
-		return runSetup{}, err
-	}
-	for i, ref := range refs {
-		if ref.Checksum != r.Tasks[i].Checksum {
-			return runSetup{}, fmt.Errorf("cannot resume %s: task %s has changed since the run started (checksum %s, run.json has %s)", dir, ref.Name, ref.Checksum, r.Tasks[i].Checksum)
+	opts := runner.ResumeOptions{Host: c.String("host"), Timeout: c.Duration("timeout")}
+	if c.IsSet("parallel") {
+		opts.Parallel = c.Int("parallel") // else the run's own
+		if opts.Parallel == 0 {
+			return nil, runner.CheckParallel(0)
 		}
 	}
-	if d := runner.PromptsDigest(r.Tracks); r.PromptsSHA256 != "" && d != r.PromptsSHA256 {
-		return runSetup{}, fmt.Errorf("cannot resume %s: this bench sends other prompts than the one that started the run (prompts digest %.12s, run.json has %.12s); finish it with that build, or start a new run with --out", dir, d, r.PromptsSHA256)
-	}
-	if err := checkFormat(c.String("format")); err != nil {
-		return runSetup{}, err
-	}
-	if r.Parallel = c.Int("parallel"); r.Parallel < 1 {
-		return runSetup{}, fmt.Errorf("--parallel must be at least 1, got %d", r.Parallel)
-	}
-	return runSetup{
-		run: r, tasks: selected, dir: dir, resume: true, keep: c.Bool("keep-workspaces"), format: c.String("format"),
-		mcfg: model.Config{Backend: r.Backend, Host: cmp.Or(c.String("host"), r.Host), Model: r.Model, Timeout: c.Duration("timeout")},
-	}, nil
+	return runner.Resume(dir, all, opts)
 }
 
 // runDefiningFlags are the flags whose values run.json records; a resumed
 // run takes them from there and refuses new ones.
 // --host is not among them: a server may move between sessions, and the
-// model digest check in connect still proves the same weights answer.
-var runDefiningFlags = []string{"backend", "model", "tasks", "tracks", "seeds", "temperature", "num-ctx", "top-p", "max-reply-tokens", "think", "max-turns", "max-tokens", "tries", "posture", "out"}
-
-// checkFlags checks the flags that are not lists.
-func checkFlags(c *cli.Context) error {
-	if b := c.String("backend"); b != "ollama" && b != "openai" {
-		return fmt.Errorf("unknown --backend %q: use ollama or openai", b)
-	}
-	if p := c.String("posture"); p != "off" && p != "auto" && p != "on" {
-		return fmt.Errorf("unknown --posture %q: use off, auto or on", p)
-	}
-	for _, f := range []string{"parallel", "max-turns", "tries", "num-ctx"} {
-		if c.Int(f) < 1 {
-			return fmt.Errorf("--%s must be at least 1, got %d", f, c.Int(f))
-		}
-	}
-	if c.Int("max-reply-tokens") < 0 {
-		return fmt.Errorf("--max-reply-tokens must be 0 (the server's default) or more, got %d", c.Int("max-reply-tokens"))
-	}
-	if c.Int("max-tokens") < 0 {
-		return fmt.Errorf("--max-tokens must be 0 (no limit) or more, got %d", c.Int("max-tokens"))
-	}
-	if t := c.Float64("temperature"); t < 0 {
-		return fmt.Errorf("--temperature must be 0 or more, got %g", t)
-	}
-	if p := c.Float64("top-p"); p < 0 || p > 1 {
-		return fmt.Errorf("--top-p must be between 0 and 1, got %g", p)
-	}
-	if err := checkFormat(c.String("format")); err != nil {
-		return err
-	}
-	if c.Duration("timeout") <= 0 {
-		return fmt.Errorf("--timeout must be positive, got %s", c.Duration("timeout"))
-	}
-	return nil
-}
+// model digest check in Connect still proves the same weights answer.
+var runDefiningFlags = []string{"backend", "model", "tasks", "tracks", "seeds", "temperature", "num-ctx", "top-p", "max-tokens", "think", "max-turns", "token-limit", "tries", "posture", "episode-timeout", "out"}
 
 // checkFormat checks the --format of the final report.
 func checkFormat(f string) error {
@@ -281,24 +162,16 @@ func checkFormat(f string) error {
 	return err
 }
 
-// parseTracks splits a comma-separated list of track words and checks each.
-func parseTracks(s string) ([]string, error) {
-	words := splitList(s)
-	if len(words) == 0 {
-		return nil, fmt.Errorf("--tracks is empty: name at least one of %s", strings.Join(runner.TrackWords(), ", "))
-	}
-	seen := map[string]bool{}
+// parseTracks splits a comma-separated list of track words, dropping
+// repeats; runner.NewRun checks each word.
+func parseTracks(s string) []string {
 	var out []string
-	for _, w := range words {
-		if _, ok := runner.LookupTrack(w); !ok {
-			return nil, fmt.Errorf("unknown track %q in --tracks: valid tracks are %s", w, strings.Join(runner.TrackWords(), ", "))
-		}
-		if !seen[w] {
-			seen[w] = true
+	for _, w := range splitList(s) {
+		if !slices.Contains(out, w) {
 			out = append(out, w)
 		}
 	}
-	return out, nil
+	return out
 }
 
 // parseSeeds parses a comma-separated list of whole numbers; repeats are kept (twin runs).
@@ -336,27 +209,6 @@ func splitList(s string) []string {
 	return out
 }
 
-// safeName makes a model name usable in a folder name.
-func safeName(m string) string {
-	return strings.NewReplacer(":", "-", "/", "-", "\\", "-", " ", "-").Replace(m)
-}
-
-// taskRefs names the tasks with their checksums, for run.json.
-func taskRefs(ts []tasks.Task) ([]record.TaskRef, error) {
-	refs := make([]record.TaskRef, 0, len(ts))
-	for _, t := range ts {
-		sum, err := t.Checksum()
-		if err != nil {
-			return nil, fmt.Errorf("checksumming task %s: %w", t.Name, err)
-		}
-		refs = append(refs, record.TaskRef{Name: t.Name, Checksum: sum})
-	}
-	return refs, nil
-}
-
-// needsModel reports whether any of the tracks calls the model.
-func needsModel(tracks []string) bool { return slices.ContainsFunc(tracks, runner.NeedsModel) }
-
 // serverHelp is the paragraph printed when the preflight finds no usable
 // model server.
 func serverHelp(modelName string) string {
@@ -369,16 +221,16 @@ func serverHelp(modelName string) string {
 
 // resumeHelp is serverHelp for --resume, which keeps the run's backend and
 // model but may be pointed at the server's new address.
-func resumeHelp(s runSetup) string {
+func resumeHelp(s *runner.Session) string {
 	return fmt.Sprintf("bench run --resume needs the run's model server and could not use it (see the checks above); %s is unchanged.\n"+
-		"Start the %s server with %s on it, or, if the server has moved, add --host URL.", s.dir, s.mcfg.Backend, s.mcfg.Model)
+		"Start the %s server with %s on it, or, if the server has moved, add --host URL.", s.Dir, s.Model.Backend, s.Model.Model)
 }
 
 // checkReady runs the doctor's checks; on failure it prints them, and the
 // server help when a server check failed. Nothing has been created yet.
-func checkReady(ctx context.Context, errw io.Writer, s runSetup) bool {
-	need := needs{model: needsModel(s.run.Tracks), tools: slices.ContainsFunc(s.run.Tracks, runner.UsesTools)}
-	lines, ok := preflight(ctx, s.mcfg, need, s.tasks)
+func checkReady(ctx context.Context, errw io.Writer, s *runner.Session) bool {
+	need := needs{model: runner.NeedsAnyModel(s.Run.Tracks), tools: slices.ContainsFunc(s.Run.Tracks, runner.UsesTools)}
+	lines, ok := preflight(ctx, s.Model, need, s.Tasks)
 	if ok {
 		return true
 	}
@@ -390,10 +242,10 @@ func checkReady(ctx context.Context, errw io.Writer, s runSetup) bool {
 		}
 	}
 	if serverFailed {
-		if s.resume {
+		if s.Resumed {
 			fmt.Fprintln(errw, resumeHelp(s))
 		} else {
-			fmt.Fprintln(errw, serverHelp(s.mcfg.Model))
+			fmt.Fprintln(errw, serverHelp(s.Model.Model))
 		}
 	} else {
 		fmt.Fprintln(errw, "bench run stopped before creating anything: the checks above failed.")
@@ -401,92 +253,37 @@ func checkReady(ctx context.Context, errw io.Writer, s runSetup) bool {
 	return false
 }
 
-// connect makes the model client when a track needs one and records the
-// model's digest in the run.
-func connect(ctx context.Context, s *runSetup) (model.Chatter, error) {
-	if !needsModel(s.run.Tracks) {
-		return nil, nil
-	}
-	client, err := model.New(s.mcfg)
-	if err != nil {
-		return nil, err
-	}
-	info, err := client.Inspect(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("asking the server about %s: %w", s.mcfg.Model, err)
-	}
-	if s.resume && s.run.ModelDigest != "" && info.Digest != "" && info.Digest != s.run.ModelDigest {
-		return nil, fmt.Errorf("cannot resume %s: the server's %s is now %s, the run started with %s", s.dir, s.run.Model, info.Digest, s.run.ModelDigest)
-	}
-	if !s.resume {
-		s.run.ModelDigest = info.Digest
-	}
-	return client, nil
-}
-
-// openResults creates the results folder, or reopens it on resume and
-// returns the episodes it already holds.
-func openResults(s *runSetup) (*record.Writer, []record.Episode, error) {
-	if !s.resume {
-		w, err := record.Create(s.dir, s.run)
-		return w, nil, err
-	}
-	w, data, err := record.Resume(s.dir)
-	if err != nil {
-		return nil, nil, fmt.Errorf("cannot resume %s: %w", s.dir, err)
-	}
-	return w, data.Episodes, nil
-}
-
-// execute runs the pending episodes, then prints the report.
-func execute(ctx context.Context, c *cli.Context, s runSetup, client model.Chatter, w *record.Writer, done []record.Episode) error {
+// execute runs the pending episodes, then prints the report; a run stopped
+// early says how to resume it.
+func execute(ctx context.Context, c *cli.Context, s *runner.Session, client model.Chatter) error {
 	// Progress goes to stderr so that `bench run > report.txt` keeps only the report.
 	out := c.App.ErrWriter
-	plan := runner.Plan(s.tasks, s.run.Tracks, s.run.Seeds)
-	pending := runner.Pending(plan, done)
-	cfg := runner.Config{
-		RunID: s.run.ID, Model: client,
-		Options:  model.Options{Temperature: s.run.Temperature, NumCtx: s.run.NumCtx, TopP: s.run.TopP, Think: s.run.Think, MaxReplyTokens: s.run.MaxReplyTokens},
-		MaxTurns: s.run.MaxTurns, MaxTokens: s.run.MaxTokens, Tries: s.run.Tries,
-		Posture: s.run.Posture, Keep: s.keep, Tracks: runner.Tracks(),
-	}
-	fmt.Fprintf(out, "bench run: %s (%s × %s × %s) into %s", words.Plural(len(plan), "episode"), words.Plural(len(s.tasks), "task"), words.Plural(len(s.run.Tracks), "track"), words.Plural(len(s.run.Seeds), "seed"), s.dir)
+	plan, pending := s.Plan(), s.Pending()
+	fmt.Fprintf(out, "bench run: %s (%s × %s × %s) into %s", words.Plural(len(plan), "episode"), words.Plural(len(s.Tasks), "task"), words.Plural(len(s.Run.Tracks), "track"), words.Plural(len(s.Run.Seeds), "seed"), s.Dir)
 	if skipped := len(plan) - len(pending); skipped > 0 {
 		fmt.Fprintf(out, "; %d already finished", skipped)
 	}
 	fmt.Fprintln(out)
-	if s.keep {
+	keep := c.Bool("keep-workspaces")
+	if keep {
 		fmt.Fprintf(out, "workspaces are kept under %s (bench-<task>-*); each trajectory's end event names its own\n", os.TempDir())
 	}
-	prog := newProgress(out, len(plan), len(plan)-len(pending), passedCount(plan, done))
-	runErr := runner.Run(ctx, cfg, runner.WriterSink{W: w}, pending, s.run.Parallel, prog.episode)
+	done, passed := s.Finished()
+	prog := newProgress(out, len(plan), done, passed)
+	runErr := s.Execute(ctx, client, runner.ExecOptions{Keep: keep, Progress: prog.episode, Warn: func(w string) { fmt.Fprintln(out, "warning:", w) }})
 	prog.finish()
-	if err := w.Close(); err != nil && runErr == nil {
-		runErr = err
-	}
-	if runErr != nil {
+	var stopped *runner.StopError
+	switch {
+	case errors.As(runErr, &stopped):
+		fmt.Fprintf(out, "bench run: %v.\n%d of %d episodes stand in %s; the lost ones are not counted and will be redone.\nWhen the server is back, resume with: bench run --resume %s\n", runErr, prog.done, len(plan), s.Dir, s.Dir)
+		return cli.Exit("", 1)
+	case runErr != nil:
 		return runErr
-	}
-	if ctx.Err() != nil {
-		fmt.Fprintf(c.App.ErrWriter, "interrupted: %d of %d episodes are recorded in %s (episodes cut short are marked interrupted and will be redone).\nResume with: bench run --resume %s\n", prog.done, len(plan), s.dir, s.dir)
+	case ctx.Err() != nil:
+		fmt.Fprintf(out, "interrupted: %d of %d episodes are recorded in %s (episodes cut short are marked interrupted and will be redone).\nResume with: bench run --resume %s\n", prog.done, len(plan), s.Dir, s.Dir)
 		return cli.Exit("", 130)
 	}
-	return printReport(c, s.dir, s.format)
-}
-
-// passedCount counts the passes among the already finished episodes of plan.
-func passedCount(plan []runner.Job, done []record.Episode) int {
-	inPlan := map[string]bool{}
-	for _, j := range plan {
-		inPlan[j.Key()] = true
-	}
-	n := 0
-	for _, ep := range done {
-		if ep.Passed && inPlan[ep.Key()] && ep.ExitReason != record.ExitInterrupted {
-			n++
-		}
-	}
-	return n
+	return printReport(c, s.Dir, c.String("format"))
 }
 
 // exitNow ends the process on a second interrupt; tests replace it.

@@ -8,6 +8,7 @@ import (
 
 	"bench/model/modeltest"
 	"bench/record"
+	"bench/runner"
 	"bench/track"
 	"bench/track/tracktest"
 )
@@ -81,7 +82,7 @@ func TestRunOracleNeedsNoServer(t *testing.T) {
 	if !strings.Contains(stdout, "no model, 8 episodes") {
 		t.Errorf("the report does not say the run used no model:\n%s", stdout)
 	}
-	if r.Temperature != defaultTemperature || r.NumCtx != 8192 || r.MaxReplyTokens != 4096 || r.MaxTurns != 25 || r.Tries != 2 || r.Posture != "off" {
+	if r.Temperature != runner.DefaultTemperature || r.NumCtx != 8192 || r.MaxTokens != 4096 || r.MaxTurns != 25 || r.Tries != 2 || r.Posture != "off" {
 		t.Fatalf("run.json defaults not recorded: %+v", r)
 	}
 	if r.BenchVersion == "" || r.Started.IsZero() || r.Tasks[0].Checksum == "" {
@@ -156,5 +157,107 @@ func TestRunWorkflowNeedsNoToolSupport(t *testing.T) {
 	}
 	if _, err := os.Stat(dir); !os.IsNotExist(err) {
 		t.Errorf("the refused run created %s", dir)
+	}
+}
+
+// TestRunStopsWhenTheServerGoesAway kills the model server mid-run: the run
+// stops early, exits non-zero and says how to resume; resumed against a
+// restarted server it finishes, with every episode on disk once.
+func TestRunStopsWhenTheServerGoesAway(t *testing.T) {
+	t.Parallel()
+	solver := newFakeModel(t)
+	var first *modeltest.Server
+	first = modeltest.NewOllama(t, modeltest.Always(modeltest.Func(func(r modeltest.Request) modeltest.Reply {
+		if r.N == 1 {
+			go first.Close() // killed while it answers the second call
+			return modeltest.Hang()
+		}
+		return solver.reply(r)
+	})))
+	dir := filepath.Join(t.TempDir(), "run")
+	_, stderr, err := runCLI(t, "run", "--host", first.URL, "--tracks", "workflow", "--tasks", "leap_year", "--seeds", "1,2,3,4,5,6", "--out", dir)
+	if err == nil {
+		t.Fatalf("a run whose server went away exited 0:\n%s", stderr)
+	}
+	if want := "bench run --resume " + dir; !strings.Contains(stderr, want) || !strings.Contains(stderr, "stopped early") {
+		t.Fatalf("no %q and no word of the early stop in:\n%s", want, stderr)
+	}
+	data, _ := record.Read(dir)
+	if len(data.Episodes) != 1+runner.BreakerThreshold {
+		t.Fatalf("%d episodes on disk, want 1 passed and %d lost", len(data.Episodes), runner.BreakerThreshold)
+	}
+	for _, ep := range data.Episodes[1:] {
+		if !ep.Lost() {
+			t.Errorf("%s: exit %s, kind %q; want lost to the server", ep.Key(), ep.ExitReason, ep.ErrorKind)
+		}
+	}
+
+	second := modeltest.NewOllama(t, modeltest.Always(modeltest.Func(solver.reply)))
+	if _, stderr, err := runCLI(t, "run", "--resume", dir, "--host", second.URL); err != nil {
+		t.Fatalf("resume: %v\n%s", err, stderr)
+	}
+	data, err = record.Read(dir)
+	if err != nil || len(data.Warnings) != 0 || len(data.Episodes) != 6 {
+		t.Fatalf("after resume: %v, warnings %q, %d episodes; want 6 and no warning", err, data.Warnings, len(data.Episodes))
+	}
+	for _, ep := range data.Episodes {
+		if !ep.Passed || ep.ExitReason != record.ExitDone {
+			t.Errorf("%s after resume: exit %s, passed %v, %q", ep.Key(), ep.ExitReason, ep.Passed, ep.Error)
+		}
+	}
+}
+
+func TestRunRejectsBadNumbersAndLeavesNothing(t *testing.T) {
+	t.Parallel()
+	out := filepath.Join(t.TempDir(), "never")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--temperature", "nan"}, "--temperature must be a finite number"},
+		{[]string{"--temperature", "inf"}, "--temperature must be a finite number"},
+		{[]string{"--top-p", "NaN"}, "--top-p must be a finite number"},
+		{[]string{"--parallel", "65"}, "--parallel must be at most 64, got 65"},
+		{[]string{"--episode-timeout", "0s"}, "--episode-timeout must be positive"},
+		{[]string{"--token-limit", "-1"}, "--token-limit must be 0"},
+	} {
+		_, _, err := runCLI(t, append([]string{"run", "--tracks", "oracle", "--out", out}, c.args...)...)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("run %q: error %v, want %q", c.args, err, c.want)
+		}
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Fatal("a rejected run left its folder behind")
+	}
+}
+
+func TestRunResumeRefusesBadOptions(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "r")
+	if _, stderr, err := runCLI(t, "run", "--tracks", "oracle", "--tasks", "leap_year", "--out", dir); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--timeout", "-5s"}, "--timeout must be positive"},
+		{[]string{"--parallel", "100"}, "--parallel must be at most 64"},
+		{[]string{"--episode-timeout", "1m"}, "drop --episode-timeout"},
+		{[]string{"--token-limit", "5"}, "drop --token-limit"},
+	} {
+		_, _, err := runCLI(t, append([]string{"run", "--resume", dir}, c.args...)...)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("resume %q: error %v, want %q", c.args, err, c.want)
+		}
+	}
+	// A torn last line is cut off on resume, and bench says so.
+	eps := filepath.Join(dir, "episodes.jsonl")
+	f, _ := os.OpenFile(eps, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(`{"format":1,"task":"leap`)
+	f.Close()
+	_, stderr, err := runCLI(t, "run", "--resume", dir)
+	if err != nil || !strings.Contains(stderr, "warning:") || !strings.Contains(stderr, "torn last line") {
+		t.Fatalf("resume over a torn line: %v; stderr lacks the warning:\n%s", err, stderr)
 	}
 }

@@ -1,0 +1,83 @@
+package runner
+
+import (
+	"cmp"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"bench/model"
+	"bench/record"
+	"bench/tasks"
+)
+
+// ResumeOptions are what may change when a run is resumed: where the server
+// now is, the per-call timeout and how many episodes run at once.
+type ResumeOptions struct {
+	Host     string        // "" = run.json's host
+	Timeout  time.Duration // per model call; 0 = model.DefaultTimeout
+	Parallel int           // 0 = run.json's
+}
+
+// Resume makes the Session that finishes the run in dir, as its run.json
+// describes it, with the tasks taken from all by name. It refuses a run
+// whose tasks have changed since it started (checksums) or whose prompts
+// this bench would send differently (the prompts digest); the model's
+// digest is checked by Connect. Nothing is written: Execute reopens the
+// folder.
+func Resume(dir string, all []tasks.Task, opts ResumeOptions) (*Session, error) {
+	if opts.Timeout < 0 {
+		return nil, fmt.Errorf("--timeout must be positive, got %s", opts.Timeout)
+	}
+	if opts.Parallel != 0 {
+		if err := CheckParallel(opts.Parallel); err != nil {
+			return nil, err
+		}
+	}
+	data, err := record.Read(dir)
+	if err != nil {
+		return nil, fmt.Errorf("cannot resume %s: %w", dir, err)
+	}
+	r := data.Run
+	selected, err := resumeTasks(dir, r, all)
+	if err != nil {
+		return nil, err
+	}
+	if d := PromptsDigest(r.Tracks); r.PromptsSHA256 != "" && d != r.PromptsSHA256 {
+		return nil, fmt.Errorf("cannot resume %s: this bench sends other prompts than the one that started the run (prompts digest %.12s, run.json has %.12s); finish it with that build, or start a new run with --out", dir, d, r.PromptsSHA256)
+	}
+	r.Parallel = cmp.Or(opts.Parallel, r.Parallel, DefaultParallel)
+	s := &Session{
+		Dir: dir, Run: r, Tasks: selected, Done: data.Episodes, Resumed: true,
+		Model:    model.Config{Backend: r.Backend, Host: cmp.Or(opts.Host, r.Host), Model: r.Model, Timeout: cmp.Or(opts.Timeout, model.DefaultTimeout)},
+		Warnings: slices.Clone(data.Warnings),
+	}
+	for _, ep := range data.MissingTrajectories() {
+		s.Warnings = append(s.Warnings, fmt.Sprintf("%s: the trajectory of episode %s is missing; the episode stands as recorded, but bench show cannot replay it", data.TrajectoryPath(ep), ep.Key()))
+	}
+	return s, nil
+}
+
+// resumeTasks finds the run's tasks in all and checks that they are
+// unchanged since the run started.
+func resumeTasks(dir string, r record.Run, all []tasks.Task) ([]tasks.Task, error) {
+	names := make([]string, 0, len(r.Tasks))
+	for _, ref := range r.Tasks {
+		names = append(names, ref.Name)
+	}
+	selected, err := tasks.Select(all, names)
+	if err != nil {
+		return nil, fmt.Errorf("cannot resume %s: %w", dir, err)
+	}
+	refs, err := TaskRefs(selected)
+	if err != nil {
+		return nil, err
+	}
+	for i, ref := range refs {
+		if ref.Checksum != r.Tasks[i].Checksum {
+			return nil, fmt.Errorf("cannot resume %s: task %s has changed since the run started (checksum %s, %s has %s)", dir, ref.Name, ref.Checksum, filepath.Join(dir, record.RunFile), r.Tasks[i].Checksum)
+		}
+	}
+	return selected, nil
+}

@@ -1,0 +1,177 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"bench/model/modeltest"
+	"bench/record"
+	"bench/tasks"
+	"bench/track/tracktest"
+)
+
+// oracleSpec is a valid spec of an oracle run of leap_year with two seeds into dir.
+func oracleSpec(t *testing.T, dir string) Spec {
+	s := DefaultSpec()
+	s.Tasks, s.Tracks, s.Seeds, s.Dir = []tasks.Task{task(t, "leap_year")}, []string{"oracle"}, []int{1, 2}, dir
+	return s
+}
+
+func TestNewRunRejectsBadSpecs(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "never")
+	cases := map[string]struct {
+		change func(*Spec)
+		want   string
+	}{
+		"nan temperature": {func(s *Spec) { s.Temperature = math.NaN() }, "--temperature must be a finite number"},
+		"inf temperature": {func(s *Spec) { s.Temperature = math.Inf(1) }, "--temperature must be a finite number"},
+		"nan top-p":       {func(s *Spec) { s.TopP = math.NaN() }, "--top-p must be a finite number"},
+		"parallel 65":     {func(s *Spec) { s.Parallel = 65 }, "--parallel must be at most 64, got 65"},
+		"parallel 0":      {func(s *Spec) { s.Parallel = 0 }, "--parallel must be at least 1"},
+		"timeout":         {func(s *Spec) { s.Model.Timeout = -5 * time.Second }, "--timeout must be positive"},
+		"episode timeout": {func(s *Spec) { s.EpisodeTimeout = 0 }, "--episode-timeout must be positive"},
+		"track":           {func(s *Spec) { s.Tracks = []string{"agnet"} }, `unknown track "agnet"`},
+		"seed":            {func(s *Spec) { s.Seeds = []int{-1} }, "seed -1 is negative"},
+		"posture":         {func(s *Spec) { s.Posture = "maybe" }, `unknown --posture "maybe"`},
+		"token limit":     {func(s *Spec) { s.TokenLimit = -1 }, "--token-limit must be 0"},
+		"max tokens":      {func(s *Spec) { s.MaxTokens = -1 }, "--max-tokens must be 0"},
+	}
+	for name, c := range cases {
+		s := oracleSpec(t, dir)
+		c.change(&s)
+		if _, err := NewRun(s); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: err %v, want %q", name, err, c.want)
+		}
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Fatal("a rejected spec created its folder")
+	}
+}
+
+func TestNewRunExecuteAndResume(t *testing.T) {
+	tracktest.NeedPython(t)
+	dir := filepath.Join(t.TempDir(), "a", "run")
+	s, err := NewRun(oracleSpec(t, dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Fatal("NewRun created the folder")
+	}
+	if s.Run.ID != "run" || s.Run.Model != "" || s.Run.Host != "" || s.Run.EpisodeTimeoutMS != DefaultEpisodeTimeout.Milliseconds() || s.Run.MaxTokens != DefaultMaxTokens {
+		t.Fatalf("run.json contents: %+v", s.Run)
+	}
+	client, err := s.Connect(context.Background())
+	if err != nil || client != nil {
+		t.Fatalf("an oracle run connected: %v %v", client, err)
+	}
+	if err := s.Execute(context.Background(), nil, ExecOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	all, _ := tasks.Load(tasks.Embedded())
+	r, err := Resume(dir, all, ResumeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if done, passed := r.Finished(); done != 2 || passed != 2 || len(r.Pending()) != 0 {
+		t.Fatalf("resumed: %d done, %d passed, %d pending", done, passed, len(r.Pending()))
+	}
+	if got := ConfigFrom(r.Run); got.EpisodeTimeout != DefaultEpisodeTimeout || got.Options.MaxReplyTokens != DefaultMaxTokens || got.MaxTurns != DefaultMaxTurns {
+		t.Fatalf("ConfigFrom(run.json) = %+v", got)
+	}
+	// A missing trajectory is named when the run is resumed.
+	os.Remove(filepath.Join(dir, "trajectories", "leap_year", "oracle", "seed-2.jsonl"))
+	r, err = Resume(dir, all, ResumeOptions{})
+	if err != nil || len(r.Warnings) != 1 || !strings.Contains(r.Warnings[0], "leap_year/oracle/seed-2 is missing") {
+		t.Fatalf("err %v, warnings %q; want one naming the missing trajectory", err, r.Warnings)
+	}
+	for _, o := range []ResumeOptions{{Timeout: -5 * time.Second}, {Parallel: 65}} {
+		if _, err := Resume(dir, all, o); err == nil {
+			t.Errorf("Resume accepted %+v", o)
+		}
+	}
+}
+
+func TestExecuteFailedStartLeavesNothing(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "new")
+	s := &Session{Dir: filepath.Join(root, "run"), Run: record.Run{ID: "run", Temperature: math.NaN()}}
+	if err := s.Execute(context.Background(), nil, ExecOptions{}); err == nil {
+		t.Fatal("a run.json that cannot be written was accepted")
+	}
+	if _, err := os.Stat(root); !os.IsNotExist(err) {
+		t.Fatalf("a failed start left %s behind", root)
+	}
+}
+
+// TestResumeAfterTheServerWentAway: the server dies mid-run; the breaker
+// stops the run; resumed against a new server, every episode is on disk once.
+func TestResumeAfterTheServerWentAway(t *testing.T) {
+	tracktest.NeedPython(t)
+	var served atomic.Int32
+	var first *modeltest.Server
+	reply := solvingReply(t)
+	first = modeltest.NewOllama(t, modeltest.Always(modeltest.Func(func(modeltest.Request) modeltest.Reply {
+		if served.Add(1) == 2 {
+			go first.Close() // the server dies while it answers the second call
+			return modeltest.Hang()
+		}
+		return reply
+	})))
+	spec := DefaultSpec()
+	spec.Model = first.Config()
+	spec.Tasks, spec.Tracks, spec.Seeds = []tasks.Task{task(t, "leap_year")}, []string{"workflow"}, []int{1, 2, 3, 4, 5, 6}
+	spec.Dir = filepath.Join(t.TempDir(), "run")
+	s, err := NewRun(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	client, err := s.Connect(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = s.Execute(context.Background(), client, ExecOptions{})
+	var stop *StopError
+	if !errors.As(err, &stop) {
+		t.Fatalf("err %v, want the breaker's StopError", err)
+	}
+	data, _ := record.Read(spec.Dir)
+	if len(data.Episodes) != 1+BreakerThreshold {
+		t.Fatalf("%d episodes on disk, want 1 passed and %d lost", len(data.Episodes), BreakerThreshold)
+	}
+
+	second := modeltest.NewOllama(t, modeltest.Always(reply))
+	all, _ := tasks.Load(tasks.Embedded())
+	r, err := Resume(spec.Dir, all, ResumeOptions{Host: second.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Pending()) != 5 {
+		t.Fatalf("%d pending, want 5 (3 lost, 2 never started)", len(r.Pending()))
+	}
+	client, err = r.Connect(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Execute(context.Background(), client, ExecOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	data, err = record.Read(spec.Dir)
+	if err != nil || len(data.Warnings) != 0 {
+		t.Fatalf("%v, warnings %q", err, data.Warnings)
+	}
+	if len(data.Episodes) != 6 {
+		t.Fatalf("%d episodes, want 6", len(data.Episodes))
+	}
+	for _, ep := range data.Episodes {
+		if !ep.Passed {
+			t.Errorf("%s: exit %s, %q", ep.Key(), ep.ExitReason, ep.Error)
+		}
+	}
+}

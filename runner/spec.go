@@ -1,0 +1,142 @@
+package runner
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"bench/model"
+	"bench/tasks"
+)
+
+// Spec is what a person chooses for a new run. DefaultSpec fills in the
+// defaults; NewRun checks it. Its errors name the command-line flags, which
+// map one to one onto its fields.
+type Spec struct {
+	Model          model.Config // backend, host, model, per-call timeout; unused when no track calls a model
+	Tasks          []tasks.Task // in the order they are run
+	Tracks         []string     // track words (TrackWords), each once
+	Seeds          []int        // a repeated seed is a twin run
+	Temperature    float64
+	NumCtx         int
+	TopP           float64 // 0 leaves the server's default
+	Think          bool
+	MaxTokens      int // cap on one reply; 0 = the server's default
+	TokenLimit     int // the agent's token budget per episode; 0 = none
+	MaxTurns       int
+	Tries          int
+	Posture        string // PostureOff, PostureAuto or PostureOn
+	Parallel       int    // episodes at once, 1 to MaxParallel
+	EpisodeTimeout time.Duration
+	Dir            string    // the results folder; "" = DefaultDir
+	BenchVersion   string    // recorded in run.json
+	Started        time.Time // zero = now
+}
+
+// DefaultSpec is a Spec with every default set and no tasks, tracks or seeds.
+func DefaultSpec() Spec {
+	return Spec{
+		Model:       model.Config{Backend: model.BackendOllama, Model: model.DefaultModel, Timeout: model.DefaultTimeout},
+		Temperature: DefaultTemperature, NumCtx: DefaultNumCtx, MaxTokens: DefaultMaxTokens,
+		MaxTurns: DefaultMaxTurns, Tries: DefaultTries, Posture: DefaultPosture,
+		Parallel: DefaultParallel, EpisodeTimeout: DefaultEpisodeTimeout,
+	}
+}
+
+// Check reports the first setting a run cannot be made with, in words a
+// person can act on.
+func (s Spec) Check() error {
+	if b := s.Model.Backend; b != model.BackendOllama && b != model.BackendOpenAI {
+		return fmt.Errorf("unknown --backend %q: use %s or %s", b, model.BackendOllama, model.BackendOpenAI)
+	}
+	if len(s.Tasks) == 0 {
+		return fmt.Errorf("no tasks to run: name at least one with --tasks")
+	}
+	if err := checkTracks(s.Tracks); err != nil {
+		return err
+	}
+	if len(s.Seeds) == 0 {
+		return fmt.Errorf("--seeds is empty: give a comma-separated list of whole numbers such as 1,2,3")
+	}
+	for _, n := range s.Seeds {
+		if n < 0 {
+			return fmt.Errorf("seed %d is negative; seeds are 0 or more (servers take -1 as \"pick a random seed\", which no run can repeat)", n)
+		}
+	}
+	if p := s.Posture; p != PostureOff && p != PostureAuto && p != PostureOn {
+		return fmt.Errorf("unknown --posture %q: use off, auto or on", p)
+	}
+	if err := checkNumbers(s); err != nil {
+		return err
+	}
+	if s.Model.Timeout <= 0 {
+		return fmt.Errorf("--timeout must be positive, got %s", s.Model.Timeout)
+	}
+	if s.EpisodeTimeout <= 0 {
+		return fmt.Errorf("--episode-timeout must be positive, got %s", s.EpisodeTimeout)
+	}
+	return CheckParallel(s.Parallel)
+}
+
+// checkTracks checks that tracks is not empty, and holds only known tracks, each once.
+func checkTracks(tracks []string) error {
+	if len(tracks) == 0 {
+		return fmt.Errorf("--tracks is empty: name at least one of %s", strings.Join(TrackWords(), ", "))
+	}
+	for i, w := range tracks {
+		if _, ok := LookupTrack(w); !ok {
+			return fmt.Errorf("unknown track %q in --tracks: valid tracks are %s", w, strings.Join(slices.Sorted(slices.Values(TrackWords())), ", "))
+		}
+		if slices.Contains(tracks[:i], w) {
+			return fmt.Errorf("track %q is named twice in --tracks", w)
+		}
+	}
+	return nil
+}
+
+// checkNumbers checks the numeric settings: finite floats in range, whole
+// numbers at least their minimum.
+func checkNumbers(s Spec) error {
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"temperature", s.Temperature}, {"top-p", s.TopP}} {
+		if math.IsNaN(f.v) || math.IsInf(f.v, 0) {
+			return fmt.Errorf("--%s must be a finite number, got %g", f.name, f.v)
+		}
+	}
+	if s.Temperature < 0 {
+		return fmt.Errorf("--temperature must be 0 or more, got %g", s.Temperature)
+	}
+	if s.TopP < 0 || s.TopP > 1 {
+		return fmt.Errorf("--top-p must be between 0 and 1, got %g", s.TopP)
+	}
+	for _, f := range []struct {
+		name string
+		v    int
+	}{{"max-turns", s.MaxTurns}, {"tries", s.Tries}, {"num-ctx", s.NumCtx}} {
+		if f.v < 1 {
+			return fmt.Errorf("--%s must be at least 1, got %d", f.name, f.v)
+		}
+	}
+	if s.MaxTokens < 0 {
+		return fmt.Errorf("--max-tokens must be 0 (the server's default) or more, got %d", s.MaxTokens)
+	}
+	if s.TokenLimit < 0 {
+		return fmt.Errorf("--token-limit must be 0 (no limit) or more, got %d", s.TokenLimit)
+	}
+	return nil
+}
+
+// CheckParallel checks a number of episodes to run at once.
+func CheckParallel(n int) error {
+	switch {
+	case n < 1:
+		return fmt.Errorf("--parallel must be at least 1, got %d", n)
+	case n > MaxParallel:
+		return fmt.Errorf("--parallel must be at most %d, got %d: more episodes at once only compete for the same cores and the same model server", MaxParallel, n)
+	}
+	return nil
+}
