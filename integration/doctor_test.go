@@ -159,9 +159,6 @@ func TestDoctorOpenAI(t *testing.T) {
 	for _, model := range []string{modelPlain + ":latest", modelPlain} {
 		t.Run(model, func(t *testing.T) {
 			t.Parallel()
-			if model == modelPlain {
-				t.Skip("pending: the openai backend matches a name without a tag to name:latest (issue 16)")
-			}
 			r, checks, last := doctorLines(t, flagBackend, "openai", flagHost, suite.server.URL+"/v1", flagModel, model, flagTasksDir, suite.tasks)
 			if !strings.HasPrefix(checks["model"], "✓ model") || r.code != 0 || last != "ready: a run can start" {
 				t.Errorf("want %s found and ready:\n%s", model, r)

@@ -17,7 +17,7 @@ const (
 	flagTasksDir = "--tasks-dir"
 	flagTracks   = "--tracks"
 	flagSeeds    = "--seeds"
-	flagReplyCap = "--max-reply-tokens" // the cap on one reply's tokens
+	flagReplyCap = "--max-tokens" // the cap on one reply's tokens
 	flagTimeout  = "--timeout"
 	flagThink    = "--think"
 	flagMaxTurns = "--max-turns"

@@ -149,7 +149,6 @@ func TestServerTokenCounts(t *testing.T) {
 func TestWorkflowCutReply(t *testing.T) {
 	need(t)
 	t.Parallel()
-	t.Skip("pending: the model client records the server's done_reason as record.Event.StopReason and Episode.CutReplies (issue 16)")
 	dir := workflowRun(t)
 	ep := episode(t, dir, "workflow", "seed-1")
 	rs := responses(events(t, dir, "workflow", "seed-1"))

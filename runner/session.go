@@ -116,8 +116,10 @@ func (s *Session) Finished() (done, passed int) {
 }
 
 // Connect makes the model client when a track calls a model (else it
-// returns nil) and asks the server for the model's digest: a new run
-// records it, a resumed one refuses a server whose weights have changed.
+// returns nil) and asks the server about the model: it must be able to
+// think when the run asks it to and to call tools when a track offers them;
+// a new run records its digest, a resumed one refuses a server whose
+// weights have changed.
 func (s *Session) Connect(ctx context.Context) (model.Chatter, error) {
 	if !NeedsAnyModel(s.Run.Tracks) {
 		return nil, nil
@@ -134,6 +136,9 @@ func (s *Session) Connect(ctx context.Context) (model.Chatter, error) {
 	}
 	if s.Resumed && s.Run.ModelDigest != "" && info.Digest != "" && info.Digest != s.Run.ModelDigest {
 		return nil, fmt.Errorf("cannot resume %s: the server's %s is now %s, the run started with %s", s.Dir, s.Run.Model, info.Digest, s.Run.ModelDigest)
+	}
+	if err := info.Require(s.Run.Think, slices.ContainsFunc(s.Run.Tracks, UsesTools)); err != nil {
+		return nil, err
 	}
 	if !s.Resumed {
 		s.Run.ModelDigest = info.Digest

@@ -3,11 +3,9 @@ package runner
 import (
 	"sync"
 
+	"bench/model"
 	"bench/record"
 )
-
-// stopLength is the stop reason of a reply cut off at the reply cap.
-const stopLength = "length"
 
 // tally passes events on to an episode's trajectory and counts, from its
 // response events, the retries the client needed and the replies cut off
@@ -24,7 +22,7 @@ func (t *tally) Record(ev record.Event) {
 	if ev.Kind == record.EventResponse {
 		t.mu.Lock()
 		t.retries += ev.Retries
-		if ev.StopReason == stopLength {
+		if ev.StopReason == model.StopLength {
 			t.cut++
 		}
 		t.mu.Unlock()

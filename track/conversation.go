@@ -23,8 +23,6 @@ type Conversation struct {
 	sent  int              // messages already shown in a request event
 	count *model.Estimator // nil when no encoding loads: the estimate is then 0
 	out   Outcome
-	cut   int // replies cut at the reply cap
-	tries int // failed attempts the client retried, summed over the calls
 }
 
 // NewConversation starts a conversation whose first message is system. It
@@ -55,7 +53,6 @@ func (c *Conversation) Turn() int { return c.out.ModelCalls }
 func (c *Conversation) End(exit string, err error) Outcome {
 	o := c.out
 	o.Exit, o.Err = exit, err
-	o.CutReplies, o.Retries = c.CutReplies(), c.Retries()
 	return o
 }
 
@@ -95,10 +92,6 @@ func (c *Conversation) Call(ctx context.Context, tools []model.Tool) (model.Resp
 		DurationMS:    resp.Wall.Milliseconds(), Retries: resp.Retries,
 		StopReason: resp.DoneReason,
 	})
-	c.tries += resp.Retries
-	if IsCut(resp) {
-		c.cut++
-	}
 	c.out.Usage = c.out.Usage.Add(resp.Usage)
 	c.out.ModelTime += resp.ModelTime
 	c.out.Steps = append(c.out.Steps, Digest(reply))
@@ -150,17 +143,5 @@ func ExitFor(ctx context.Context, err error) string {
 	return record.ExitError
 }
 
-// StopLength is the stop reason of a reply the server cut off at the reply
-// cap (Ollama's done_reason, OpenAI's finish_reason).
-const StopLength = "length"
-
 // IsCut reports whether resp was cut off at the reply cap before it ended.
-func IsCut(resp model.Response) bool { return resp.DoneReason == StopLength }
-
-// CutReplies is the number of replies so far that the server cut off at the
-// reply cap (stop reason "length").
-func (c *Conversation) CutReplies() int { return c.cut }
-
-// Retries is the number of failed attempts the client retried, summed over
-// the calls so far (the Retries of each response).
-func (c *Conversation) Retries() int { return c.tries }
+func IsCut(resp model.Response) bool { return resp.DoneReason == model.StopLength }

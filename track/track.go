@@ -40,8 +40,6 @@ type Outcome struct {
 	Steps      []string // a short digest of each model reply
 	Usage      model.Usage
 	ModelTime  time.Duration
-	CutReplies int // replies the server cut at the reply cap
-	Retries    int // model calls retried after a transport or server failure
 	Err        error
 }
 

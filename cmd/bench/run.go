@@ -210,13 +210,10 @@ func splitList(s string) []string {
 }
 
 // serverHelp is the paragraph printed when the preflight finds no usable
-// model server.
-func serverHelp(modelName string) string {
-	return "bench run needs a model server and could not use one (see the checks above); nothing was created or changed.\n" +
-		"Start Ollama with \"ollama serve\" and fetch the model with \"ollama pull " + modelName + "\",\n" +
-		"or point bench at another server with --host URL or the OLLAMA_HOST variable,\n" +
-		"or at an OpenAI-compatible one (mlx_lm.server, llama.cpp, vLLM) with --backend openai --host URL.\n" +
-		"A run with --tracks oracle needs no server."
+// model server; each failed check above it names its own fix.
+func serverHelp() string {
+	return "bench run needs a model server and could not use one (the checks above say what failed and how to fix it);\n" +
+		"nothing was created or changed. A run with --tracks oracle needs no server."
 }
 
 // resumeHelp is serverHelp for --resume, which keeps the run's backend and
@@ -245,7 +242,7 @@ func checkReady(ctx context.Context, errw io.Writer, s *runner.Session) bool {
 		if s.Resumed {
 			fmt.Fprintln(errw, resumeHelp(s))
 		} else {
-			fmt.Fprintln(errw, serverHelp(s.Model.Model))
+			fmt.Fprintln(errw, serverHelp())
 		}
 	} else {
 		fmt.Fprintln(errw, "bench run stopped before creating anything: the checks above failed.")
