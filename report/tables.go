@@ -100,11 +100,7 @@ func pairsTable(rep *Report) table {
 func sequencesTable(rep *Report) table {
 	t := table{title: "Tool sequences", header: []string{"task", "track", "episodes", "tool calls"}}
 	for _, s := range rep.Sequences {
-		tools := strings.Join(s.Tools, " → ")
-		if tools == "" {
-			tools = "(none)"
-		}
-		t.rows = append(t.rows, []string{s.Task, s.Track, strconv.Itoa(s.Count), tools})
+		t.rows = append(t.rows, []string{s.Task, s.Track, strconv.Itoa(s.Count), CollapseLoops(s.Tools)})
 	}
 	return t
 }

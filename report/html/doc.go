@@ -10,7 +10,7 @@
 // median tokens, n on every bar, in the Okabe–Ito palette); the per-task
 // table with links to every episode and the agent/workflow comparison; the
 // predictions when given; the tool sequences with loops collapsed
-// (CollapseLoops); the twin runs side by side with their first divergent
+// (report.CollapseLoops); the twin runs side by side with their first divergent
 // step highlighted; and every episode as a timeline of steps, each bar as
 // long as its tokens or its time.
 //

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"bench/record"
+	"bench/report"
 	"bench/report/transcript"
 )
 
@@ -83,7 +84,7 @@ func newEpisode(run string, e transcript.Entry) *episode {
 		"exit " + r.ExitReason,
 		fmt.Sprintf("%d turns, %d model calls, %d tool calls", r.Turns, r.ModelCalls, len(r.ToolCalls)),
 		fmt.Sprintf("%d prompt + %d completion tokens (estimated %d + %d)", r.PromptTokens, r.CompletionTokens, r.EstPromptTokens, r.EstCompletionTokens),
-		"tools: " + CollapseLoops(r.ToolCalls),
+		"tools: " + report.CollapseLoops(r.ToolCalls),
 	}
 	if len(r.FailedTests) > 0 {
 		ep.Facts = append(ep.Facts, "failed at grading: "+strings.Join(r.FailedTests, ", "))

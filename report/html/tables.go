@@ -135,7 +135,7 @@ func sequenceViews(rep *report.Report) []sequenceView {
 			v.More++
 			continue
 		}
-		v.Lines = append(v.Lines, sequenceLine{Count: s.Count, Tools: CollapseLoops(s.Tools)})
+		v.Lines = append(v.Lines, sequenceLine{Count: s.Count, Tools: report.CollapseLoops(s.Tools)})
 	}
 	return out
 }
