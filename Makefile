@@ -18,13 +18,14 @@ lint:
 	$(GO) vet ./...
 
 # demo needs no model server: the detector replay, an oracle run (which
-# prints its report as text), the same report as Markdown with its plot, and
-# one episode's transcript.
+# prints its report as text), the same report as Markdown with its plot and
+# as the HTML page, and one episode's transcript.
 demo: build
 	$(BIN) detect
 	rm -rf $(DEMO)
 	$(BIN) run --tracks oracle --out $(DEMO)
 	$(BIN) report $(DEMO) --format markdown --plot $(DEMO)/report.svg
+	$(BIN) report $(DEMO) --format html > $(DEMO)/report.html
 	$(BIN) show $(DEMO) --task parse_date --track oracle --seed 1
 
 # smoke runs the main job (workflow and agent) against a real Ollama at
