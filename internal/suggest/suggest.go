@@ -11,8 +11,8 @@ import (
 
 // Nearest returns the candidate closest to word by edit distance
 // (Levenshtein, ignoring case), or "" when none is close enough to be a
-// likely typo: at most a third of word's length away, and at least two
-// edits are always allowed. A candidate that word is a prefix of counts
+// likely typo: one edit away for a word of up to four letters, else two
+// edits or a third of its length, whichever is more. A candidate that word is a prefix of counts
 // as one edit away. Ties go to the candidate more alike by Jaro-Winkler
 // (which favours swapped letters and a shared start), then to the earlier
 // one, so the answer is stable.
@@ -21,7 +21,10 @@ func Nearest(word string, candidates []string) string {
 	if w == "" {
 		return ""
 	}
-	limit := max(2, len(w)/3)
+	limit := 1
+	if len(w) > 4 {
+		limit = max(2, len(w)/3)
+	}
 	best, bestDist, bestSim := "", limit+1, 0.0
 	for _, c := range candidates {
 		lc := strings.ToLower(c)
@@ -33,6 +36,9 @@ func Nearest(word string, candidates []string) string {
 			d = min(d, 1)
 		}
 		sim := smetrics.JaroWinkler(w, lc, 0.7, 4)
+		if d > limit {
+			continue
+		}
 		if d < bestDist || d == bestDist && sim > bestSim {
 			best, bestDist, bestSim = c, d, sim
 		}

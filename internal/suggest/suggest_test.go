@@ -15,6 +15,8 @@ func TestNearest(t *testing.T) {
 		{"Oracle", tracks, "oracle"},
 		{"workflow-re", tracks, "workflow-retry"},
 		{"nope", tracks, ""},
+		{"nope", []string{"model", "note", "host"}, "note"},
+		{"nope", []string{"model", "host", "mode"}, ""},
 		{"trakcs", flags, "tracks"},
 		{"fromat", flags, "format"},
 		{"tsk", flags, "task"},
