@@ -2,9 +2,9 @@ package main
 
 import (
 	"cmp"
-	"slices"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
