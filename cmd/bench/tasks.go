@@ -26,26 +26,6 @@ func tasksDirFlag() cli.Flag {
 	}
 }
 
-// jsonFormatFlags are --format text|json and its shorthand --json, for the
-// commands whose output is a table or JSON.
-func jsonFormatFlags(what string) []cli.Flag {
-	return []cli.Flag{
-		&cli.StringFlag{Name: "format", Value: "text", Usage: "output format: text or json"},
-		&cli.BoolFlag{Name: "json", Usage: "print " + what + " as JSON (the same as --format json)"},
-	}
-}
-
-// wantJSON reads jsonFormatFlags.
-func wantJSON(c *cli.Context) (bool, error) {
-	switch f := strings.ToLower(strings.TrimSpace(c.String("format"))); f {
-	case "json":
-		return true, nil
-	case "text":
-		return c.Bool("json"), nil
-	}
-	return false, fmt.Errorf("unknown --format %q: use text or json", c.String("format"))
-}
-
 func tasksCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "tasks",
