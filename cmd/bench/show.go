@@ -27,9 +27,9 @@ func showCommand() *cli.Command {
 			"episode, the matching episodes are listed instead. --diff lines up twin episodes (the same seed, repeats 0\n" +
 			"and 1 unless --repeat A,B) one step per line and marks the first step at which they diverge.\n\n" +
 			"Examples:\n" +
-			"  bench show results/lesson                       # lists the episodes\n" +
-			"  bench show results/lesson --task slugify --track workflow --seed 1\n" +
-			"  bench show results/twins --task parse_date --track agent --seed 1 --diff",
+			"  bench show lesson/run                           # lists the episodes\n" +
+			"  bench show lesson/run --task slugify --track workflow --seed 1\n" +
+			"  bench show lesson/twins --task parse_date --track agent --seed 1 --diff",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "task", Aliases: []string{"tasks"}, Usage: "the episode's task"},
 			&cli.StringFlag{Name: "track", Aliases: []string{"tracks"}, Usage: "the episode's track (" + strings.Join(runner.TrackWords(), ", ") + ")"},
