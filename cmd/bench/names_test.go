@@ -64,3 +64,14 @@ func TestPredictShortOutAndSingularTask(t *testing.T) {
 		t.Errorf("predictions %s (%v)", b, err)
 	}
 }
+
+func TestShowUnknownTaskSuggests(t *testing.T) {
+	_, _, err := runCLI(t, "show", showRun, "--task", "slugfy")
+	if err == nil || !strings.Contains(err.Error(), "did you mean --task slugify?") {
+		t.Errorf("err = %v", err)
+	}
+	_, _, err = runCLI(t, "show", showRun, "--track", "agnet")
+	if err == nil || !strings.Contains(err.Error(), "did you mean --track agent?") {
+		t.Errorf("err = %v", err)
+	}
+}

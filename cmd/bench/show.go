@@ -10,6 +10,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"bench/internal/suggest"
 	"bench/internal/words"
 	"bench/record"
 	"bench/report/transcript"
@@ -84,7 +85,11 @@ func showAction(c *cli.Context) error {
 		if format == "json" {
 			return showListJSON(c.App.Writer, data.Dir, entries, picked)
 		}
-		return showList(c.App.Writer, data.Dir, entries, picked, format, "bench show "+data.Dir)
+		err := showList(c.App.Writer, data.Dir, entries, picked, format, "bench show "+data.Dir)
+		if err != nil && len(picked) == 0 {
+			err = fmt.Errorf("%w%s", err, nearestEpisode(f, entries))
+		}
+		return err
 	}
 	t, err := transcript.Load(data, picked[0])
 	if err != nil {
@@ -101,6 +106,32 @@ func showAction(c *cli.Context) error {
 		_, err = fmt.Fprintf(c.App.Writer, "\nThe episode's workspace was kept at %s\n", path)
 	}
 	return err
+}
+
+// nearestEpisode names, for a --task or --track that no episode has, the
+// nearest one the run does have, as "; did you mean --task slugify?".
+func nearestEpisode(f transcript.Filter, entries []transcript.Entry) string {
+	var taskNames, trackNames []string
+	for _, e := range entries {
+		if !slices.Contains(taskNames, e.Task) {
+			taskNames = append(taskNames, e.Task)
+		}
+		if !slices.Contains(trackNames, e.Track) {
+			trackNames = append(trackNames, e.Track)
+		}
+	}
+	for _, c := range []struct {
+		flag, value string
+		known       []string
+	}{{"--task", f.Task, taskNames}, {"--track", f.Track, trackNames}} {
+		if c.value == "" || slices.Contains(c.known, c.value) {
+			continue
+		}
+		if n := suggest.Nearest(c.value, c.known); n != "" {
+			return fmt.Sprintf("; did you mean %s %s?", c.flag, n)
+		}
+	}
+	return ""
 }
 
 // keptWorkspace is the path the end event names when the run kept the
