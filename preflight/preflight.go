@@ -70,6 +70,7 @@ type Check struct {
 	Status Status
 	Text   string
 	Fix    string
+	Digest string // the model check's: the model's full digest, which Text shortens to 12 hex digits
 }
 
 // OK reports whether the check does not stop a run (it passed or was skipped).

@@ -35,8 +35,8 @@ func TestRunReady(t *testing.T) {
 	if got := strings.Join(names, " "); got != "server version model tools python3" {
 		t.Errorf("checks %s", got)
 	}
-	if got := find(t, checks, Model).Text; got != "qwen3:8b is present, digest sha256:fa3e0a4b4d1c" {
-		t.Errorf("model: %s", got)
+	if got := find(t, checks, Model); got.Text != "qwen3:8b is present, digest sha256:fa3e0a4b4d1c" || len(got.Digest) != len("sha256:")+64 {
+		t.Errorf("model: %+v", got)
 	}
 }
 

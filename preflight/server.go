@@ -75,7 +75,7 @@ func modelCheck(cfg model.Config, info model.ServerInfo) Check {
 		if info.Digest != "" {
 			t += ", digest " + ShortDigest(info.Digest)
 		}
-		return Check{Name: Model, Status: Pass, Text: t}
+		return Check{Name: Model, Status: Pass, Text: t, Digest: info.Digest}
 	}
 	has := "none"
 	if len(info.Models) > 0 {

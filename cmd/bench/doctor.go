@@ -88,6 +88,7 @@ type checkJSON struct {
 	Status string `json:"status"` // pass, fail or skipped
 	Text   string `json:"text"`
 	Fix    string `json:"fix,omitempty"`
+	Digest string `json:"digest,omitempty"` // the model's full digest
 }
 
 // writeChecksJSON writes the checks and whether a run can start.
@@ -97,7 +98,7 @@ func writeChecksJSON(w io.Writer, checks []pf.Check) error {
 		Checks []checkJSON `json:"checks"`
 	}{Ready: pf.OK(checks), Checks: []checkJSON{}}
 	for _, c := range checks {
-		out.Checks = append(out.Checks, checkJSON{Name: c.Name, Status: c.Status.String(), Text: c.Text, Fix: c.Fix})
+		out.Checks = append(out.Checks, checkJSON{Name: c.Name, Status: c.Status.String(), Text: c.Text, Fix: c.Fix, Digest: c.Digest})
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

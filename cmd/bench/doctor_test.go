@@ -190,12 +190,12 @@ func TestDoctorJSON(t *testing.T) {
 	}
 	var got struct {
 		Ready  bool
-		Checks []struct{ Name, Status, Text string }
+		Checks []struct{ Name, Status, Text, Digest string }
 	}
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("%v:\n%s", err, out)
 	}
-	if !got.Ready || len(got.Checks) != 6 || got.Checks[3].Name != "tools" || got.Checks[3].Status != "skipped" {
+	if !got.Ready || len(got.Checks) != 6 || got.Checks[3].Name != "tools" || got.Checks[3].Status != "skipped" || len(got.Checks[2].Digest) != len("sha256:")+64 {
 		t.Errorf("%+v", got)
 	}
 }
