@@ -112,7 +112,7 @@ func Run(ctx context.Context, cfg model.Config, need Needs, taskList []tasks.Tas
 	if need.Model {
 		checks = append(checks, serverChecks(ctx, cfg, need)...)
 	} else {
-		checks = append(checks, Check{Name: Server, Status: Skipped, Text: "not needed: " + trackList(need.Tracks) + " calls no model"})
+		checks = append(checks, Check{Name: Server, Status: Skipped, Text: notNeeded(need.Tracks, "calls no model", "calls a model")})
 	}
 	checks = append(checks, pythonCheck(ctx))
 	if len(taskList) > 0 {
@@ -145,10 +145,12 @@ func ServerFailed(checks []Check) bool {
 	})
 }
 
-// trackList names tracks for a sentence: "--tracks workflow,oracle".
-func trackList(tracks []string) string {
+// notNeeded is the text of a skipped check: "not needed: --tracks oracle
+// calls no model", or, when the tracks are not known, "not needed: no
+// track calls a model".
+func notNeeded(tracks []string, none, any string) string {
 	if len(tracks) == 0 {
-		return "no track"
+		return "not needed: no track " + any
 	}
-	return "--tracks " + strings.Join(tracks, ",")
+	return "not needed: --tracks " + strings.Join(tracks, ",") + " " + none
 }

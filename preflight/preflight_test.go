@@ -116,3 +116,10 @@ func TestShortDigest(t *testing.T) {
 		}
 	}
 }
+
+func TestSkippedWithoutTrackNames(t *testing.T) {
+	checks := Run(context.Background(), model.Config{}, Needs{}, nil)
+	if got := checks[0].Text; got != "not needed: no track calls a model" {
+		t.Errorf("got %q", got)
+	}
+}

@@ -42,7 +42,7 @@ func serverChecks(ctx context.Context, cfg model.Config, need Needs) []Check {
 	checks = append(checks, versionCheck(info, isOllama), modelCheck(cfg, info))
 	switch {
 	case !need.Tools:
-		checks = append(checks, Check{Name: Tools, Status: Skipped, Text: "not needed: " + trackList(need.Tracks) + " offers the model no tools"})
+		checks = append(checks, Check{Name: Tools, Status: Skipped, Text: notNeeded(need.Tracks, "offers the model no tools", "offers the model tools")})
 	case info.HasModel:
 		checks = append(checks, toolsCheck(cfg, info, isOllama))
 	}
