@@ -86,7 +86,7 @@ func argsWithTrailingFlags(c *cli.Context) ([]string, error) {
 		}
 		name, value, hasValue := strings.Cut(name, "=")
 		if !hasFlag(c, name) {
-			return nil, fmt.Errorf("unknown flag %s for bench %s", a, c.Command.Name)
+			return nil, fmt.Errorf("%s for bench %s", unknownFlag(c, name), c.Command.Name)
 		}
 		if !hasValue && isBoolFlag(c, name) {
 			value, hasValue = "true", true
@@ -98,7 +98,7 @@ func argsWithTrailingFlags(c *cli.Context) ([]string, error) {
 			i++
 			value = args[i]
 		}
-		if err := c.Set(name, value); err != nil {
+		if err := c.Set(mainName(c, name), value); err != nil {
 			return nil, fmt.Errorf("flag --%s: %w", name, err)
 		}
 	}
@@ -114,6 +114,17 @@ func isBoolFlag(c *cli.Context, name string) bool {
 		}
 	}
 	return false
+}
+
+// mainName is the first name of the flag called name (which may be an
+// alias such as -f or --tasks): the name the command reads it by.
+func mainName(c *cli.Context, name string) string {
+	for _, f := range c.Command.Flags {
+		if slices.Contains(f.Names(), name) {
+			return f.Names()[0]
+		}
+	}
+	return name
 }
 
 // hasFlag reports whether the command of c defines a flag called name.

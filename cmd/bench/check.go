@@ -3,9 +3,11 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 
 	"github.com/urfave/cli/v2"
 
+	"bench/internal/table"
 	"bench/record"
 	"bench/report/predict"
 )
@@ -23,6 +25,7 @@ func checkCommand() *cli.Command {
 			"  bench check --predictions predictions.json results/lesson",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "predictions", Usage: "the predictions `FILE` written by bench predict (required)"},
+			formatFlag(table.Formats...),
 		},
 		Action: runCheck,
 	}
@@ -30,6 +33,10 @@ func checkCommand() *cli.Command {
 
 func runCheck(c *cli.Context) error {
 	dirs, err := argsWithTrailingFlags(c)
+	if err != nil {
+		return err
+	}
+	format, err := pickFormat(c, table.Formats...)
 	if err != nil {
 		return err
 	}
@@ -58,5 +65,49 @@ func runCheck(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	return predict.Render(c.App.Writer, score)
+	return writeScore(c.App.Writer, score, format)
+}
+
+// writeScore writes the checked predictions: predict.Render's table and
+// score for text; the table alone for Markdown and CSV (what cannot be
+// scored goes to the JSON); everything for JSON.
+func writeScore(w io.Writer, s predict.Score, format string) error {
+	header := []string{"task", "answers", "predicted", "workflow", "agent", "observed", "right"}
+	rows := make([][]string, len(s.Rows))
+	for i, r := range s.Rows {
+		rows[i] = []string{r.Task, r.Answers.String(), r.Prediction.Prediction, r.Workflow.String(), r.Agent.String(), r.Observed, yesNo(r.Right)}
+	}
+	switch format {
+	case table.Text:
+		return predict.Render(w, s)
+	case table.JSON:
+		type rowJSON struct {
+			Task      string `json:"task"`
+			Answers   string `json:"answers"`
+			Predicted string `json:"predicted"`
+			Workflow  string `json:"workflow"`
+			Agent     string `json:"agent"`
+			Observed  string `json:"observed"`
+			Right     bool   `json:"right"`
+		}
+		out := struct {
+			Right       int               `json:"right"`
+			Counted     int               `json:"counted"`
+			Rows        []rowJSON         `json:"rows"`
+			Missing     []predict.Missing `json:"not_counted"`
+			Unpredicted []string          `json:"unpredicted"`
+		}{Right: s.Right, Counted: s.Counted(), Rows: []rowJSON{}, Missing: s.Missing, Unpredicted: s.Unpredicted}
+		for i, r := range s.Rows {
+			out.Rows = append(out.Rows, rowJSON{rows[i][0], rows[i][1], rows[i][2], rows[i][3], rows[i][4], rows[i][5], r.Right})
+		}
+		return writeJSON(w, out)
+	}
+	return table.Write(w, format, header, rows)
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
 }

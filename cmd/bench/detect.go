@@ -13,9 +13,9 @@ import (
 	"unicode/utf8"
 
 	"bench/detect"
+	"bench/internal/table"
 	"bench/model/tokens"
 
-	"github.com/olekukonko/tablewriter"
 	"github.com/urfave/cli/v2"
 )
 
@@ -35,8 +35,8 @@ func detectCommand() *cli.Command {
 			&cli.StringFlag{Name: "dir", Usage: "decide for this one `DIR` instead of replaying the nine cases"},
 			&cli.StringFlag{Name: "mode", Value: detect.ModeAuto, Usage: "`MODE` for --dir: auto, focus, on, off (or an alias)"},
 			&cli.StringFlag{Name: "platform", Value: "cli", Usage: "`PLATFORM` the session comes from, for --dir"},
-			jsonFormatFlags("the decisions")[0],
-			jsonFormatFlags("the decisions")[1],
+			formatFlag(table.Formats...),
+			&cli.BoolFlag{Name: "json", Usage: "print the decisions as JSON (the same as --format json)"},
 			&cli.BoolFlag{Name: "check", Usage: "compare the replay with the expected table; exit 1 on a difference"},
 			&cli.StringFlag{Name: "expected", Usage: "with --check, read the expected table from `FILE` instead of the built-in one"},
 			&cli.BoolFlag{Name: "guidance", Usage: "print the coding guidance and its size in characters and tokens"},
@@ -49,15 +49,21 @@ func detectAction(c *cli.Context) error {
 	if c.NArg() > 0 {
 		return fmt.Errorf("detect takes no arguments (got %q); use --dir DIR for one directory", c.Args().First())
 	}
-	asJSON, err := wantJSON(c)
+	format, err := pickFormat(c, table.Formats...)
 	if err != nil {
 		return err
+	}
+	if c.Bool("json") {
+		format = table.JSON
 	}
 	switch {
 	case c.Bool("guidance"):
 		return printGuidance(c.App.Writer)
 	case c.IsSet("dir"):
-		return detectDir(c)
+		if format != table.Text && format != table.JSON {
+			return fmt.Errorf("detect --dir prints text or json, not %s", format)
+		}
+		return detectDir(c, format == table.JSON)
 	case c.IsSet("mode") || c.IsSet("platform"):
 		return fmt.Errorf("--mode and --platform apply to --dir DIR; the replay uses each case's own")
 	case c.IsSet("expected") && !c.Bool("check"):
@@ -74,16 +80,16 @@ func detectAction(c *cli.Context) error {
 	switch {
 	case c.Bool("check"):
 		return checkReplay(c, results)
-	case asJSON:
+	case format == table.JSON:
 		return writeDetectJSON(c.App.Writer, struct {
 			Cases []detect.CaseResult `json:"cases"`
 		}{results})
 	}
-	return renderReplay(c.App.Writer, results)
+	return renderReplay(c.App.Writer, results, format)
 }
 
 // detectDir prints the decision for --dir.
-func detectDir(c *cli.Context) error {
+func detectDir(c *cli.Context, asJSON bool) error {
 	if m := c.String("mode"); detect.NormalizeMode(m) == detect.ModeAuto && strings.ToLower(strings.TrimSpace(m)) != detect.ModeAuto {
 		return fmt.Errorf("unknown --mode %q: use auto, focus, on or off", m)
 	}
@@ -91,7 +97,7 @@ func detectDir(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if asJSON, _ := wantJSON(c); asJSON {
+	if asJSON {
 		return writeDetectJSON(c.App.Writer, d)
 	}
 	tw := tabwriter.NewWriter(c.App.Writer, 0, 0, 2, ' ', 0)
@@ -146,18 +152,20 @@ func expectedTable(path string) ([]detect.Expectation, error) {
 	return detect.ParseExpectations(data, path)
 }
 
-// renderReplay prints the lesson's table, then each snapshot.
-func renderReplay(w io.Writer, results []detect.CaseResult) error {
-	t := tablewriter.NewTable(w)
-	t.Header("case", "platform", "mode", "naive rule", "profile", "guidance", "snapshot", "toolset", "demoted")
-	for _, r := range results {
-		if err := t.Append(strconv.Itoa(r.Case), r.Platform, r.Mode, r.NaiveProfile, r.Profile,
-			yesOrDash(r.Guidance), yesOrDash(r.Snapshot != ""), orDash(strings.Join(r.Toolset, ", ")), countOrDash(len(r.Demoted))); err != nil {
-			return err
-		}
+// renderReplay prints the lesson's table in format, then (except in CSV,
+// which holds the table alone) the cases' names and each snapshot.
+func renderReplay(w io.Writer, results []detect.CaseResult, format string) error {
+	rows := make([][]string, len(results))
+	for i, r := range results {
+		rows[i] = []string{strconv.Itoa(r.Case), r.Platform, r.Mode, r.NaiveProfile, r.Profile,
+			yesOrDash(r.Guidance), yesOrDash(r.Snapshot != ""), orDash(strings.Join(r.Toolset, ", ")), countOrDash(len(r.Demoted))}
 	}
-	if err := t.Render(); err != nil {
+	header := []string{"case", "platform", "mode", "naive rule", "profile", "guidance", "snapshot", "toolset", "demoted"}
+	if err := table.Write(w, format, header, rows); err != nil {
 		return err
+	}
+	if format == table.CSV {
+		return nil
 	}
 	fmt.Fprintln(w)
 	for _, r := range results {

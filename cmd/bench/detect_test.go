@@ -215,3 +215,18 @@ func TestDetectBadUsage(t *testing.T) {
 		}
 	}
 }
+
+func TestDetectFormats(t *testing.T) {
+	out, _, err := runCLI(t, "detect", "-f", "csv")
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if err != nil || len(lines) != 10 || lines[0] != "case,platform,mode,naive rule,profile,guidance,snapshot,toolset,demoted" {
+		t.Errorf("csv (err %v):\n%s", err, out)
+	}
+	md, _, err := runCLI(t, "detect", "--format", "markdown")
+	if err != nil || !strings.HasPrefix(md, "| case") {
+		t.Errorf("markdown (err %v):\n%s", err, md)
+	}
+	if _, _, err := runCLI(t, "detect", "--dir", t.TempDir(), "-f", "csv"); err == nil || !strings.Contains(err.Error(), "text or json") {
+		t.Errorf("--dir -f csv: err %v", err)
+	}
+}

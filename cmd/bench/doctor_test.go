@@ -1,7 +1,7 @@
 package main
 
 import (
-	"context"
+	"encoding/json"
 	"io"
 	"net"
 	"os"
@@ -12,7 +12,6 @@ import (
 
 	"github.com/otiai10/copy"
 
-	"bench/model"
 	"bench/model/modeltest"
 	"bench/tasks"
 )
@@ -74,7 +73,7 @@ func TestDoctorModelMissing(t *testing.T) {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
 	wantLines(t, out,
-		"✗ model    llama9:70b is not on "+srv.URL+" (it has: qwen3:8b) — fix: ollama pull llama9:70b",
+		"✗ model    model \"llama9:70b\" not found on "+srv.URL+": run `ollama pull llama9:70b` (the server has: qwen3:8b)",
 		"not ready: 1 check(s) failed",
 	)
 	if strings.Contains(out, "tools") {
@@ -94,7 +93,7 @@ func TestDoctorHostDown(t *testing.T) {
 	if code != 1 {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
-	wantLines(t, out, "✗ server   cannot reach Ollama at http://"+addr+" (connection refused)", "— fix: ollama serve")
+	wantLines(t, out, "✗ server   cannot reach the Ollama server at http://"+addr+" (", "connection refused", "`ollama serve`")
 	if d := time.Since(start); d > 5*time.Second {
 		t.Errorf("doctor took %v on a down host", d)
 	}
@@ -107,7 +106,7 @@ func TestDoctorModelWithoutTools(t *testing.T) {
 	if code != 1 {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
-	wantLines(t, out, "✓ model    gemma:2b is present, digest sha256:0123", "✗ tools    gemma:2b does not support tool calling", "fix: ollama pull qwen3:8b")
+	wantLines(t, out, "✓ model    gemma:2b is present, digest sha256:0123", "✗ tools    model \"gemma:2b\" on "+srv.URL+" does not support tool calling", "with --model")
 }
 
 func TestDoctorOldOllama(t *testing.T) {
@@ -130,26 +129,7 @@ func TestDoctorOpenAI(t *testing.T) {
 	if code != 1 {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
-	wantLines(t, out, "✗ model    other is not on", "restart the server with --model other")
-}
-
-func TestPreflightWithoutModel(t *testing.T) {
-	// The oracle track needs no server: a down host is not checked.
-	checks, ok := preflight(context.Background(), model.Config{Host: "127.0.0.1:1"}, needs{}, nil)
-	if !ok || len(checks) != 1 || checks[0].Name != checkPython {
-		t.Fatalf("checks = %v, ok = %v", checks, ok)
-	}
-}
-
-func TestParseVersion(t *testing.T) {
-	for s, want := range map[string][3]int{"0.17.4": {0, 17, 4}, "v0.3.0-rc1": {0, 3, 0}, "1.2": {1, 2, 0}} {
-		if v, ok := parseVersion(s); !ok || v != want {
-			t.Errorf("%s: %v %v", s, v, ok)
-		}
-	}
-	if _, ok := parseVersion("dev"); ok {
-		t.Error("dev parsed")
-	}
+	wantLines(t, out, "✗ model    model \"other\" not found on", "pass --model with one it serves")
 }
 
 func TestDoctorBrokenTask(t *testing.T) {
@@ -167,4 +147,55 @@ func TestDoctorBrokenTask(t *testing.T) {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
 	wantLines(t, out, "✗ tasks    1 of 1 fail the oracle check: leap_year (solution passes:", "fix: bench tasks verify")
+}
+
+func TestDoctorTracksWorkflowNeedsNoTools(t *testing.T) {
+	srv := modeltest.NewOllama(t)
+	srv.SetModels(modeltest.Model{Name: "gemma:2b", Digest: "sha256:0123", Capabilities: []string{"completion"}})
+	out, code := doctor(t, "--host", srv.URL, "--model", "gemma:2b", "--tracks", "workflow,workflow-retry")
+	if code != 0 {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	wantLines(t, out, "- tools    not needed: --tracks workflow,workflow-retry offers the model no tools", "ready: a run can start")
+	out, code = doctor(t, "--host", srv.URL, "--model", "gemma:2b", "--track", "agent")
+	if code != 1 {
+		t.Fatalf("--track agent: exit %d:\n%s", code, out)
+	}
+	wantLines(t, out, "✗ tools")
+}
+
+func TestDoctorOracleNeedsNoModel(t *testing.T) {
+	out, code := doctor(t, "--host", "127.0.0.1:1", "--tracks", "oracle")
+	if code != 0 {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	wantLines(t, out, "- server   not needed: --tracks oracle calls no model", "✓ python3", "✓ tasks    1 pass")
+	if strings.Contains(out, "version") || strings.Contains(out, "model ") {
+		t.Errorf("oracle checked the model:\n%s", out)
+	}
+}
+
+func TestDoctorUnknownTrackSuggests(t *testing.T) {
+	_, _, err := runCLI(t, "doctor", "--tracks", "agnet")
+	if err == nil || !strings.Contains(err.Error(), `unknown track "agnet" in --tracks (did you mean agent?)`) {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestDoctorJSON(t *testing.T) {
+	srv := modeltest.NewOllama(t)
+	out, code := doctor(t, "--host", srv.URL, "-f", "json", "--track", "workflow")
+	if code != 0 {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	var got struct {
+		Ready  bool
+		Checks []struct{ Name, Status, Text, Digest string }
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v:\n%s", err, out)
+	}
+	if !got.Ready || len(got.Checks) != 6 || got.Checks[3].Name != "tools" || got.Checks[3].Status != "skipped" || len(got.Checks[2].Digest) != len("sha256:")+64 {
+		t.Errorf("%+v", got)
+	}
 }

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/urfave/cli/v2"
+
+	"bench/internal/suggest"
 )
 
 func main() {
@@ -24,7 +26,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	err := app.Run(args)
 	// urfave/cli answers `bench help nope` with its own wording and exit code 3.
 	if topic, ok := strings.CutPrefix(fmt.Sprint(err), "No help topic for "); ok {
-		return fmt.Errorf("unknown command %s; bench --help lists the commands", strings.ReplaceAll(topic, "'", `"`))
+		return unknownCommandError(app.Commands, strings.Trim(topic, "'"))
 	}
 	return err
 }
@@ -83,7 +85,17 @@ func unknownCommand(c *cli.Context) error {
 	if !c.Args().Present() {
 		return cli.ShowAppHelp(c)
 	}
-	return fmt.Errorf("unknown command %q; bench --help lists the commands", c.Args().First())
+	return unknownCommandError(c.App.Commands, c.Args().First())
+}
+
+// unknownCommandError names the unknown command, the nearest known one,
+// and where the commands are listed.
+func unknownCommandError(commands []*cli.Command, name string) error {
+	var names []string
+	for _, c := range commands {
+		names = append(names, c.Names()...)
+	}
+	return fmt.Errorf("unknown command %q%s; bench --help lists the commands", name, suggest.DidYouMean(name, names, "bench "))
 }
 
 // usageError turns a flag parsing error into one sentence that says where
@@ -91,10 +103,29 @@ func unknownCommand(c *cli.Context) error {
 func usageError(c *cli.Context, err error, _ bool) error {
 	msg := err.Error()
 	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
-		msg = "unknown flag --" + strings.TrimPrefix(name, "-")
+		msg = unknownFlag(c, strings.TrimPrefix(name, "-"))
 	}
 	msg = strings.TrimSuffix(strings.Replace(msg, " for flag -", " for --", 1), ": parse error")
 	return fmt.Errorf("%s; %s --help lists the flags", msg, commandPath(c))
+}
+
+// unknownFlag says that --name is not a flag of c's command (or of the
+// app), and names the nearest one that is.
+func unknownFlag(c *cli.Context, name string) string {
+	flags := c.App.Flags
+	if c.Command != nil && c.Command.Name != "" {
+		flags = c.Command.Flags
+	}
+	var names []string
+	for _, f := range flags {
+		for _, n := range f.Names() {
+			if len(n) > 1 {
+				names = append(names, n)
+			}
+		}
+	}
+	names = append(names, "help")
+	return "unknown flag --" + name + suggest.DidYouMean(name, names, "--")
 }
 
 // commandPath is the command line that names c's command, such as

@@ -22,6 +22,12 @@ func TestVersion(t *testing.T) {
 	if !strings.HasPrefix(out, "bench ") {
 		t.Fatalf("version output %q does not start with \"bench \"", out)
 	}
+	for _, flag := range []string{"--version", "-v"} {
+		got, _, err := runCLI(t, flag)
+		if err != nil || got != out {
+			t.Errorf("bench %s printed %q (err %v); bench version printed %q", flag, got, err, out)
+		}
+	}
 }
 
 func TestUnknownCommandFails(t *testing.T) {

@@ -39,8 +39,8 @@ func predictCommand() *cli.Command {
 			"Example:\n" +
 			"  bench predict --out predictions.json --answer parse_date=nyy,slugify=yyy,word_freq=yyy,leap_year=yyy",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "out", Value: "predictions.json", Usage: "write the predictions to `FILE`"},
-			&cli.StringFlag{Name: "tasks", Usage: "comma-separated task names (default: all)"},
+			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Value: "predictions.json", Usage: "write the predictions to `FILE`"},
+			&cli.StringFlag{Name: "tasks", Aliases: []string{"task"}, Usage: "comma-separated task names, or one (default: all)"},
 			&cli.StringSliceFlag{Name: "answer", Usage: "answers for a task, one letter per question: `TASK=yyn` (repeatable)"},
 			&cli.BoolFlag{Name: "force", Usage: "replace an existing predictions file"},
 			tasksDirFlag(),
@@ -139,13 +139,7 @@ func predictTasks(c *cli.Context) ([]tasks.Task, error) {
 	if err != nil {
 		return nil, err
 	}
-	var names []string
-	for _, n := range strings.Split(c.String("tasks"), ",") {
-		if n = strings.TrimSpace(n); n != "" {
-			names = append(names, n)
-		}
-	}
-	selected, err := tasks.Select(all, names)
+	selected, err := pickTasks(all, splitList(c.String("tasks")))
 	if err != nil {
 		return nil, fmt.Errorf("--tasks: %w", err)
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"io"
 	"os"
 	"path/filepath"
@@ -90,6 +91,18 @@ func TestPredictThenCheck(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("check output lacks %q:\n%s", want, out)
 		}
+	}
+	csvOut, _, err := runCLI(t, "check", "--predictions", file, run, "-f", "csv")
+	if err != nil || !strings.HasPrefix(csvOut, "task,answers,predicted,workflow,agent,observed,right\n") || !strings.Contains(csvOut, "leap_year,yyy,workflow,0/1,0/1,neither,no\n") {
+		t.Errorf("check -f csv (err %v):\n%s", err, csvOut)
+	}
+	jsonOut, _, err := runCLI(t, "check", "--predictions", file, run, "--format", "json")
+	var score struct {
+		Right, Counted int
+		Rows           []struct{ Task string }
+	}
+	if err != nil || json.Unmarshal([]byte(jsonOut), &score) != nil || score.Right != 3 || score.Counted != 4 || len(score.Rows) != 4 {
+		t.Errorf("check --format json (err %v):\n%s", err, jsonOut)
 	}
 }
 

@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"golang.org/x/term"
 
@@ -13,29 +15,47 @@ import (
 	"bench/record"
 )
 
-// progress shows how a run is going: on a terminal one line that updates in
-// place (done/total, passes, elapsed, ETA) every second and after each
-// episode; elsewhere a line per episode.
+// progress shows how a run is going: on a terminal one line redrawn in
+// place every second and after each episode (a bar, done/total, passed,
+// failed, errors, lost to the server, the ETA and the last finished
+// episode); elsewhere, such as a CI log, one plain line per episode.
 type progress struct {
 	mu      sync.Mutex
 	stop    chan struct{}
 	w       io.Writer
 	tty     bool
-	total   int
-	done    int
-	passed  int
-	fresh   int // episodes finished in this session, for the ETA
+	width   int // the terminal's columns
+	state   progressState
+	done    int // state.Done, read by run.go after the run
 	start   time.Time
 	now     func() time.Time
 	printed bool
 }
 
+// progressState is what the progress line shows; the rendering functions
+// read only it, so tests can draw any state.
+type progressState struct {
+	Total, Done int
+	Passed      int
+	Failed      int // finished and failed, not counting errors
+	Errors      int // ended by an error of the episode (not the server's)
+	Lost        int // ended by the server or the network: not counted, redone by --resume
+	Fresh       int // episodes finished in this session, for the ETA
+	Elapsed     time.Duration
+	Last        string // the last finished episode and its outcome
+}
+
+// barWidth is the number of cells of the bar.
+const barWidth = 20
+
 func newProgress(w io.Writer, total, done, passed int) *progress {
-	tty := false
-	if f, ok := w.(*os.File); ok {
-		tty = term.IsTerminal(int(f.Fd()))
+	tty, width := false, 0
+	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		tty = true
+		width, _, _ = term.GetSize(int(f.Fd()))
 	}
-	p := &progress{w: w, tty: tty, total: total, done: done, passed: passed, start: time.Now(), now: time.Now, stop: make(chan struct{})}
+	p := &progress{w: w, tty: tty, width: width, start: time.Now(), now: time.Now, stop: make(chan struct{}),
+		state: progressState{Total: total, Done: done, Passed: passed, Failed: done - passed}, done: done}
 	if tty {
 		p.redraw()
 		go p.tick()
@@ -61,7 +81,8 @@ func (p *progress) tick() {
 
 // redraw rewrites the terminal line.
 func (p *progress) redraw() {
-	fmt.Fprintf(p.w, "\r\033[K%s", p.status())
+	p.state.Elapsed = p.now().Sub(p.start)
+	fmt.Fprintf(p.w, "\r\033[K%s", fitWidth(renderBar(p.state), p.width))
 	p.printed = true
 }
 
@@ -69,27 +90,13 @@ func (p *progress) redraw() {
 func (p *progress) episode(ep record.Episode) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.done++
-	p.fresh++
-	if ep.Passed {
-		p.passed++
-	}
+	p.state = p.state.add(ep)
+	p.done = p.state.Done
 	if p.tty {
 		p.redraw()
 		return
 	}
-	fmt.Fprintf(p.w, "[%d/%d] %s %s %s: %s\n", p.done, p.total, ep.Task, ep.Track, record.TrajectoryName(ep.Seed, ep.Repeat), episodeSummary(ep))
-}
-
-// status is the one-line summary of the run so far.
-func (p *progress) status() string {
-	elapsed := p.now().Sub(p.start)
-	eta := "?"
-	if p.fresh > 0 {
-		left := time.Duration(float64(elapsed) / float64(p.fresh) * float64(p.total-p.done))
-		eta = left.Round(time.Second).String()
-	}
-	return fmt.Sprintf("%d/%d episodes, %d passed, elapsed %s, ETA %s", p.done, p.total, p.passed, elapsed.Round(time.Second), eta)
+	fmt.Fprintln(p.w, plainLine(p.state, ep))
 }
 
 // finish stops the updates and ends the terminal line.
@@ -102,13 +109,85 @@ func (p *progress) finish() {
 	}
 }
 
+// add counts one finished episode.
+func (s progressState) add(ep record.Episode) progressState {
+	s.Done++
+	s.Fresh++
+	switch verdict(ep) {
+	case "passed":
+		s.Passed++
+	case "lost":
+		s.Lost++
+	case "error":
+		s.Errors++
+	default:
+		s.Failed++
+	}
+	s.Last = ep.Task + " " + ep.Track + " " + record.TrajectoryName(ep.Seed, ep.Repeat) + " " + verdict(ep)
+	return s
+}
+
+// eta is the time left at the pace of this session, or "?" before its
+// first episode.
+func (s progressState) eta() string {
+	if s.Fresh == 0 {
+		return "?"
+	}
+	left := time.Duration(float64(s.Elapsed) / float64(s.Fresh) * float64(s.Total-s.Done))
+	return left.Round(time.Second).String()
+}
+
+// renderBar is the terminal line: a bar and the counts.
+func renderBar(s progressState) string {
+	filled := 0
+	if s.Total > 0 {
+		filled = min(barWidth, s.Done*barWidth/s.Total)
+	}
+	bar := strings.Repeat("█", filled) + strings.Repeat("░", barWidth-filled)
+	line := fmt.Sprintf("%s %d/%d  passed %d  failed %d  errors %d  lost %d  elapsed %s  ETA %s",
+		bar, s.Done, s.Total, s.Passed, s.Failed, s.Errors, s.Lost, s.Elapsed.Round(time.Second), s.eta())
+	if s.Last != "" {
+		line += "  last: " + s.Last
+	}
+	return line
+}
+
+// plainLine is the line printed for one finished episode when the output
+// is not a terminal.
+func plainLine(s progressState, ep record.Episode) string {
+	return fmt.Sprintf("[%d/%d] %s %s %s: %s", s.Done, s.Total, ep.Task, ep.Track, record.TrajectoryName(ep.Seed, ep.Repeat), episodeSummary(ep))
+}
+
+// fitWidth cuts line to width columns (counting runes), marking the cut
+// with "…", so that the redrawn line never wraps; width 0 means no limit.
+func fitWidth(line string, width int) string {
+	if width <= 0 || utf8.RuneCountInString(line) < width {
+		return line
+	}
+	r := []rune(line)
+	return string(r[:width-2]) + "…"
+}
+
+// verdict is an episode's outcome in one word: passed, failed, error, or
+// lost (to the server or the network; not counted, redone by --resume).
+func verdict(ep record.Episode) string {
+	switch {
+	case ep.Lost():
+		return "lost"
+	case ep.Passed:
+		return "passed"
+	case ep.ExitReason == record.ExitError:
+		return "error"
+	}
+	return "failed"
+}
+
 // episodeSummary is one episode's outcome in a few words.
 func episodeSummary(ep record.Episode) string {
-	verdict := "failed"
-	if ep.Passed {
-		verdict = "passed"
+	s := fmt.Sprintf("%s (%d/%d tests, exit %s, %s, %s, %s)", verdict(ep), ep.TestsPassed, ep.TestsTotal, ep.ExitReason, words.Plural(ep.Turns, "turn"), words.Plural(ep.PromptTokens+ep.CompletionTokens, "token"), (time.Duration(ep.WallMS) * time.Millisecond).String())
+	if ep.Lost() {
+		s = "lost to the server, to be redone by --resume: " + s
 	}
-	s := fmt.Sprintf("%s (%d/%d tests, exit %s, %s, %s, %s)", verdict, ep.TestsPassed, ep.TestsTotal, ep.ExitReason, words.Plural(ep.Turns, "turn"), words.Plural(ep.PromptTokens+ep.CompletionTokens, "token"), (time.Duration(ep.WallMS) * time.Millisecond).String())
 	if ep.Error != "" {
 		s += ": " + firstLine(ep.Error)
 	}

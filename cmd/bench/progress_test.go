@@ -13,23 +13,54 @@ func TestProgressPlainLines(t *testing.T) {
 	var b bytes.Buffer
 	p := newProgress(&b, 3, 1, 1)
 	p.episode(record.Episode{Task: "slugify", Track: "workflow", Seed: 2, Repeat: 1, TestsTotal: 5, TestsPassed: 2, ExitReason: "done", Turns: 1, PromptTokens: 300, CompletionTokens: 50, WallMS: 1500})
+	p.episode(record.Episode{Task: "slugify", Track: "agent", Seed: 2, ExitReason: record.ExitError, ErrorKind: record.ErrorUnreachable, Error: "cannot reach the server\nmore"})
 	p.finish()
-	want := "[2/3] slugify workflow seed-2-r1: failed (2/5 tests, exit done, 1 turn, 350 tokens, 1.5s)\n"
+	want := "[2/3] slugify workflow seed-2-r1: failed (2/5 tests, exit done, 1 turn, 350 tokens, 1.5s)\n" +
+		"[3/3] slugify agent seed-2: lost to the server, to be redone by --resume: lost (0/0 tests, exit error, 0 turns, 0 tokens, 0s): cannot reach the server\n"
 	if b.String() != want {
 		t.Fatalf("got %q\nwant %q", b.String(), want)
 	}
+	if strings.Contains(b.String(), "\r") || strings.Contains(b.String(), "\033") {
+		t.Error("terminal codes in plain output")
+	}
 }
 
-func TestProgressStatusETA(t *testing.T) {
-	p := newProgress(&bytes.Buffer{}, 10, 0, 0)
-	start := p.start
-	p.now = func() time.Time { return start.Add(4 * time.Second) }
-	p.done, p.fresh, p.passed = 2, 2, 1
-	if got := p.status(); got != "2/10 episodes, 1 passed, elapsed 4s, ETA 16s" {
-		t.Fatalf("status %q", got)
+func TestProgressCounts(t *testing.T) {
+	s := progressState{Total: 5}
+	for _, ep := range []record.Episode{
+		{Task: "a", Track: "workflow", Seed: 1, Passed: true, ExitReason: "done"},
+		{Task: "a", Track: "agent", Seed: 1, ExitReason: "max_turns"},
+		{Task: "b", Track: "agent", Seed: 1, ExitReason: record.ExitError, ErrorKind: "tool"},
+		{Task: "b", Track: "workflow", Seed: 1, ExitReason: record.ExitError, ErrorKind: record.ErrorTimeout},
+	} {
+		s = s.add(ep)
 	}
-	p.fresh = 0
-	if got := p.status(); !strings.HasSuffix(got, "ETA ?") {
-		t.Fatalf("status without a finished episode %q", got)
+	if s.Done != 4 || s.Passed != 1 || s.Failed != 1 || s.Errors != 1 || s.Lost != 1 || s.Last != "b workflow seed-1 lost" {
+		t.Errorf("%+v", s)
+	}
+}
+
+func TestRenderBar(t *testing.T) {
+	s := progressState{Total: 10, Done: 5, Passed: 3, Failed: 1, Errors: 0, Lost: 1, Fresh: 2, Elapsed: 4 * time.Second, Last: "slugify agent seed-1 passed"}
+	want := "██████████░░░░░░░░░░ 5/10  passed 3  failed 1  errors 0  lost 1  elapsed 4s  ETA 10s  last: slugify agent seed-1 passed"
+	if got := renderBar(s); got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	if got := renderBar(progressState{Total: 3}); !strings.HasPrefix(got, strings.Repeat("░", barWidth)+" 0/3") || !strings.Contains(got, "ETA ?") || strings.Contains(got, "last:") {
+		t.Errorf("before the first episode: %q", got)
+	}
+	if got := renderBar(progressState{Total: 3, Done: 3, Fresh: 3}); !strings.HasPrefix(got, strings.Repeat("█", barWidth)+" 3/3") {
+		t.Errorf("done: %q", got)
+	}
+}
+
+func TestFitWidth(t *testing.T) {
+	line := renderBar(progressState{Total: 10, Done: 5, Last: "a long task name agent seed-1 passed"})
+	got := fitWidth(line, 40)
+	if n := len([]rune(got)); n != 39 || !strings.HasSuffix(got, "…") {
+		t.Errorf("%d runes: %q", n, got)
+	}
+	if fitWidth("short", 40) != "short" || fitWidth(line, 0) != line {
+		t.Error("a line that fits was changed")
 	}
 }

@@ -1,38 +1,42 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
+	"bench/internal/suggest"
 	"bench/internal/words"
 	"bench/record"
 	"bench/report/transcript"
+	"bench/runner"
 )
 
 func showCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "show",
 		Usage:     "show one episode's trajectory as a readable transcript, or where two twin episodes diverge",
-		ArgsUsage: "RUN_DIR [--task T] [--track K] [--seed S] [--repeat R] [--format text|markdown] [--full] | --diff RUN_DIR --task T --track K --seed S [--repeat A,B]",
+		ArgsUsage: "RUN_DIR [--task T] [--track K] [--seed S] [--repeat R] [--format text|markdown|json] [--full] | --diff RUN_DIR --task T --track K --seed S [--repeat A,B]",
 		Description: "Renders trajectories/<task>/<track>/seed-<s>[-r<k>].jsonl of a run folder: the outcome, the system prompt\n" +
 			"(once), then per turn the model's replies, tool calls, tool results, test runs, writes and rejects, and the\n" +
 			"exit reason. Long texts are cut to their first lines unless --full. When the flags do not pick exactly one\n" +
 			"episode, the matching episodes are listed instead. --diff lines up twin episodes (the same seed, repeats 0\n" +
 			"and 1 unless --repeat A,B) one step per line and marks the first step at which they diverge.\n\n" +
 			"Examples:\n" +
-			"  bench show results/lesson                       # lists the episodes\n" +
-			"  bench show results/lesson --task slugify --track workflow --seed 1\n" +
-			"  bench show results/twins --task parse_date --track agent --seed 1 --diff",
+			"  bench show lesson/run                           # lists the episodes\n" +
+			"  bench show lesson/run --task slugify --track workflow --seed 1\n" +
+			"  bench show lesson/twins --task parse_date --track agent --seed 1 --diff",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "task", Usage: "the episode's task"},
-			&cli.StringFlag{Name: "track", Usage: "the episode's track (workflow, workflow-retry, agent, oracle)"},
-			&cli.StringFlag{Name: "seed", Usage: "the episode's seed"},
+			&cli.StringFlag{Name: "task", Aliases: []string{"tasks"}, Usage: "the episode's task"},
+			&cli.StringFlag{Name: "track", Aliases: []string{"tracks"}, Usage: "the episode's track (" + strings.Join(runner.TrackWords(), ", ") + ")"},
+			&cli.StringFlag{Name: "seed", Aliases: []string{"seeds"}, Usage: "the episode's seed"},
 			&cli.StringFlag{Name: "repeat", Usage: "the twin: 0 for the first use of the seed, k for its k-th repeat; with --diff, two of them: A,B"},
-			&cli.StringFlag{Name: "format", Value: "text", Usage: "output format: text or markdown"},
+			formatFlag("text", "markdown", "json"),
 			&cli.BoolFlag{Name: "full", Usage: "show long texts (system prompt, files, test output) whole"},
 			&cli.BoolFlag{Name: "diff", Usage: "compare two twin episodes step by step"},
 		},
@@ -49,7 +53,7 @@ func showAction(c *cli.Context) error {
 	if len(args) != 1 {
 		return fmt.Errorf("show needs one run folder: bench show RUN_DIR [--task T --track K --seed S] (got %d arguments)", len(args))
 	}
-	format, err := showFormat(c.String("format"))
+	format, err := pickFormat(c, "text", "markdown", "json")
 	if err != nil {
 		return err
 	}
@@ -62,11 +66,15 @@ func showAction(c *cli.Context) error {
 	if err != nil {
 		return fmt.Errorf("listing the trajectories of %s: %w", data.Dir, err)
 	}
+	sortEntries(entries)
 	f := transcript.Filter{Task: c.String("task"), Track: c.String("track")}
 	if f.Seed, err = showIntFlag(c, "seed"); err != nil {
 		return err
 	}
 	if c.Bool("diff") {
+		if format == "json" {
+			return fmt.Errorf("show --diff writes text or markdown, not json; without --diff, --format json writes one episode's events")
+		}
 		return showDiff(c, data, entries, f, format)
 	}
 	if f.Repeat, err = showIntFlag(c, "repeat"); err != nil {
@@ -74,14 +82,83 @@ func showAction(c *cli.Context) error {
 	}
 	picked := f.Select(entries)
 	if len(picked) != 1 {
-		return showList(c.App.Writer, data.Dir, entries, picked, format, "bench show "+data.Dir)
+		if format == "json" {
+			return showListJSON(c.App.Writer, data.Dir, entries, picked)
+		}
+		err := showList(c.App.Writer, data.Dir, entries, picked, format, "bench show "+data.Dir)
+		if err != nil && len(picked) == 0 {
+			err = fmt.Errorf("%w%s", err, nearestEpisode(f, entries))
+		}
+		return err
 	}
 	t, err := transcript.Load(data, picked[0])
 	if err != nil {
 		return err
 	}
 	showWarn(c.App.ErrWriter, t.Warnings)
-	return transcript.WriteTranscript(c.App.Writer, t, transcript.Options{Format: format, Full: c.Bool("full")})
+	if format == "json" {
+		return showEpisodeJSON(c.App.Writer, t)
+	}
+	if err := transcript.WriteTranscript(c.App.Writer, t, transcript.Options{Format: format, Full: c.Bool("full")}); err != nil {
+		return err
+	}
+	if path := keptWorkspace(t.Events); path != "" {
+		_, err = fmt.Fprintf(c.App.Writer, "\nThe episode's workspace was kept at %s\n", path)
+	}
+	return err
+}
+
+// nearestEpisode names, for a --task or --track that no episode has, the
+// nearest one the run does have, as "; did you mean --task slugify?".
+func nearestEpisode(f transcript.Filter, entries []transcript.Entry) string {
+	var taskNames, trackNames []string
+	for _, e := range entries {
+		if !slices.Contains(taskNames, e.Task) {
+			taskNames = append(taskNames, e.Task)
+		}
+		if !slices.Contains(trackNames, e.Track) {
+			trackNames = append(trackNames, e.Track)
+		}
+	}
+	for _, c := range []struct {
+		flag, value string
+		known       []string
+	}{{"--task", f.Task, taskNames}, {"--track", f.Track, trackNames}} {
+		if c.value == "" || slices.Contains(c.known, c.value) {
+			continue
+		}
+		if n := suggest.Nearest(c.value, c.known); n != "" {
+			return fmt.Sprintf("; did you mean %s %s?", c.flag, n)
+		}
+	}
+	return ""
+}
+
+// keptWorkspace is the path the end event names when the run kept the
+// episode's workspace (--keep-workspaces), or "".
+func keptWorkspace(events []record.Event) string {
+	for i := len(events) - 1; i >= 0; i-- {
+		if events[i].Kind == record.EventEnd {
+			return events[i].Path
+		}
+	}
+	return ""
+}
+
+// sortEntries orders entries as the report does: by task, then track in
+// the registry's order, seed and repeat.
+func sortEntries(entries []transcript.Entry) {
+	order := runner.TrackWords()
+	rank := func(track string) int {
+		if i := slices.Index(order, track); i >= 0 {
+			return i
+		}
+		return len(order)
+	}
+	slices.SortStableFunc(entries, func(a, b transcript.Entry) int {
+		return cmp.Or(cmp.Compare(a.Task, b.Task), cmp.Compare(rank(a.Track), rank(b.Track)), strings.Compare(a.Track, b.Track),
+			cmp.Compare(a.Seed, b.Seed), cmp.Compare(a.Repeat, b.Repeat))
+	})
 }
 
 // showDiff shows two twins of the episode picked by f side by side.
@@ -101,7 +178,7 @@ func showDiff(c *cli.Context, data record.Data, entries []transcript.Entry, f tr
 				return err
 			}
 			if len(picked) == 0 {
-				return fmt.Errorf("show --diff: no episode with repeat %d matches, so there is no twin to compare; a twin is the same seed run twice (bench run --seeds 1,1)", r)
+				return noTwin(f, entries, r)
 			}
 			return fmt.Errorf("show --diff: the flags pick %d episodes with repeat %d; name --task, --track and --seed to pick one pair of twins", len(picked), r)
 		}
@@ -113,6 +190,22 @@ func showDiff(c *cli.Context, data record.Data, entries []transcript.Entry, f tr
 		ts = append(ts, t)
 	}
 	return transcript.WriteDiff(c.App.Writer, ts[0], ts[1], format)
+}
+
+// noTwin says that the episode f names has no twin with repeat r, and
+// which pairs of twins the run does hold, if any.
+func noTwin(f transcript.Filter, entries []transcript.Entry, r int) error {
+	var twins []string
+	for _, e := range entries {
+		if e.Repeat == 1 {
+			twins = append(twins, fmt.Sprintf("--task %s --track %s --seed %d", e.Task, e.Track, e.Seed))
+		}
+	}
+	msg := fmt.Sprintf("show --diff: the episode has no twin (no episode with repeat %d matches); a twin is the same seed run twice (bench run --seeds 1,1)", r)
+	if len(twins) == 0 {
+		return fmt.Errorf("%s, and this run holds no twins", msg)
+	}
+	return fmt.Errorf("%s; this run's twins: %s", msg, strings.Join(twins, "; "))
 }
 
 // showList lists the episodes the flags matched (all of them when none
@@ -138,17 +231,6 @@ func showList(w io.Writer, dir string, all, picked []transcript.Entry, format, c
 		return fmt.Errorf("no episode in %s matches the flags; its episodes are listed on stdout", dir)
 	}
 	return nil
-}
-
-// showFormat checks a --format value.
-func showFormat(s string) (string, error) {
-	switch f := strings.ToLower(strings.TrimSpace(s)); f {
-	case "text", "":
-		return transcript.Text, nil
-	case "markdown", "md":
-		return transcript.Markdown, nil
-	}
-	return "", fmt.Errorf("unknown --format %q: want text or markdown", s)
 }
 
 // showIntFlag returns the integer value of a flag, or nil when it is not set.

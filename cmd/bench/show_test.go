@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -100,8 +101,94 @@ func TestShowDiff(t *testing.T) {
 
 func TestShowDiffWithoutTwin(t *testing.T) {
 	out, _, err := runCLI(t, "show", "--diff", showRun, "--task", "slugify", "--track", "workflow", "--seed", "1")
-	if err == nil || !strings.Contains(err.Error(), "no twin to compare") || !strings.Contains(out, "slugify") {
+	if err == nil || !strings.Contains(err.Error(), "the episode has no twin") || !strings.Contains(out, "slugify") {
 		t.Errorf("err %v\nstdout %s", err, out)
+	}
+	// It names the twins that exist rather than suggest a command that fails.
+	if want := "this run's twins: --task parse_date --track agent --seed 1"; !strings.Contains(err.Error(), want) {
+		t.Errorf("err %v; want %q", err, want)
+	}
+	if strings.Contains(err.Error(), "--seeds 1,1\n") {
+		t.Errorf("err %v", err)
+	}
+}
+
+func TestShowOrdersTracksAsTheRegistry(t *testing.T) {
+	dir := scratchRun(t)
+	src := filepath.Join(dir, "trajectories", "parse_date", "agent", "seed-1.jsonl")
+	b, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wf := filepath.Join(dir, "trajectories", "parse_date", "workflow")
+	if err := os.MkdirAll(wf, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(wf, "seed-1.jsonl"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := runCLI(t, "show", dir, "--task", "parse_date", "--seed", "1", "--repeat", "0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, a := strings.Index(out, "parse_date  workflow"), strings.Index(out, "parse_date  agent")
+	if w < 0 || a < 0 || w > a {
+		t.Errorf("workflow should come before agent, as in bench report:\n%s", out)
+	}
+}
+
+func TestShowJSON(t *testing.T) {
+	out, _, err := runCLI(t, "show", showRun, "--task", "slugify", "--track", "workflow", "-f", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ep struct {
+		Task, Track string
+		Episode     struct{ Passed bool }
+		Events      []struct{ Kind string }
+	}
+	if err := json.Unmarshal([]byte(out), &ep); err != nil {
+		t.Fatalf("%v:\n%s", err, out)
+	}
+	if ep.Task != "slugify" || ep.Track != "workflow" || len(ep.Events) == 0 || ep.Events[len(ep.Events)-1].Kind != "end" {
+		t.Errorf("%+v", ep)
+	}
+	out, _, err = runCLI(t, "show", showRun, "--format", "json")
+	var list struct {
+		Matched  int
+		Episodes []struct{ Task, Track string }
+	}
+	if err != nil || json.Unmarshal([]byte(out), &list) != nil || len(list.Episodes) != 4 || list.Matched != 4 {
+		t.Errorf("list: err %v\n%s", err, out)
+	}
+	if _, _, err := runCLI(t, "show", showRun, "--diff", "--format", "json"); err == nil || !strings.Contains(err.Error(), "not json") {
+		t.Errorf("--diff --format json: err %v", err)
+	}
+}
+
+func TestShowKeptWorkspace(t *testing.T) {
+	dir := scratchRun(t)
+	path := filepath.Join(dir, "trajectories", "slugify", "workflow", "seed-1.jsonl")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+	last := lines[len(lines)-1]
+	if !strings.Contains(last, `"kind":"end"`) {
+		t.Fatalf("last line is not the end event: %s", last)
+	}
+	lines[len(lines)-1] = strings.Replace(last, `"kind":"end"`, `"kind":"end","path":"/tmp/kept/slugify-workflow-1"`, 1)
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := runCLI(t, "show", dir, "--task", "slugify", "--track", "workflow")
+	if err != nil || !strings.Contains(out, "The episode's workspace was kept at /tmp/kept/slugify-workflow-1") {
+		t.Errorf("err %v\n%s", err, out)
+	}
+	out, _, _ = runCLI(t, "show", showRun, "--task", "slugify", "--track", "workflow")
+	if strings.Contains(out, "was kept at") {
+		t.Errorf("a workspace that was not kept is named:\n%s", out)
 	}
 }
 

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -11,10 +10,11 @@ import (
 	"strconv"
 	"strings"
 
+	"bench/internal/suggest"
+	"bench/internal/table"
 	"bench/runner"
 	"bench/tasks"
 
-	"github.com/olekukonko/tablewriter"
 	"github.com/urfave/cli/v2"
 )
 
@@ -26,36 +26,24 @@ func tasksDirFlag() cli.Flag {
 	}
 }
 
-// jsonFormatFlags are --format text|json and its shorthand --json, for the
-// commands whose output is a table or JSON.
-func jsonFormatFlags(what string) []cli.Flag {
-	return []cli.Flag{
-		&cli.StringFlag{Name: "format", Value: "text", Usage: "output format: text or json"},
-		&cli.BoolFlag{Name: "json", Usage: "print " + what + " as JSON (the same as --format json)"},
-	}
-}
-
-// wantJSON reads jsonFormatFlags.
-func wantJSON(c *cli.Context) (bool, error) {
-	switch f := strings.ToLower(strings.TrimSpace(c.String("format"))); f {
-	case "json":
-		return true, nil
-	case "text":
-		return c.Bool("json"), nil
-	}
-	return false, fmt.Errorf("unknown --format %q: use text or json", c.String("format"))
-}
-
 func tasksCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "tasks",
 		Usage:     "list the fixture tasks",
 		ArgsUsage: " ",
-		Description: "Examples:\n" +
+		Description: "Lists each task with its design: the archetype, the designed answers to the three questions\n" +
+			"of bench predict (y or n each, in order) and the test framework.\n\n" +
+			"Examples:\n" +
 			"  bench tasks\n" +
+			"  bench tasks -f json\n" +
 			"  bench tasks verify                              # the oracle check of every task\n" +
+			"  bench tasks new my_task --dir my-tasks          # a task folder to fill in\n" +
 			"  bench tasks verify parse_date --tasks-dir ./my-tasks",
-		Flags:  append(jsonFormatFlags("the tasks"), tasksDirFlag()),
+		Flags: []cli.Flag{
+			formatFlag(table.Formats...),
+			&cli.BoolFlag{Name: "json", Usage: "print the tasks as JSON (the same as --format json)"},
+			tasksDirFlag(),
+		},
 		Action: listTasks,
 		Subcommands: []*cli.Command{{
 			Name:      "verify",
@@ -63,7 +51,7 @@ func tasksCommand() *cli.Command {
 			ArgsUsage: "[TASK...]",
 			Flags:     []cli.Flag{tasksDirFlag()},
 			Action:    verifyTasks,
-		}},
+		}, newTaskCommand()},
 	}
 }
 
@@ -101,6 +89,9 @@ type taskInfo struct {
 	TestCmd   []string `json:"test_cmd"`
 	Timeout   string   `json:"timeout"`
 	Partial   bool     `json:"partial"`
+	Archetype string   `json:"archetype"`
+	Answers   [3]bool  `json:"answers"` // the designed answers to the three questions of bench predict
+	Framework string   `json:"framework"`
 }
 
 func describe(t tasks.Task) (taskInfo, error) {
@@ -121,17 +112,20 @@ func describe(t tasks.Task) (taskInfo, error) {
 	return taskInfo{
 		Name: t.Name, Title: t.Title, Files: files, Tests: len(t.Tests), TestNames: t.Tests,
 		Source: t.Source, TestFiles: t.TestFiles, TestCmd: t.TestCmd, Timeout: t.Timeout.String(),
-		Partial: t.PartialExpect != "",
+		Partial: t.PartialExpect != "", Archetype: t.Archetype, Answers: t.Answers, Framework: t.Framework,
 	}, nil
 }
 
 func listTasks(c *cli.Context) error {
 	if c.Args().Len() > 0 {
-		return fmt.Errorf("tasks: unexpected argument %q (did you mean `bench tasks verify`?)", c.Args().First())
+		return fmt.Errorf("tasks: unexpected argument %q%s; bench tasks --help lists the subcommands", c.Args().First(), suggest.DidYouMean(c.Args().First(), []string{"verify", "new"}, "bench tasks "))
 	}
-	asJSON, err := wantJSON(c)
+	format, err := pickFormat(c, table.Formats...)
 	if err != nil {
 		return err
+	}
+	if c.Bool("json") {
+		format = table.JSON
 	}
 	all, err := loadTasks(tasksDir(c))
 	if err != nil {
@@ -145,19 +139,14 @@ func listTasks(c *cli.Context) error {
 		}
 		infos = append(infos, info)
 	}
-	if asJSON {
-		enc := json.NewEncoder(c.App.Writer)
-		enc.SetIndent("", "  ")
-		return enc.Encode(infos)
+	if format == table.JSON {
+		return writeJSON(c.App.Writer, infos)
 	}
-	table := tablewriter.NewTable(c.App.Writer)
-	table.Header("Task", "Title", "Files", "Tests", "Source")
-	for _, in := range infos {
-		if err := table.Append(in.Name, in.Title, strings.Join(in.Files, ", "), strconv.Itoa(in.Tests), in.Source); err != nil {
-			return err
-		}
+	rows := make([][]string, len(all))
+	for i, t := range all {
+		rows[i] = []string{t.Name, t.Framework, t.Archetype, t.AnswersString(), strconv.Itoa(len(t.Tests)), t.Source, t.Title}
 	}
-	return table.Render()
+	return table.Write(c.App.Writer, format, []string{"task", "framework", "archetype", "answers", "tests", "source", "title"}, rows)
 }
 
 func verifyTasks(c *cli.Context) error {
@@ -169,7 +158,7 @@ func verifyTasks(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	selected, err := tasks.Select(all, names)
+	selected, err := pickTasks(all, names)
 	if err != nil {
 		return err
 	}
@@ -177,8 +166,7 @@ func verifyTasks(c *cli.Context) error {
 		return err
 	}
 	var failed []string
-	table := tablewriter.NewTable(c.App.Writer)
-	table.Header("Task", "Check", "Result", "Detail")
+	var rows [][]string
 	for _, t := range selected {
 		v := runner.Verify(c.Context, t)
 		for _, ch := range v.Checks {
@@ -186,9 +174,7 @@ func verifyTasks(c *cli.Context) error {
 			if !ch.OK {
 				result = "FAIL"
 			}
-			if err := table.Append(t.Name, ch.Name, result, ch.Detail); err != nil {
-				return err
-			}
+			rows = append(rows, []string{t.Name, ch.Name, result, ch.Detail})
 		}
 		if !v.OK() {
 			failed = append(failed, describeFailure(v))
@@ -197,7 +183,7 @@ func verifyTasks(c *cli.Context) error {
 			break
 		}
 	}
-	if err := table.Render(); err != nil {
+	if err := table.Write(c.App.Writer, table.Text, []string{"task", "check", "result", "detail"}, rows); err != nil {
 		return err
 	}
 	if c.Context.Err() != nil {

@@ -182,3 +182,109 @@ func TestTasksDirBeforeVerify(t *testing.T) {
 		t.Errorf("err = %v, want the empty --tasks-dir to be used", err)
 	}
 }
+
+func TestTasksShowDesign(t *testing.T) {
+	out, _, err := runCLI(t, "tasks", "-f", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []map[string]any
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	pd := got[1]
+	if pd["name"] != "parse_date" || pd["archetype"] != "masked-second-bug" || pd["framework"] != "unittest" {
+		t.Errorf("parse_date: %v", pd)
+	}
+	if a, ok := pd["answers"].([]any); !ok || len(a) != 3 || a[0] != false || a[1] != false || a[2] != true {
+		t.Errorf("answers %v, want [false false true]", pd["answers"])
+	}
+	text, _, err := runCLI(t, "tasks")
+	if err != nil || !strings.Contains(strings.Join(strings.Fields(text), " "), "parse_date unittest masked-second-bug nny 7 dateparse.py") {
+		t.Errorf("text table lacks the design (err %v):\n%s", err, text)
+	}
+}
+
+func TestTasksFormats(t *testing.T) {
+	csvOut, _, err := runCLI(t, "tasks", "--format", "csv")
+	if err != nil || !strings.HasPrefix(csvOut, "task,framework,archetype,answers,tests,source,title\nleap_year,unittest,control,yyy,6,leap.py,") {
+		t.Errorf("csv (err %v):\n%s", err, csvOut)
+	}
+	md, _, err := runCLI(t, "tasks", "-f", "md")
+	if err != nil || !strings.HasPrefix(md, "| task") {
+		t.Errorf("markdown (err %v):\n%s", err, md)
+	}
+	if _, _, err := runCLI(t, "tasks", "--format", "yaml"); err == nil || !strings.Contains(err.Error(), "text, markdown, csv, json") {
+		t.Errorf("yaml: err %v", err)
+	}
+}
+
+// TestTasksNew scaffolds a task and checks that tasks verify fails it only
+// because its solution/ is empty.
+func TestTasksNew(t *testing.T) {
+	tracktest.NeedPython(t)
+	dir := t.TempDir()
+	out, _, err := runCLI(t, "tasks", "new", "off_by_one", "--dir", dir)
+	if err != nil || !strings.Contains(out, "bench tasks verify --tasks-dir "+dir) {
+		t.Fatalf("err %v\n%s", err, out)
+	}
+	for _, f := range []string{"task.toml", "repo/off_by_one.py", "repo/test_off_by_one.py"} {
+		if _, err := os.Stat(filepath.Join(dir, "off_by_one", f)); err != nil {
+			t.Error(err)
+		}
+	}
+	if entries, err := os.ReadDir(filepath.Join(dir, "off_by_one", "solution")); err != nil || len(entries) != 0 {
+		t.Errorf("solution/ should exist and be empty: %v %v", entries, err)
+	}
+	out, _, err = runCLI(t, "tasks", "verify", "--tasks-dir", dir)
+	if err == nil || !strings.Contains(err.Error(), "off_by_one (solution passes)") {
+		t.Fatalf("verify: err %v\n%s", err, out)
+	}
+	for _, want := range []string{"original fails    ok", "solution passes   FAIL", "folder unchanged  ok"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("verify output lacks %q:\n%s", want, out)
+		}
+	}
+	// The fixed module in solution/ is all it lacks.
+	fixed := strings.Replace(mustRead(t, filepath.Join(dir, "off_by_one", "repo", "off_by_one.py")), "41", "42", 1)
+	if err := os.WriteFile(filepath.Join(dir, "off_by_one", "solution", "off_by_one.py"), []byte(fixed), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, _, err := runCLI(t, "tasks", "verify", "--tasks-dir", dir); err != nil {
+		t.Errorf("with a solution: %v\n%s", err, out)
+	}
+	list, _, err := runCLI(t, "tasks", "--tasks-dir", dir, "-f", "csv")
+	if err != nil || !strings.Contains(list, "off_by_one,unittest,control,yyy,1,off_by_one.py,") {
+		t.Errorf("listing (err %v):\n%s", err, list)
+	}
+}
+
+func TestTasksNewRefuses(t *testing.T) {
+	dir := t.TempDir()
+	if _, _, err := runCLI(t, "tasks", "new", "twice", "--dir", dir); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"twice", "--dir", dir}, "already exists"},
+		{[]string{"Bad-Name", "--dir", dir}, `task name "Bad-Name"`},
+		{[]string{"slugify", "--dir", dir}, "a built-in task is called slugify"},
+		{[]string{"--dir", dir}, "needs one task name"},
+	} {
+		_, _, err := runCLI(t, append([]string{"tasks", "new"}, tc.args...)...)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("tasks new %q: err %v, want %q", tc.args, err, tc.want)
+		}
+	}
+}
+
+func mustRead(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}

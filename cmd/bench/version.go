@@ -40,8 +40,18 @@ func versionCommand() *cli.Command {
 			if c.Args().Present() {
 				return fmt.Errorf("version takes no arguments, got %q", c.Args().First())
 			}
-			_, err := fmt.Fprintf(c.App.Writer, "bench %s %s/%s %s\n", version(), runtime.GOOS, runtime.GOARCH, runtime.Version())
+			_, err := fmt.Fprintln(c.App.Writer, versionLine())
 			return err
 		},
 	}
+}
+
+// versionLine is what `bench version` and `bench --version` both print:
+// the version, the platform and the Go release it was built with.
+func versionLine() string {
+	return fmt.Sprintf("bench %s %s/%s %s", version(), runtime.GOOS, runtime.GOARCH, runtime.Version())
+}
+
+func init() {
+	cli.VersionPrinter = func(c *cli.Context) { fmt.Fprintln(c.App.Writer, versionLine()) }
 }

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"encoding/json"
+	"io"
+
+	"bench/record"
+	"bench/report/transcript"
+)
+
+// entryJSON is one episode as `bench show --format json` lists it.
+type entryJSON struct {
+	Task       string          `json:"task"`
+	Track      string          `json:"track"`
+	Seed       int             `json:"seed"`
+	Repeat     int             `json:"repeat"`
+	Trajectory string          `json:"trajectory,omitempty"` // relative to the run folder; absent when missing
+	Episode    *record.Episode `json:"episode"`              // null when the episode never finished
+}
+
+func toEntryJSON(e transcript.Entry) entryJSON {
+	return entryJSON{Task: e.Task, Track: e.Track, Seed: e.Seed, Repeat: e.Repeat, Trajectory: e.Trajectory, Episode: e.Episode}
+}
+
+// showListJSON writes the episodes the flags matched (all of them when
+// none did) as {"run_dir", "matched", "episodes"}.
+func showListJSON(w io.Writer, dir string, all, picked []transcript.Entry) error {
+	list := picked
+	if len(picked) == 0 {
+		list = all
+	}
+	out := struct {
+		RunDir   string      `json:"run_dir"`
+		Matched  int         `json:"matched"`
+		Episodes []entryJSON `json:"episodes"`
+	}{RunDir: dir, Matched: len(picked), Episodes: []entryJSON{}}
+	for _, e := range list {
+		out.Episodes = append(out.Episodes, toEntryJSON(e))
+	}
+	return writeJSON(w, out)
+}
+
+// showEpisodeJSON writes one episode: its line of episodes.jsonl, the run's
+// settings and every event of its trajectory, as recorded.
+func showEpisodeJSON(w io.Writer, t transcript.Transcript) error {
+	events := t.Events
+	if events == nil {
+		events = []record.Event{}
+	}
+	return writeJSON(w, struct {
+		RunDir string `json:"run_dir"`
+		entryJSON
+		Run      record.Run     `json:"run"`
+		Events   []record.Event `json:"events"`
+		Warnings []string       `json:"warnings,omitempty"`
+	}{RunDir: t.Dir, entryJSON: toEntryJSON(t.Entry), Run: t.Run, Events: events, Warnings: t.Warnings})
+}
+
+// writeJSON writes v as indented JSON.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
