@@ -23,7 +23,7 @@ func compareCommand() *cli.Command {
 			"Example:\n" +
 			"  bench compare results/lesson results/posture-on",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "format", Value: "text", Usage: "output format: text, markdown, csv or json"},
+			formatFlag("text", "markdown", "csv", "json"),
 			&cli.Float64Flag{Name: "alpha", Value: report.Alpha, Usage: "significance level: a change with p below it is shown, else \"~\""},
 		},
 		Action: func(c *cli.Context) error {

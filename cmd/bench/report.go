@@ -38,7 +38,7 @@ func reportCommand() *cli.Command {
 			"  bench report results/lesson --format markdown --plot lesson.svg > lesson.md\n" +
 			"  bench report results/lesson --format html --predictions lesson/predictions.json > lesson/report.html",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "format", Value: "text", Usage: "output format: text, markdown, csv, json or html"},
+			formatFlag(reportFormats...),
 			&cli.StringFlag{Name: "predictions", Usage: "html: show predictions from `FILE` (written by bench predict) against what happened"},
 			&cli.StringFlag{Name: "plot", Usage: "also write an SVG plot (pass rate with Wilson whiskers, median tokens) to `FILE`"},
 		},
