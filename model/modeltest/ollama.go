@@ -57,6 +57,7 @@ func (s *Server) ollamaShow(w http.ResponseWriter, r *http.Request) {
 	}
 	name := req.Model
 	if name == "" {
+		//lint:ignore SA1019 older clients name the model in the deprecated field; the fake answers them as Ollama does
 		name = req.Name
 	}
 	m, ok := s.model(name)
