@@ -42,7 +42,7 @@ type Result struct {
 	Total      int
 	Failed     []string // method names of failed or errored tests, in output order
 	Duration   time.Duration
-	LoadError  bool // a test module could not be imported (unittest.loader._FailedTest): its tests never ran
+	LoadError  bool           // a test module could not be imported (unittest.loader._FailedTest): its tests never ran
 	Sandbox    sandbox.Layers // the sandbox the run had
 }
 
