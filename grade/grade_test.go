@@ -185,6 +185,8 @@ func TestSlugifyFunctionOnlyReply(t *testing.T) {
 	}
 }
 
+// TestGradeShadowedHarness: a unittest.py written into the workspace root
+// would be imported instead of the standard library's and could fake a pass.
 func TestGradeShadowedHarness(t *testing.T) {
 	tracktest.NeedPython(t)
 	tk := task(t, "leap_year")
@@ -208,6 +210,11 @@ func TestGradeShadowedHarness(t *testing.T) {
 	}
 }
 
+// TestGradeIgnoresTestModulesTheTrackAdded: with a test command that
+// discovers tests, an agent's own test file, failing or passing, neither
+// fails nor counts towards the task; it is removed and named in Extra, and
+// is not tampering. (The course tasks name their test module, so discovery
+// only matters for tasks of --tasks-dir.)
 func TestGradeIgnoresTestModulesTheTrackAdded(t *testing.T) {
 	tracktest.NeedPython(t)
 	tk := tasks.Task{

@@ -189,11 +189,3 @@ func TestVerifyNoticesAChangedFolder(t *testing.T) {
 		t.Errorf("a changed folder passed: %+v", v.Checks)
 	}
 }
-
-// TestGradeShadowedHarness: a unittest.py written into the workspace root
-// would be imported instead of the standard library's and could fake a pass.
-// TestGradeIgnoresTestModulesTheTrackAdded: with a test command that
-// discovers tests, an agent's own test file, failing or passing, neither
-// fails nor counts towards the task; it is removed and named in Extra, and
-// is not tampering. (The course tasks name their test module, so discovery
-// only matters for tasks of --tasks-dir.)
