@@ -3,6 +3,8 @@ package record
 import (
 	"strconv"
 	"time"
+
+	"bench/sandbox"
 )
 
 // FormatVersion is written into every record; readers refuse newer versions.
@@ -69,6 +71,9 @@ type Run struct {
 	Tries          int       `json:"tries"`
 	Parallel       int       `json:"parallel"`
 	Started        time.Time `json:"started"`
+
+	// Sandbox is what the test runs were confined by (nil in runs from before the sandbox).
+	Sandbox *sandbox.Layers `json:"sandbox,omitempty"`
 }
 
 // Episode is one finished episode: a line of episodes.jsonl.
@@ -103,6 +108,9 @@ type Episode struct {
 	CutReplies          int      `json:"cut_replies"`          // replies the server cut at the reply cap (stop reason "length")
 	GradingTimedOut     bool     `json:"grading_timed_out,omitempty"`
 	TrajectorySHA256    string   `json:"trajectory_sha256,omitempty"` // digest of the trajectory file as it was when the episode ended
+
+	// Sandbox is what the grading run was confined by (nil in runs from before the sandbox).
+	Sandbox *sandbox.Layers `json:"sandbox,omitempty"`
 }
 
 // Lost reports whether the episode was ended by an infrastructure failure:

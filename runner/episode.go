@@ -113,6 +113,7 @@ func runTrack(ctx context.Context, cfg Config, job Job, traj Trajectory, ep *rec
 	ep.Passed, ep.TestsPassed, ep.TestsTotal = g.Passed, g.TestsPassed, g.TestsTotal
 	ep.FailedTests = append(ep.FailedTests, g.Failed...)
 	ep.TestsTampered = g.Tampered
+	ep.Sandbox = &g.Result.Sandbox
 	return out, testTime, kept
 }
 

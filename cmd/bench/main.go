@@ -9,10 +9,13 @@ import (
 	"os"
 	"strings"
 
+	"bench/sandbox"
+
 	"github.com/urfave/cli/v2"
 )
 
 func main() {
+	sandbox.Init() // in the sandbox helper (bench re-executed), this applies the sandbox and never returns
 	err := run(os.Args, os.Stdout, os.Stderr)
 	os.Exit(exitCode(err, os.Stderr))
 }
