@@ -3,6 +3,7 @@ package testrun
 import (
 	"context"
 	"net"
+	"os/exec"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -136,5 +137,39 @@ func TestSandboxedRunLeavesNoSetsidChild(t *testing.T) {
 	if pid := findSleeper(dir); pid != 0 && !waitDead(pid) {
 		syscallKill(pid)
 		t.Errorf("the setsid grandchild %d outlived the sandboxed run", pid)
+	}
+}
+
+// TestKill9LeavesNoTestProcess: kill -9 of the process running the tests
+// (bench) takes the whole test run with it.
+func TestKill9LeavesNoTestProcess(t *testing.T) {
+	needPython(t)
+	if _, err := os.Stat("/proc/self/environ"); err != nil {
+		t.Skip("needs /proc")
+	}
+	needLayers(t, "pid")
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	parent := exec.Command(self, "-test.run=^$")
+	parent.Env = append(os.Environ(), parentEnv+"="+dir)
+	if err := parent.Start(); err != nil {
+		t.Fatal(err)
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	cancelWhenStarted(dir, stop)
+	<-ctx.Done()
+	pid := findSleeper(dir)
+	if pid == 0 {
+		parent.Process.Kill()
+		t.Fatal("the sleeper of the fake parent cannot be found: the check would prove nothing")
+	}
+	parent.Process.Kill()
+	parent.Wait()
+	if !waitDead(pid) {
+		syscallKill(pid)
+		t.Errorf("the test's grandchild %d outlived kill -9 of its parent", pid)
 	}
 }
