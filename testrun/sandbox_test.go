@@ -3,8 +3,8 @@ package testrun
 import (
 	"context"
 	"net"
-	"os/exec"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
