@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -111,5 +112,26 @@ func TestProbeOneLinePerLayer(t *testing.T) {
 			t.Errorf("check %d: %+v", i, c)
 		}
 		t.Log(c)
+	}
+}
+
+func TestToolchainFindsThePrefixWithoutRunningIt(t *testing.T) {
+	root := t.TempDir()
+	bin := filepath.Join(root, "versions", "3.11.7", "bin", "python3")
+	shim := filepath.Join(root, "shims", "python3")
+	for _, p := range []string{bin, shim} {
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte("#!/bin/false\n"), 0o755) // never run
+	}
+	link := filepath.Join(t.TempDir(), "bin", "python3")
+	os.MkdirAll(filepath.Dir(link), 0o755)
+	if err := os.Symlink(bin, link); err != nil {
+		t.Skip("no symlinks:", err)
+	}
+	if got := Toolchain(link); !slices.Contains(got, filepath.Join(root, "versions", "3.11.7")) {
+		t.Errorf("the interpreter's prefix is missing: %v", got)
+	}
+	if got := Toolchain(shim); !slices.Contains(got, root) {
+		t.Errorf("a pyenv shim does not open the pyenv root: %v", got)
 	}
 }
