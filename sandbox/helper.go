@@ -14,18 +14,25 @@ const helperMarker = "__bench_sandbox_exec__"
 // helperExit is the helper's exit code when it cannot set up the sandbox.
 const helperExit = 126
 
-// ready is set by Init: this executable recognises the helper marker, so
-// it can be re-executed as the helper.
+// ready says that this executable can be re-executed as the helper: every
+// executable linking this package can, since the package's init function
+// handles the marker (tests turn it off to see the fallback).
 var ready atomic.Bool
 
-// helperReady reports whether Init was called in this process.
+// helperReady reports whether this executable can serve as the helper.
 func helperReady() bool { return ready.Load() }
 
-// Init must be the first statement of main (and of a TestMain in packages
-// whose tests run sandboxed test runs, since there the test binary is the
-// executable). In the helper it never returns: it applies the sandbox and
-// executes the test command, or exits with code 126 and a message. In any
-// other process it returns at once and enables the Landlock layer.
+// init serves as the helper, before main or TestMain and before the
+// packages that sort after this one are initialised: any executable that
+// can start a sandboxed run can be its own helper, a test binary included,
+// and none re-executed as the helper can run anything else (its tests).
+func init() { Init() }
+
+// Init handles the helper: there it never returns, but applies the
+// sandbox and executes the test command, or exits with code 126 and a
+// message. In any other process it returns at once. The package's init
+// function calls it, so calling it first in main (like docker's
+// reexec.Init) only makes the hook visible where it matters.
 func Init() {
 	if len(os.Args) >= 3 && os.Args[1] == helperMarker {
 		err := runHelper(os.Args[2])

@@ -36,7 +36,7 @@ func fsCheck(c caps, l Layers) Check {
 	case l.FS == Landlock:
 		return Check{Layer: "fs", OK: true, Detail: fmt.Sprintf("Landlock ABI %d: tests write only in the workspace and a private temp folder", c.abi)}
 	case c.abi >= 1:
-		return Check{Layer: "fs", Detail: "Landlock is there but this program never called sandbox.Init", Fix: "call sandbox.Init() first in main or TestMain"}
+		return Check{Layer: "fs", Detail: "Landlock is there but this program cannot serve as the sandbox helper", Fix: "link package sandbox into the executable"}
 	}
 	return Check{Layer: "fs", Detail: fmt.Sprintf("no Landlock (%v): tests can write wherever the user can", c.abiErr),
 		Fix: "use Linux 5.13 or later with Landlock enabled (boot with lsm=landlock,…)"}
