@@ -10,16 +10,9 @@ import (
 	"testing/fstest"
 	"time"
 
-	"bench/sandbox"
 	"bench/tasks"
 	"bench/track/tracktest"
 )
-
-// TestMain lets the test binary serve as the sandbox helper.
-func TestMain(m *testing.M) {
-	sandbox.Init()
-	os.Exit(m.Run())
-}
 
 // task returns the embedded course task name.
 func task(t *testing.T, name string) tasks.Task { return tracktest.CourseTask(t, name) }

@@ -10,11 +10,6 @@ import (
 	"testing"
 )
 
-func TestMain(m *testing.M) {
-	Init()
-	os.Exit(m.Run())
-}
-
 // python returns python3 on PATH, or skips.
 func python(t *testing.T) string {
 	t.Helper()

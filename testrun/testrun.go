@@ -4,8 +4,7 @@
 // Model-written code is untrusted: it runs in its own process group with a
 // scrubbed environment, a timeout that kills the whole group, and capped
 // output, inside the sandbox of package sandbox (see Options and
-// SetSandbox). Packages whose tests start test runs call sandbox.Init in
-// their TestMain, or their runs get no Landlock layer.
+// SetSandbox).
 package testrun
 
 import (
