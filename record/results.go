@@ -75,6 +75,9 @@ type Run struct {
 	// EpisodeTimeoutMS is the wall-clock limit of one episode
 	// (--episode-timeout) in milliseconds; 0 = none.
 	EpisodeTimeoutMS int64 `json:"episode_timeout_ms,omitempty"`
+
+	// Sandbox is what the test runs were confined by (nil in runs from before the sandbox).
+	Sandbox *Sandbox `json:"sandbox,omitempty"`
 }
 
 // Episode is one finished episode: a line of episodes.jsonl.
@@ -109,6 +112,9 @@ type Episode struct {
 	CutReplies          int      `json:"cut_replies"`          // replies the server cut at the reply cap (stop reason "length")
 	GradingTimedOut     bool     `json:"grading_timed_out,omitempty"`
 	TrajectorySHA256    string   `json:"trajectory_sha256,omitempty"` // digest of the trajectory file as it was when the episode ended
+
+	// Sandbox is what the grading run was confined by (nil in runs from before the sandbox).
+	Sandbox *Sandbox `json:"sandbox,omitempty"`
 }
 
 // Lost reports whether the episode was ended by an infrastructure failure:
@@ -206,4 +212,12 @@ type Event struct {
 // reported by the owner of the recorder after the episode.
 type Recorder interface {
 	Record(ev Event)
+}
+
+// Sandbox names what confined a test run, layer by layer: FS "landlock" or
+// "none"; Net "netns", "landlock-tcp" or "none"; PID "pidns" or "pdeathsig".
+type Sandbox struct {
+	FS  string `json:"fs"`
+	Net string `json:"net"`
+	PID string `json:"pid"`
 }

@@ -155,6 +155,7 @@ func runTrack(ctx context.Context, cfg Config, job Job, traj Trajectory, ep *rec
 	if g.Result.TimedOut {
 		ep.GradingTimedOut, ep.Passed = true, false
 	}
+	ep.Sandbox = &record.Sandbox{FS: g.Result.Sandbox.FS, Net: g.Result.Sandbox.Net, PID: g.Result.Sandbox.PID}
 	return out, testTime, kept
 }
 

@@ -9,6 +9,8 @@ import (
 	"os/exec"
 	"syscall"
 	"time"
+
+	"bench/sandbox"
 )
 
 // MaxOutput is how many bytes of a test run's output are kept.
@@ -30,6 +32,14 @@ var ErrNoCommand = errors.New("testrun: empty test command")
 // interpreter is one clear sentence) and, together with the partial Result,
 // when ctx was cancelled; a timeout is not an error but Result.TimedOut.
 func Run(ctx context.Context, dir string, argv []string, timeout time.Duration) (Result, error) {
+	return RunWith(ctx, dir, argv, timeout, Options{Sandbox: DefaultSandbox()})
+}
+
+// RunWith is Run with explicit options: the sandbox and the folders it
+// opens besides the workspace and the run's private temporary folder
+// (TMPDIR, removed afterwards). In sandbox.On mode it fails, before
+// starting anything, when the sandbox is not available.
+func RunWith(ctx context.Context, dir string, argv []string, timeout time.Duration, opts Options) (Result, error) {
 	if len(argv) == 0 {
 		return Result{}, ErrNoCommand
 	}
@@ -46,13 +56,23 @@ func Run(ctx context.Context, dir string, argv []string, timeout time.Duration) 
 	}
 	defer cancel()
 
+	tmp, err := os.MkdirTemp("", "bench-tmp-")
+	if err != nil {
+		return Result{}, fmt.Errorf("a private temporary folder for the tests: %w", err)
+	}
+	defer removeAll(tmp)
 	cmd := command(runCtx, bin, argv, dir)
+	cmd.Env = append(cmd.Env, "TMPDIR="+tmp)
+	layers, err := sandbox.Apply(cmd, opts.Sandbox, opts.spec(bin, dir, tmp))
+	if err != nil {
+		return Result{Sandbox: layers}, err
+	}
 	start := time.Now()
 	output, cut, waitErr, err := execute(cmd)
 	if err != nil {
-		return Result{}, fmt.Errorf("starting %s in %s: %w", argv[0], dir, err)
+		return Result{Sandbox: layers}, fmt.Errorf("starting %s in %s: %w", argv[0], dir, err)
 	}
-	res := Result{ExitCode: cmd.ProcessState.ExitCode(), Duration: time.Since(start), Output: output, CutBytes: cut}
+	res := Result{ExitCode: cmd.ProcessState.ExitCode(), Duration: time.Since(start), Output: output, CutBytes: cut, Sandbox: layers}
 	res.TimedOut = errors.Is(runCtx.Err(), context.DeadlineExceeded) && ctx.Err() == nil
 	if res.TimedOut {
 		res.Output += fmt.Sprintf("\n[bench: the tests were stopped after the %s timeout]\n", timeout)

@@ -82,7 +82,19 @@ func TestRunEnvironmentScrubbed(t *testing.T) {
 	}
 	got := strings.Split(strings.TrimSpace(res.Output), "\n")
 	want := Environ(dir)
+	var tmp string
+	for _, kv := range got {
+		if v, ok := strings.CutPrefix(kv, "TMPDIR="); ok {
+			tmp = v
+			want = append(want, kv)
+		}
+	}
 	sort.Strings(want)
+	if tmp == "" || strings.HasPrefix(tmp, dir) {
+		t.Errorf("TMPDIR = %q; want a private folder outside the workspace", tmp)
+	} else if _, err := os.Stat(tmp); err == nil {
+		t.Errorf("the private temporary folder %s outlived the run", tmp)
+	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("environment:\n%s\nwant exactly:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
@@ -145,15 +157,29 @@ print("started", flush=True)
 
 func sleeperPid(t *testing.T, dir string) int {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(dir, "sleeper.pid"))
-	if err != nil {
+	if _, err := os.ReadFile(filepath.Join(dir, "sleeper.pid")); err != nil {
 		t.Fatal("the test never started its sleeper:", err)
 	}
-	pid, err := strconv.Atoi(string(data))
-	if err != nil {
-		t.Fatal(err)
+	return findSleeper(dir)
+}
+
+// findSleeper returns the host pid of a live "sleep" whose HOME is dir,
+// or 0. The pid the sleeper wrote is the one in its PID namespace, so the
+// host's /proc is searched instead.
+func findSleeper(dir string) int {
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		comm, _ := os.ReadFile("/proc/" + e.Name() + "/comm")
+		env, _ := os.ReadFile("/proc/" + e.Name() + "/environ")
+		if strings.TrimSpace(string(comm)) == "sleep" && strings.Contains("\x00"+string(env), "\x00HOME="+dir+"\x00") && alive(pid) {
+			return pid
+		}
 	}
-	return pid
+	return 0
 }
 
 // cancelWhenStarted cancels once the test process has started its sleeper
@@ -323,6 +349,9 @@ func TestKillAll(t *testing.T) {
 	ctx, stop := context.WithCancel(context.Background())
 	cancelWhenStarted(dir, stop)
 	<-ctx.Done()
+	if findSleeper(dir) == 0 {
+		t.Fatal("the live sleeper cannot be found in /proc: the checks for survivors would prove nothing")
+	}
 	KillAll()
 	select {
 	case res := <-done:

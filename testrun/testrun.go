@@ -2,10 +2,16 @@
 // parses and normalises what python3 -m unittest prints.
 //
 // Model-written code is untrusted: it runs in its own process group with a
-// scrubbed environment, a timeout that kills the whole group, and capped output.
+// scrubbed environment, a timeout that kills the whole group, and capped
+// output, inside the sandbox of package sandbox (see Options and
+// SetSandbox).
 package testrun
 
-import "time"
+import (
+	"time"
+
+	"bench/sandbox"
+)
 
 // Outcomes of one test case, as unittest -v prints them.
 const (
@@ -35,7 +41,8 @@ type Result struct {
 	Total      int
 	Failed     []string // method names of failed or errored tests, in output order
 	Duration   time.Duration
-	LoadError  bool // a test module could not be imported (unittest.loader._FailedTest): its tests never ran
+	LoadError  bool           // a test module could not be imported (unittest.loader._FailedTest): its tests never ran
+	Sandbox    sandbox.Layers // the sandbox the run had
 }
 
 // AllPassed reports whether the run passed every test it found.

@@ -9,12 +9,15 @@ import (
 	"os"
 	"strings"
 
+	"bench/sandbox"
+
 	"github.com/urfave/cli/v2"
 
 	"bench/internal/suggest"
 )
 
 func main() {
+	sandbox.Init() // in the sandbox helper (bench re-executed), this applies the sandbox and never returns
 	err := run(os.Args, os.Stdout, os.Stderr)
 	os.Exit(exitCode(err, os.Stderr))
 }

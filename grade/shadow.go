@@ -1,4 +1,4 @@
-package runner
+package grade
 
 import (
 	"errors"
@@ -17,8 +17,8 @@ import (
 var shadowNames = []string{"sitecustomize.py", "unittest", "unittest.py", "usercustomize.py"}
 
 // removeShadows deletes any shadowNames entry in dir that the task's repo/
-// does not itself hold, and reports whether it found one.
-func removeShadows(t tasks.Task, dir string) (found bool, err error) {
+// does not itself hold, and returns the names it deleted.
+func removeShadows(t tasks.Task, dir string) (found []string, err error) {
 	for _, name := range shadowNames {
 		if _, err := fs.Stat(t.FS, path.Join("repo", name)); err == nil {
 			continue
@@ -27,7 +27,7 @@ func removeShadows(t tasks.Task, dir string) (found bool, err error) {
 		if _, err := os.Lstat(p); errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
-		found = true
+		found = append(found, name)
 		if err := os.RemoveAll(p); err != nil {
 			return found, fmt.Errorf("removing %s, which would shadow the test harness: %w", name, err)
 		}

@@ -1,0 +1,111 @@
+// Package grade decides whether a track's workspace passes its task: it
+// runs the task's pristine tests in a fresh, sealed copy of the workspace,
+// inside the sandbox, through a grading runner of its own that reports a
+// verdict only bench can sign.
+package grade
+
+import (
+	"context"
+	"os"
+
+	"bench/tasks"
+	"bench/testrun"
+)
+
+// Result is the verdict on a workspace after a track has run.
+type Result struct {
+	Passed      bool
+	TestsPassed int
+	TestsTotal  int
+	Failed      []string // test method names that failed, errored or never ran
+	Tampered    bool     // a test file changed, a harness shadowed, bytecode planted, or the test run itself tampered with
+	Extra       []string // test modules the track added, left out of grading (not tampering)
+	Flags       []string // why Tampered, and what else was left out, one sentence each, sorted
+	Result      testrun.Result
+}
+
+// Grade restores the task's protected test files in dir (the workspace is
+// left as graded, for --keep), then grades a fresh copy: the task's
+// pristine repo/ plus the files the track changed, leaving out test
+// modules and packages, bytecode, and modules that shadow the standard
+// library or the harness (see seal). The tests run with the grading
+// runner (see run.go), in the sandbox testrun.DefaultSandbox returns. A test
+// module that could not be imported counts every test of the task as
+// failed, not as zero tests. The error is non-nil only when the tests
+// could not be run at all (or ctx was cancelled).
+func Grade(ctx context.Context, t tasks.Task, dir string) (Result, error) {
+	var g Result
+	if err := cleanInPlace(t, dir, &g); err != nil {
+		return g, err
+	}
+	root, err := os.MkdirTemp("", "bench-grade-")
+	if err != nil {
+		return g, err
+	}
+	defer os.RemoveAll(root)
+	ws, err := seal(ctx, t, dir, root, &g)
+	if err != nil {
+		return g, err
+	}
+	res, v, err := runSealed(ctx, t, ws, root)
+	g.Result = res
+	if err != nil {
+		return g, err
+	}
+	score(t, &g, res, v)
+	return g, nil
+}
+
+// cleanInPlace restores the protected test files in the workspace and
+// removes harness shadows and added test modules there, as graded.
+func cleanInPlace(t tasks.Task, dir string, g *Result) error {
+	for _, f := range t.TestFiles {
+		changed, err := restore(t, dir, f)
+		if err != nil {
+			return err
+		}
+		if changed {
+			g.flag("test file %s was changed, deleted or replaced; graded with the pristine copy", f)
+		}
+	}
+	shadowed, err := removeShadows(t, dir)
+	if err != nil {
+		return err
+	}
+	for _, name := range shadowed {
+		g.flag("%s would shadow the test harness; left out", name)
+	}
+	g.Extra, err = removeExtraTests(t, dir)
+	return err
+}
+
+// score reads the verdict: the parsed unittest output must agree with the
+// grading runner's signed verdict, or the run was tampered with.
+func score(t tasks.Task, g *Result, res testrun.Result, v verdict) {
+	g.TestsTotal = max(res.Total, len(t.Tests))
+	g.TestsPassed = min(res.Passed, g.TestsTotal)
+	g.Failed = res.Failed
+	if res.LoadError || res.Total < len(t.Tests) {
+		g.Failed = notPassed(t.Tests, res.Cases)
+	}
+	trusted := v.check(res, g)
+	g.Passed = trusted && res.ExitCode == 0 && !res.TimedOut && !res.LoadError &&
+		g.TestsTotal > 0 && g.TestsPassed == g.TestsTotal
+}
+
+// notPassed returns the tests of names that no case shows as passing.
+func notPassed(names []string, cases []testrun.Case) []string {
+	passed := map[string]bool{}
+	for _, c := range cases {
+		if c.Outcome == testrun.OK || c.Outcome == testrun.Skipped || c.Outcome == testrun.ExpectedFailure {
+			passed[testrun.MethodName(c.Name)] = true
+		}
+	}
+	var out []string
+	for _, n := range names {
+		if !passed[n] {
+			out = append(out, n)
+		}
+	}
+	return out
+}

@@ -1,0 +1,114 @@
+package sandbox
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+)
+
+// ErrUnavailable is wrapped by the error Plan and Apply return in mode On
+// when a layer is missing.
+var ErrUnavailable = errors.New("the sandbox is not available")
+
+// Plan returns the layers a test run gets under cfg on this machine, and
+// an error (wrapping ErrUnavailable) when cfg is On and the file-system or
+// the network layer is missing. The PID layer falls back to Pdeathsig.
+func Plan(cfg Config) (Layers, error) {
+	if cfg.mode() == Off {
+		return Layers{FS: None, Net: None, PID: Pdeathsig}, nil
+	}
+	c := detect()
+	l := Layers{FS: None, Net: None, PID: Pdeathsig}
+	if c.userns {
+		l.Net, l.PID = NetNS, PIDNS
+	}
+	if c.abi >= 1 && helperReady() {
+		l.FS = Landlock
+		if l.Net == None && c.abi >= 4 {
+			l.Net = LandlockTCP
+		}
+	}
+	if cfg.mode() == On && (l.FS == None || l.Net == None) {
+		return l, fmt.Errorf("%w (--sandbox on): %s; bench doctor says why, or use --sandbox auto", ErrUnavailable, l)
+	}
+	return l, nil
+}
+
+// Apply makes cmd, already built (Path, Args, Dir, Env), run inside the
+// sandbox that Plan(cfg) describes, and returns the layers. It sets
+// cmd.SysProcAttr's namespaces and Pdeathsig (SIGKILL), keeping what is
+// there (Setpgid), and with Landlock it routes cmd through the helper.
+func Apply(cmd *exec.Cmd, cfg Config, spec Spec) (Layers, error) {
+	l, err := Plan(cfg)
+	if err != nil {
+		return l, err
+	}
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
+	if l.PID == PIDNS {
+		setNamespaces(cmd.SysProcAttr)
+	}
+	if l.FS == Landlock {
+		if err := throughHelper(cmd, l, spec); err != nil {
+			return l, err
+		}
+	}
+	return l, nil
+}
+
+// helperSpec is what the helper is told, as JSON in its argv.
+type helperSpec struct {
+	ReadOnly  []string `json:"ro"`
+	ReadWrite []string `json:"rw"`
+	Loopback  bool     `json:"lo"`
+	Bin       string   `json:"bin"`
+	Argv      []string `json:"argv"`
+}
+
+// throughHelper rewrites cmd to start the helper, which applies Landlock
+// and then executes the original command.
+func throughHelper(cmd *exec.Cmd, l Layers, spec Spec) error {
+	self, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("sandbox: finding bench's own executable for the helper: %w", err)
+	}
+	rw := append([]string{spec.Dir}, spec.Writable...)
+	if spec.Tmp != "" {
+		rw = append(rw, spec.Tmp)
+	}
+	hs := helperSpec{
+		ReadOnly:  append(systemDirs(), spec.ReadOnly...),
+		ReadWrite: nonEmpty(rw),
+		Loopback:  l.Net == NetNS,
+		Bin:       cmd.Path,
+		Argv:      cmd.Args,
+	}
+	data, err := json.Marshal(hs)
+	if err != nil {
+		return err
+	}
+	cmd.Path = self
+	cmd.Args = []string{self, helperMarker, string(data)}
+	return nil
+}
+
+// systemDirs are the read-only system folders every run gets.
+func systemDirs() []string {
+	return []string{"/usr", "/lib", "/lib32", "/lib64", "/libx32", "/bin", "/sbin", "/etc"}
+}
+
+func nonEmpty(list []string) []string {
+	var out []string
+	for _, s := range list {
+		if strings.TrimSpace(s) != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}

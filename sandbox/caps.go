@@ -1,0 +1,62 @@
+package sandbox
+
+import (
+	"os/exec"
+	"sync"
+	"syscall"
+
+	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
+)
+
+// caps is what the kernel allows, found once per process.
+type caps struct {
+	abi      int   // Landlock ABI version; 0 when Landlock is unavailable
+	abiErr   error // why not
+	userns   bool  // user namespaces (with net, pid, mount, ipc, uts) can be created
+	usernsEr error // why not
+}
+
+var (
+	capsOnce sync.Once
+	found    caps
+)
+
+// detect returns the kernel's capabilities, probing them on first use.
+func detect() caps {
+	capsOnce.Do(func() {
+		found.abi, found.abiErr = ll.LandlockGetABIVersion()
+		if found.abiErr != nil {
+			found.abi = 0
+		}
+		found.usernsEr = tryNamespaces()
+		found.userns = found.usernsEr == nil
+	})
+	return found
+}
+
+// nsFlags are the namespaces every sandboxed test run gets.
+const nsFlags = syscall.CLONE_NEWUSER | syscall.CLONE_NEWNET | syscall.CLONE_NEWPID |
+	syscall.CLONE_NEWNS | syscall.CLONE_NEWIPC | syscall.CLONE_NEWUTS
+
+// tryNamespaces starts `true` in the namespaces a test run would get.
+func tryNamespaces() error {
+	bin, err := exec.LookPath("true")
+	if err != nil {
+		return err
+	}
+	cmd := exec.Command(bin)
+	cmd.SysProcAttr = &syscall.SysProcAttr{}
+	setNamespaces(cmd.SysProcAttr)
+	return cmd.Run()
+}
+
+// setNamespaces asks for the namespaces, mapping the caller's own uid and
+// gid into the new user namespace (so that files the tests write belong to
+// the user, and no root is needed).
+func setNamespaces(a *syscall.SysProcAttr) {
+	a.Cloneflags |= nsFlags
+	uid, gid := syscall.Getuid(), syscall.Getgid()
+	a.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
+	a.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
+	a.GidMappingsEnableSetgroups = false
+}

@@ -1,0 +1,66 @@
+package sandbox
+
+import "fmt"
+
+// Check is what one layer can do on this machine, for bench doctor.
+type Check struct {
+	Layer  string // "fs", "net" or "pid"
+	OK     bool
+	Detail string // what the layer does here
+	Fix    string // how to get it when !OK; "" when OK
+}
+
+// String is the check on one line.
+func (c Check) String() string {
+	mark := "✓"
+	if !c.OK {
+		mark = "✗"
+	}
+	s := fmt.Sprintf("%s sandbox %s: %s", mark, c.Layer, c.Detail)
+	if c.Fix != "" {
+		s += " — " + c.Fix
+	}
+	return s
+}
+
+// Probe reports, one Check per layer (fs, net, pid), what the sandbox can
+// do on this machine in mode Auto.
+func Probe() []Check {
+	c := detect()
+	l, _ := Plan(Config{Mode: Auto})
+	return []Check{fsCheck(c, l), netCheck(c, l), pidCheck(c, l)}
+}
+
+func fsCheck(c caps, l Layers) Check {
+	switch {
+	case l.FS == Landlock:
+		return Check{Layer: "fs", OK: true, Detail: fmt.Sprintf("Landlock ABI %d: tests write only in the workspace and a private temp folder", c.abi)}
+	case c.abi >= 1:
+		return Check{Layer: "fs", Detail: "Landlock is there but this program cannot serve as the sandbox helper", Fix: "link package sandbox into the executable"}
+	}
+	return Check{Layer: "fs", Detail: fmt.Sprintf("no Landlock (%v): tests can write wherever the user can", c.abiErr),
+		Fix: "use Linux 5.13 or later with Landlock enabled (boot with lsm=landlock,…)"}
+}
+
+func netCheck(c caps, l Layers) Check {
+	switch l.Net {
+	case NetNS:
+		return Check{Layer: "net", OK: true, Detail: "network namespace: loopback only, nothing outside reachable"}
+	case LandlockTCP:
+		return Check{Layer: "net", OK: true, Detail: fmt.Sprintf("Landlock ABI %d denies TCP bind and connect (UDP and unix sockets still work)", c.abi),
+			Fix: "allow unprivileged user namespaces for a network namespace too: " + usernsFix}
+	}
+	return Check{Layer: "net", Detail: "none: tests can reach the network and the model server",
+		Fix: "allow unprivileged user namespaces (" + usernsFix + ") or use Linux 6.7+ (Landlock ABI 4)"}
+}
+
+func pidCheck(c caps, l Layers) Check {
+	if l.PID == PIDNS {
+		return Check{Layer: "pid", OK: true, Detail: "PID namespace: every process a test starts dies with the run; parent-death signal"}
+	}
+	return Check{Layer: "pid", Detail: fmt.Sprintf("no user namespaces (%v): a process that leaves the test's process group can outlive the run", c.usernsEr),
+		Fix: usernsFix}
+}
+
+// usernsFix is how to allow unprivileged user namespaces.
+const usernsFix = "sysctl kernel.apparmor_restrict_unprivileged_userns=0 (Ubuntu 24.04+) or kernel.unprivileged_userns_clone=1, or an AppArmor profile allowing userns for bench"

@@ -1,0 +1,132 @@
+package sandbox
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// python returns python3 on PATH, or skips.
+func python(t *testing.T) string {
+	t.Helper()
+	bin, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 is not on PATH")
+	}
+	return bin
+}
+
+// need skips the test, with the reason, when this kernel lacks a layer.
+func need(t *testing.T, fs, net, pid bool) {
+	t.Helper()
+	c := detect()
+	if fs && c.abi < 1 {
+		t.Skipf("this kernel has no Landlock: %v", c.abiErr)
+	}
+	if (net || pid) && !c.userns {
+		t.Skipf("this kernel does not allow user namespaces: %v", c.usernsEr)
+	}
+}
+
+// sandboxed runs argv in dir inside the sandbox and returns its output.
+func sandboxed(t *testing.T, dir string, argv ...string) (string, Layers, error) {
+	t.Helper()
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = dir
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "PYTHONDONTWRITEBYTECODE=1"}
+	l, err := Apply(cmd, Config{Mode: On}, Spec{Dir: dir, ReadOnly: Toolchain(argv[0])})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.CombinedOutput()
+	return string(out), l, err
+}
+
+func TestParseMode(t *testing.T) {
+	for in, want := range map[string]Mode{"": Auto, "auto": Auto, "ON": On, " off ": Off} {
+		if got, err := ParseMode(in); err != nil || got != want {
+			t.Errorf("ParseMode(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	if _, err := ParseMode("yes"); err == nil || !strings.Contains(err.Error(), "expected auto, on or off") {
+		t.Errorf("ParseMode(yes): %v", err)
+	}
+}
+
+func TestWritesOnlyInTheWorkspace(t *testing.T) {
+	need(t, true, false, false)
+	py := python(t)
+	dir, outside := t.TempDir(), t.TempDir()
+	victim := filepath.Join(outside, "escaped.txt")
+	prog := "import sys\nopen('inside.txt', 'w').write('ok')\ntry:\n    open(sys.argv[1], 'w').write('x')\n    print('WROTE')\nexcept OSError as e:\n    print('DENIED', e.errno)\n"
+	out, l, err := sandboxed(t, dir, py, "-c", prog, victim)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if l.FS != Landlock {
+		t.Errorf("layers %s", l)
+	}
+	if _, err := os.Stat(victim); err == nil || strings.Contains(out, "WROTE") {
+		t.Errorf("the run wrote outside its workspace:\n%s", out)
+	}
+	if !strings.Contains(out, "DENIED 13") {
+		t.Errorf("output %q", out)
+	}
+	if data, _ := os.ReadFile(filepath.Join(dir, "inside.txt")); string(data) != "ok" {
+		t.Error("the run could not write in its workspace")
+	}
+}
+
+func TestOnRefusesWithoutLandlock(t *testing.T) {
+	ready.Store(false)
+	defer ready.Store(true)
+	l, err := Plan(Config{Mode: On})
+	if !errors.Is(err, ErrUnavailable) || l.FS != None {
+		t.Errorf("Plan(on) without the helper = %s, %v", l, err)
+	}
+	if l, err := Plan(Config{Mode: Auto}); err != nil || l.FS != None {
+		t.Errorf("Plan(auto) without the helper = %s, %v", l, err)
+	}
+	if l, _ := Plan(Config{Mode: Off}); l.FS != None || l.Net != None || l.PID != Pdeathsig {
+		t.Errorf("Plan(off) = %s", l)
+	}
+}
+
+func TestProbeOneLinePerLayer(t *testing.T) {
+	checks := Probe()
+	if len(checks) != 3 {
+		t.Fatalf("%d checks", len(checks))
+	}
+	for i, layer := range []string{"fs", "net", "pid"} {
+		c := checks[i]
+		if c.Layer != layer || strings.Contains(c.String(), "\n") || (!c.OK && c.Fix == "") {
+			t.Errorf("check %d: %+v", i, c)
+		}
+		t.Log(c)
+	}
+}
+
+func TestToolchainFindsThePrefixWithoutRunningIt(t *testing.T) {
+	root := t.TempDir()
+	bin := filepath.Join(root, "versions", "3.11.7", "bin", "python3")
+	shim := filepath.Join(root, "shims", "python3")
+	for _, p := range []string{bin, shim} {
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte("#!/bin/false\n"), 0o755) // never run
+	}
+	link := filepath.Join(t.TempDir(), "bin", "python3")
+	os.MkdirAll(filepath.Dir(link), 0o755)
+	if err := os.Symlink(bin, link); err != nil {
+		t.Skip("no symlinks:", err)
+	}
+	if got := Toolchain(link); !slices.Contains(got, filepath.Join(root, "versions", "3.11.7")) {
+		t.Errorf("the interpreter's prefix is missing: %v", got)
+	}
+	if got := Toolchain(shim); !slices.Contains(got, root) {
+		t.Errorf("a pyenv shim does not open the pyenv root: %v", got)
+	}
+}

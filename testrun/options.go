@@ -1,0 +1,57 @@
+package testrun
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"bench/sandbox"
+)
+
+// Options are RunWith's choices beyond the command.
+type Options struct {
+	Sandbox  sandbox.Config
+	ReadOnly []string // folders the tests may read besides the system and the interpreter's
+	Writable []string // folders the tests may write besides the workspace and their temporary folder
+}
+
+// spec is the sandbox's view of one run of bin in dir with the private
+// temporary folder tmp.
+func (o Options) spec(bin, dir, tmp string) sandbox.Spec {
+	return sandbox.Spec{
+		Dir: dir, Tmp: tmp, Writable: o.Writable,
+		ReadOnly: append(sandbox.Toolchain(bin), o.ReadOnly...),
+	}
+}
+
+var defaults = struct {
+	sync.Mutex
+	cfg sandbox.Config
+}{}
+
+// SetSandbox sets the sandbox that Run uses (the --sandbox flag); the
+// default is sandbox.Auto.
+func SetSandbox(cfg sandbox.Config) {
+	defaults.Lock()
+	defer defaults.Unlock()
+	defaults.cfg = cfg
+}
+
+// DefaultSandbox returns the sandbox that Run uses.
+func DefaultSandbox() sandbox.Config {
+	defaults.Lock()
+	defer defaults.Unlock()
+	return defaults.cfg
+}
+
+// removeAll removes a folder the tests may have made read-only in part.
+func removeAll(dir string) {
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() {
+			os.Chmod(p, 0o700)
+		}
+		return nil
+	})
+	os.RemoveAll(dir)
+}
