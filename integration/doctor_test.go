@@ -129,7 +129,6 @@ func TestDoctor(t *testing.T) {
 func TestDoctorCapabilities(t *testing.T) {
 	need(t)
 	t.Parallel()
-	t.Skip("pending: bench doctor prints the capabilities /api/show reports (issue 16)")
 	truth := askServer(t, modelPlain)
 	r, checks, _ := doctorLines(t, flagHost, suite.server.URL, flagModel, modelPlain, flagTasksDir, suite.tasks)
 	for _, c := range truth.capabilities {
@@ -144,7 +143,6 @@ func TestDoctorCapabilities(t *testing.T) {
 func TestDoctorWorkflowOnly(t *testing.T) {
 	need(t)
 	t.Parallel()
-	t.Skip("pending: bench doctor --tracks LIST checks tool support only for agent (issue 16, part 2)")
 	r, checks, last := doctorLines(t, flagHost, suite.server.URL, flagModel, modelPlain, flagTracks, "workflow", flagTasksDir, suite.tasks)
 	if r.code != 0 || last != "ready: a run can start" || strings.HasPrefix(checks["tools"], "✗") {
 		t.Errorf("want tiny ready for the workflow track:\n%s", r)

@@ -10,15 +10,12 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"bench/model"
 	"bench/runner"
+	"bench/sandbox"
 	"bench/tasks"
 )
-
-// InspectTimeout bounds the questions the server checks ask the model server.
-const InspectTimeout = 15 * time.Second
 
 // Names of the checks, in the order they run.
 const (
@@ -26,6 +23,8 @@ const (
 	Version = "version"
 	Model   = "model"
 	Tools   = "tools"
+	Think   = "think"
+	Sandbox = "sandbox"
 	Python  = "python3"
 	Tasks   = "tasks"
 )
@@ -90,6 +89,10 @@ type Needs struct {
 	Tracks []string // the track words, for the text of skipped checks
 	Model  bool     // some track calls the model
 	Tools  bool     // some track offers the model tools
+	Think  bool     // the run asks the model to think (--think)
+	// Sandbox is the run's --sandbox: "on" fails a check for each missing
+	// layer, "auto" shows it with its fix, "off" skips the checks.
+	Sandbox sandbox.Mode
 }
 
 // NeedsOf returns what the named tracks need, from the runner's registry.
@@ -115,6 +118,7 @@ func Run(ctx context.Context, cfg model.Config, need Needs, taskList []tasks.Tas
 		checks = append(checks, Check{Name: Server, Status: Skipped, Text: notNeeded(need.Tracks, "calls no model", "calls a model")})
 	}
 	checks = append(checks, pythonCheck(ctx))
+	checks = append(checks, sandboxChecks(need.Sandbox)...)
 	if len(taskList) > 0 {
 		checks = append(checks, tasksCheck(ctx, taskList))
 	}
@@ -141,7 +145,7 @@ func Failed(checks []Check) []string {
 // than python3 or the tasks).
 func ServerFailed(checks []Check) bool {
 	return slices.ContainsFunc(checks, func(c Check) bool {
-		return !c.OK() && c.Name != Python && c.Name != Tasks
+		return !c.OK() && c.Name != Python && c.Name != Tasks && c.Name != Sandbox
 	})
 }
 

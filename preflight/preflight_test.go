@@ -8,6 +8,7 @@ import (
 
 	"bench/model"
 	"bench/model/modeltest"
+	"bench/sandbox"
 )
 
 // find returns the check called name, failing the test when there is none.
@@ -32,10 +33,11 @@ func TestRunReady(t *testing.T) {
 	for _, c := range checks {
 		names = append(names, c.Name)
 	}
-	if got := strings.Join(names, " "); got != "server version model tools python3" {
+	want := "server version model tools python3" + strings.Repeat(" sandbox", len(sandbox.Probe()))
+	if got := strings.Join(names, " "); got != want {
 		t.Errorf("checks %s", got)
 	}
-	if got := find(t, checks, Model); got.Text != "qwen3:8b is present, digest sha256:fa3e0a4b4d1c" || len(got.Digest) != len("sha256:")+64 {
+	if got := find(t, checks, Model); got.Text != "qwen3:8b is present, digest sha256:fa3e0a4b4d1c, capabilities completion, tools" || len(got.Digest) != len("sha256:")+64 {
 		t.Errorf("model: %+v", got)
 	}
 }
@@ -57,7 +59,7 @@ func TestToolsOnlyForTracksThatUseThem(t *testing.T) {
 
 func TestOracleNeedsNoServer(t *testing.T) {
 	checks := Run(context.Background(), model.Config{Host: "127.0.0.1:1"}, NeedsOf([]string{"oracle"}), nil)
-	if !OK(checks) || len(checks) != 2 || checks[0].Status != Skipped || checks[1].Name != Python {
+	if !OK(checks) || len(checks) != 2+len(sandbox.Probe()) || checks[0].Status != Skipped || checks[1].Name != Python {
 		t.Fatalf("checks = %v", checks)
 	}
 	if want := "- server   not needed: --tracks oracle calls no model"; checks[0].String() != want {
@@ -80,7 +82,7 @@ func TestHostDownHintFromModelError(t *testing.T) {
 	if c.Status != Fail || !strings.HasSuffix(c.Text, hint) || !strings.Contains(c.Text, addr) {
 		t.Errorf("server check %q, want the model error's hint %q", c.Text, hint)
 	}
-	if !ServerFailed(checks) || len(checks) != 2 {
+	if !ServerFailed(checks) || len(checks) != 2+len(sandbox.Probe()) {
 		t.Errorf("checks = %v", checks)
 	}
 }

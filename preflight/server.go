@@ -23,7 +23,7 @@ func serverChecks(ctx context.Context, cfg model.Config, need Needs) []Check {
 	if err != nil {
 		return []Check{{Name: Server, Status: Fail, Text: err.Error(), Fix: "bench doctor --backend ollama|openai --host URL"}}
 	}
-	ictx, cancel := context.WithTimeout(ctx, InspectTimeout)
+	ictx, cancel := context.WithTimeout(ctx, model.InspectTimeout)
 	defer cancel()
 	info, err := client.Inspect(ictx)
 	if err != nil {
@@ -45,6 +45,9 @@ func serverChecks(ctx context.Context, cfg model.Config, need Needs) []Check {
 		checks = append(checks, Check{Name: Tools, Status: Skipped, Text: notNeeded(need.Tracks, "offers the model no tools", "offers the model tools")})
 	case info.HasModel:
 		checks = append(checks, toolsCheck(cfg, info, isOllama))
+	}
+	if need.Think && info.HasModel {
+		checks = append(checks, thinkCheck(info))
 	}
 	return checks
 }
@@ -74,6 +77,9 @@ func modelCheck(cfg model.Config, info model.ServerInfo) Check {
 		t := cfg.Model + " is present"
 		if info.Digest != "" {
 			t += ", digest " + ShortDigest(info.Digest)
+		}
+		if len(info.Capabilities) > 0 {
+			t += ", capabilities " + strings.Join(info.Capabilities, ", ")
 		}
 		return Check{Name: Model, Status: Pass, Text: t, Digest: info.Digest}
 	}
@@ -135,4 +141,13 @@ func ShortDigest(d string) string {
 		return d[:12]
 	}
 	return d
+}
+
+// thinkCheck says whether the model can think, for a run with --think; a
+// model that cannot is worded by model.ErrNoThinking.
+func thinkCheck(info model.ServerInfo) Check {
+	if err := info.Require(true, false); err != nil {
+		return Check{Name: Think, Status: Fail, Text: err.Error()}
+	}
+	return Check{Name: Think, Status: Pass, Text: info.Model + " can think"}
 }

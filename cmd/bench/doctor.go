@@ -13,11 +13,13 @@ import (
 func doctorCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "doctor",
-		Usage:     "check that a run can start: model server, model, tool support, python3, tasks",
+		Usage:     "check that a run can start: model server, model, tool support, python3, the sandbox, tasks",
 		ArgsUsage: " ",
 		Flags: append(modelFlags(),
 			&cli.StringFlag{Name: "tracks", Aliases: []string{"track"}, Usage: "check only what these comma-separated tracks need (default: all)"},
 			&cli.StringFlag{Name: "tasks", Aliases: []string{"task"}, Usage: "comma-separated tasks to give the oracle check (default: all)"},
+			&cli.BoolFlag{Name: "think", Usage: "check that the model can think, as bench run --think needs"},
+			sandboxFlag(),
 			formatFlag("text", "json"),
 			tasksDirFlag()),
 		Description: "Prints one line per check, with the fix for each that fails, and exits 1 unless all pass.\n" +
@@ -52,7 +54,12 @@ func doctorAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	checks := pf.Run(c.Context, modelConfig(c), pf.NeedsOf(tracks), taskList)
+	need := pf.NeedsOf(tracks)
+	need.Think = c.Bool("think")
+	if need.Sandbox, err = sandboxMode(c); err != nil {
+		return err
+	}
+	checks := pf.Run(c.Context, modelConfig(c), need, taskList)
 	if format == "json" {
 		err = writeChecksJSON(c.App.Writer, checks)
 	} else {

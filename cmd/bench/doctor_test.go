@@ -73,7 +73,7 @@ func TestDoctorModelMissing(t *testing.T) {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
 	wantLines(t, out,
-		"✗ model    model \"llama9:70b\" not found on "+srv.URL+": run `ollama pull llama9:70b` (the server has: qwen3:8b)",
+		"✗ model    model \"llama9:70b\" not found on "+srv.URL+": run `OLLAMA_HOST="+strings.TrimPrefix(srv.URL, "http://")+" ollama pull llama9:70b` (the server has: qwen3:8b)",
 		"not ready: 1 check(s) failed",
 	)
 	if strings.Contains(out, "tools") {
@@ -93,7 +93,7 @@ func TestDoctorHostDown(t *testing.T) {
 	if code != 1 {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
-	wantLines(t, out, "✗ server   cannot reach the Ollama server at http://"+addr+" (", "connection refused", "`ollama serve`")
+	wantLines(t, out, "✗ server   cannot reach the Ollama server at http://"+addr+" (", "connection refused", "`OLLAMA_HOST="+addr+" ollama serve`")
 	if d := time.Since(start); d > 5*time.Second {
 		t.Errorf("doctor took %v on a down host", d)
 	}
@@ -129,7 +129,10 @@ func TestDoctorOpenAI(t *testing.T) {
 	if code != 1 {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
-	wantLines(t, out, "✗ model    model \"other\" not found on", "pass --model with one it serves")
+	wantLines(t, out, "✗ model    model \"other\" not found on", "pass --model with a model the server serves")
+	if strings.Contains(out, "ollama pull") {
+		t.Errorf("an OpenAI-compatible server was told to pull an Ollama tag:\n%s", out)
+	}
 }
 
 func TestDoctorBrokenTask(t *testing.T) {
@@ -195,7 +198,7 @@ func TestDoctorJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("%v:\n%s", err, out)
 	}
-	if !got.Ready || len(got.Checks) != 6 || got.Checks[3].Name != "tools" || got.Checks[3].Status != "skipped" || len(got.Checks[2].Digest) != len("sha256:")+64 {
+	if !got.Ready || len(got.Checks) != 9 || got.Checks[3].Name != "tools" || got.Checks[3].Status != "skipped" || len(got.Checks[2].Digest) != len("sha256:")+64 {
 		t.Errorf("%+v", got)
 	}
 }
