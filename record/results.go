@@ -40,11 +40,18 @@ func InfraError(kind string) bool {
 	return false
 }
 
-// TaskRef names a task of a run and the checksum of its folder.
+// TaskRef names a task of a run and the checksum of its folder, with the
+// task's design and where it came from (empty in runs older than them).
 type TaskRef struct {
-	Name     string `json:"name"`
-	Checksum string `json:"checksum"`
+	Name      string `json:"name"`
+	Checksum  string `json:"checksum"`
+	Archetype string `json:"archetype,omitempty"` // task.toml's archetype, e.g. "masked-second-bug"
+	Answers   string `json:"answers,omitempty"`   // the designed answers to the three questions, "y"/"n" each in order: "nny"
+	Origin    string `json:"origin,omitempty"`    // OriginBuiltin, or the absolute --tasks-dir folder the task was loaded from
 }
+
+// OriginBuiltin is the origin of a task compiled into bench.
+const OriginBuiltin = "builtin"
 
 // Run describes what was run: run.json.
 type Run struct {

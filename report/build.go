@@ -32,6 +32,7 @@ func Build(inputs []record.Data) *Report {
 	checkRunNotes(g.checks, inputs, notes)
 	runNotes(inputs, notes)
 	rep.Footnotes = notes.list
+	rep.Design = designRows(inputs, rep.Rows)
 	rep.round()
 	return rep
 }

@@ -27,6 +27,12 @@ func WriteJSON(w io.Writer, rep *Report) error {
 		{"twins", func() error { return writeArray(bw, rep.Twins) }},
 		{"footnotes", func() error { return writeArray(bw, rep.Footnotes) }},
 	}
+	if len(rep.Design) > 0 { // older runs record no designs: no field
+		fields = append(fields, struct {
+			name  string
+			write func() error
+		}{"design", func() error { return writeArray(bw, rep.Design) }})
+	}
 	for i, f := range fields {
 		bw.WriteString(`  "` + f.name + `": `)
 		if err := f.write(); err != nil {

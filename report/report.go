@@ -11,6 +11,7 @@ type Report struct {
 	Sequences []Sequence  `json:"tool_sequences"`
 	Twins     []TwinGroup `json:"twins"`
 	Footnotes []Footnote  `json:"footnotes"`
+	Design    []DesignRow `json:"design,omitempty"` // by the tasks' designs (design.go); nil for runs that record none
 }
 
 // RunInfo describes one of the merged runs.

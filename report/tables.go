@@ -23,7 +23,7 @@ func tables(rep *Report) []table {
 			ts = append(ts, t)
 		}
 	}
-	return ts
+	return append(ts, designTables(rep)...)
 }
 
 // tracksTable has one row per track, over all tasks.

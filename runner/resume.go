@@ -59,12 +59,17 @@ func Resume(dir string, all []tasks.Task, opts ResumeOptions) (*Session, error) 
 	return s, nil
 }
 
-// resumeTasks finds the run's tasks in all and checks that they are
+// resumeTasks finds the run's tasks in all, or in the folders they came
+// from (withOrigins), and checks that they are
 // unchanged since the run started.
 func resumeTasks(dir string, r record.Run, all []tasks.Task) ([]tasks.Task, error) {
 	names := make([]string, 0, len(r.Tasks))
 	for _, ref := range r.Tasks {
 		names = append(names, ref.Name)
+	}
+	all, err := withOrigins(dir, r.Tasks, all)
+	if err != nil {
+		return nil, err
 	}
 	selected, err := tasks.Select(all, names)
 	if err != nil {

@@ -75,7 +75,7 @@ func DefaultDir(started time.Time, modelName string) string {
 	return filepath.Join(ResultsDir, started.UTC().Format("20060102T150405Z")+"-"+safe)
 }
 
-// TaskRefs names the tasks with their checksums, for run.json.
+// TaskRefs names the tasks with their checksums, designs and origins, for run.json.
 func TaskRefs(ts []tasks.Task) ([]record.TaskRef, error) {
 	refs := make([]record.TaskRef, 0, len(ts))
 	for _, t := range ts {
@@ -83,7 +83,7 @@ func TaskRefs(ts []tasks.Task) ([]record.TaskRef, error) {
 		if err != nil {
 			return nil, fmt.Errorf("checksumming task %s: %w", t.Name, err)
 		}
-		refs = append(refs, record.TaskRef{Name: t.Name, Checksum: sum})
+		refs = append(refs, record.TaskRef{Name: t.Name, Checksum: sum, Archetype: t.Archetype, Answers: t.AnswersString(), Origin: cmp.Or(t.Origin, record.OriginBuiltin)})
 	}
 	return refs, nil
 }

@@ -26,7 +26,7 @@ func Load(fsys fs.FS) ([]Task, error) {
 }
 
 // FromDir loads the tasks in the folder dir (one subfolder per task), in the
-// same format as the embedded ones.
+// same format as the embedded ones; each task's Origin is dir made absolute.
 func FromDir(dir string) ([]Task, error) {
 	info, err := os.Stat(dir)
 	if err != nil {
@@ -35,7 +35,13 @@ func FromDir(dir string) ([]Task, error) {
 	if !info.IsDir() {
 		return nil, fmt.Errorf("tasks folder %s is not a directory", dir)
 	}
-	return load(os.DirFS(dir), dir)
+	all, err := load(os.DirFS(dir), dir)
+	if abs, aerr := filepath.Abs(dir); err == nil && aerr == nil {
+		for i := range all {
+			all[i].Origin = abs
+		}
+	}
+	return all, err
 }
 
 // load reads the tasks of fsys; root prefixes file names in errors.

@@ -22,5 +22,6 @@ type Task struct {
 	Archetype     string        // kebab-case name of the task's design, e.g. "masked-second-bug"
 	Answers       [3]bool       // the designed answers to Questions, in order
 	Framework     string        // FrameworkUnittest or FrameworkGo
+	Origin        string        // the absolute folder FromDir loaded the task from; "" for tasks compiled into bench
 	FS            fs.FS         // the task folder: task.toml, repo/, solution/, optional partial/ (Go files under their real names)
 }

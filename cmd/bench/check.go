@@ -20,7 +20,8 @@ func checkCommand() *cli.Command {
 		Description: "A task's outcome is \"workflow\" if the workflow track passed in most of its episodes,\n" +
 			"else \"agent\" if the agent track did, else \"neither\" (a tie is not most; interrupted\n" +
 			"episodes are left out; several run folders are merged). Predictions written after a\n" +
-			"run started are refused.\n\n" +
+			"run started are refused. When run.json records the tasks' designed answers, each question is\n" +
+			"scored too: how often the predicted answer matched the designed one.\n\n" +
 			"Example:\n" +
 			"  bench check --predictions predictions.json results/lesson",
 		Flags: []cli.Flag{
@@ -91,12 +92,13 @@ func writeScore(w io.Writer, s predict.Score, format string) error {
 			Right     bool   `json:"right"`
 		}
 		out := struct {
-			Right       int               `json:"right"`
-			Counted     int               `json:"counted"`
-			Rows        []rowJSON         `json:"rows"`
-			Missing     []predict.Missing `json:"not_counted"`
-			Unpredicted []string          `json:"unpredicted"`
-		}{Right: s.Right, Counted: s.Counted(), Rows: []rowJSON{}, Missing: s.Missing, Unpredicted: s.Unpredicted}
+			Right       int                     `json:"right"`
+			Counted     int                     `json:"counted"`
+			Rows        []rowJSON               `json:"rows"`
+			Missing     []predict.Missing       `json:"not_counted"`
+			Unpredicted []string                `json:"unpredicted"`
+			Questions   []predict.QuestionScore `json:"questions,omitempty"` // against the designed answers in run.json
+		}{Right: s.Right, Counted: s.Counted(), Rows: []rowJSON{}, Missing: s.Missing, Unpredicted: s.Unpredicted, Questions: s.Questions}
 		for i, r := range s.Rows {
 			out.Rows = append(out.Rows, rowJSON{rows[i][0], rows[i][1], rows[i][2], rows[i][3], rows[i][4], rows[i][5], r.Right})
 		}

@@ -10,29 +10,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/otiai10/copy"
-
 	"bench/model/modeltest"
-	"bench/tasks"
 )
-
-// oneTask writes the built-in task name alone into a fresh --tasks-dir, so
-// that the doctor's oracle check stays quick.
-func oneTask(t *testing.T, name string) string {
-	t.Helper()
-	dir := t.TempDir()
-	err := copy.Copy(name, filepath.Join(dir, name), copy.Options{FS: tasks.Embedded(), PermissionControl: copy.AddPermission(0o200)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dir
-}
 
 // doctor runs `bench doctor` over the leap_year task alone and returns its
 // output and exit code.
 func doctor(t *testing.T, args ...string) (string, int) {
 	t.Helper()
-	args = append([]string{"doctor", "--tasks-dir", oneTask(t, "leap_year")}, args...)
+	args = append([]string{"doctor", "--tasks", "leap_year"}, args...)
 	out, _, err := runCLI(t, args...)
 	return out, exitCode(err, io.Discard)
 }
@@ -137,19 +122,20 @@ func TestDoctorOpenAI(t *testing.T) {
 
 func TestDoctorBrokenTask(t *testing.T) {
 	srv := modeltest.NewOllama(t)
-	dir := oneTask(t, "leap_year")
-	buggy, err := os.ReadFile(filepath.Join(dir, "leap_year", "repo", "leap.py"))
+	dir := t.TempDir()
+	addTask(t, dir, "leap_year", "my_leap")
+	buggy, err := os.ReadFile(filepath.Join(dir, "my_leap", "repo", "leap.py"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "leap_year", "solution", "leap.py"), buggy, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "my_leap", "solution", "leap.py"), buggy, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, _, err := runCLI(t, "doctor", "--tasks-dir", dir, "--host", srv.URL)
+	out, _, err := runCLI(t, "doctor", "--tasks-dir", dir, "--tasks", "my_leap", "--host", srv.URL)
 	if code := exitCode(err, io.Discard); code != 1 {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
-	wantLines(t, out, "✗ tasks    1 of 1 fail the oracle check: leap_year (solution passes:", "fix: bench tasks verify")
+	wantLines(t, out, "✗ tasks    1 of 1 fail the oracle check: my_leap (solution passes:", "fix: bench tasks verify")
 }
 
 func TestDoctorTracksWorkflowNeedsNoTools(t *testing.T) {

@@ -22,7 +22,7 @@ import (
 func tasksDirFlag() cli.Flag {
 	return &cli.StringFlag{
 		Name:  "tasks-dir",
-		Usage: "load tasks from `DIR` (one folder per task, as in tasks/) instead of the built-in ones",
+		Usage: "add the tasks in `DIR` (one folder per task, as in tasks/) to the built-in ones",
 	}
 }
 
@@ -66,15 +66,21 @@ func tasksDir(c *cli.Context) string {
 	return ""
 }
 
-// loadTasks returns the tasks in dir, or the built-in ones when dir is "".
+// loadTasks returns the built-in tasks, with the tasks in dir added when
+// dir is not "" (addTasks).
 func loadTasks(dir string) ([]tasks.Task, error) {
-	if dir == "" {
-		return tasks.Load(tasks.Embedded())
+	builtin, err := tasks.Load(tasks.Embedded())
+	if err != nil || dir == "" {
+		return builtin, err
 	}
 	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("--tasks-dir %s does not exist; give a folder holding one subfolder per task (as tasks/ in the source)", dir)
 	}
-	return tasks.FromDir(dir)
+	mine, err := tasks.FromDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	return addTasks(builtin, mine, dir)
 }
 
 // taskInfo is one task as `bench tasks --json` prints it.

@@ -26,7 +26,7 @@ func newTaskCommand() *cli.Command {
 			"with a bug, repo/test_NAME.py whose test fails on it, and an empty solution/. bench tasks verify\n" +
 			"--tasks-dir DIR then fails only the \"solution passes\" check until solution/ holds the fixed NAME.py.\n\n" +
 			"Example:\n" +
-			"  bench tasks new off_by_one --dir my-tasks && bench tasks verify --tasks-dir my-tasks",
+			"  bench tasks new off_by_one --dir my-tasks && bench tasks verify --tasks-dir my-tasks off_by_one",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "dir", Value: ".", Usage: "write the task folder into `DIR` (what --tasks-dir then reads)"},
 		},
@@ -61,7 +61,7 @@ func newTask(c *cli.Context) error {
 		return err
 	}
 	_, err = fmt.Fprintf(c.App.Writer, "wrote %s: fill in task.toml (title, instruction, archetype, answers), the bug in repo/%s.py and its test,\n"+
-		"and put the fixed %s.py in solution/; then: bench tasks verify --tasks-dir %s\n", dir, name, name, c.String("dir"))
+		"and put the fixed %s.py in solution/; then: bench tasks verify --tasks-dir %s %s\n", dir, name, name, c.String("dir"), name)
 	return err
 }
 

@@ -54,10 +54,11 @@ type Missing struct{ Task, Reason string }
 
 // Score is a set of predictions checked against one or more runs.
 type Score struct {
-	Rows        []Row     // counted tasks, in the order predicted
-	Missing     []Missing // predicted tasks not counted
-	Unpredicted []string  // tasks in the runs that were not predicted, sorted
-	Right       int       // rows predicted right
+	Rows        []Row           // counted tasks, in the order predicted
+	Missing     []Missing       // predicted tasks not counted
+	Unpredicted []string        // tasks in the runs that were not predicted, sorted
+	Right       int             // rows predicted right
+	Questions   []QuestionScore // per question, against the tasks' designed answers; nil when the runs record none
 }
 
 // Counted is the number of tasks scored.
@@ -113,6 +114,7 @@ func Check(f File, runs []record.Data) (Score, error) {
 		}
 	}
 	slices.Sort(s.Unpredicted)
+	s.Questions = byQuestion(f, runs)
 	return s, nil
 }
 

@@ -29,6 +29,7 @@ func Render(w io.Writer, s Score) error {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "score: %d/%d predictions right\n", s.Right, s.Counted())
+	renderQuestions(&b, s.Questions)
 	if len(s.Missing) > 0 {
 		b.WriteString("not counted:\n")
 		for _, m := range s.Missing {

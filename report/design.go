@@ -1,0 +1,151 @@
+package report
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"bench/record"
+	"bench/tasks"
+)
+
+// DesignRow is what each track did on a group of tasks of one design: the
+// tasks whose designed answer to one question is yes (or no), or the tasks
+// of one archetype. The designs come from run.json's tasks; a task without
+// one (a run older than them) is in no group.
+type DesignRow struct {
+	Question  int           `json:"question,omitempty"`  // 1, 2 or 3 for a question's row; 0 for an archetype's
+	Answer    string        `json:"answer,omitempty"`    // "no" or "yes", the designed answer of a question's row
+	Archetype string        `json:"archetype,omitempty"` // the archetype of an archetype's row
+	Tasks     []string      `json:"tasks"`               // the group's tasks, sorted
+	Tracks    []DesignCount `json:"tracks"`              // one per track of the report, in track order
+}
+
+// DesignCount is the episodes of one track over a group's tasks: Passed of
+// N counted (lost episodes are not counted, as in every row).
+type DesignCount struct {
+	Track  string `json:"track"`
+	Passed int    `json:"passed"`
+	N      int    `json:"n"`
+}
+
+// taskDesign is a task's archetype and designed answers, as run.json records them.
+type taskDesign struct{ archetype, answers string }
+
+// designRows groups the rows by the tasks' designs: for each question, the
+// tasks answered no and those answered yes; then each archetype, by name.
+// It is nil when no task of the inputs records a design.
+func designRows(inputs []record.Data, rows []Row) []DesignRow {
+	designs := designsOf(inputs)
+	if len(designs) == 0 {
+		return nil
+	}
+	counts := map[string]map[string]DesignCount{} // task → track → count
+	var tracks []string
+	for _, r := range rows {
+		if _, ok := designs[r.Task]; !ok {
+			continue
+		}
+		if counts[r.Task] == nil {
+			counts[r.Task] = map[string]DesignCount{}
+		}
+		c := counts[r.Task][r.Track]
+		c.Track, c.Passed, c.N = r.Track, c.Passed+r.Passed, c.N+r.N
+		counts[r.Task][r.Track] = c
+		if !slices.Contains(tracks, r.Track) {
+			tracks = append(tracks, r.Track)
+		}
+	}
+	slices.SortFunc(tracks, compareTracks)
+	group := func(base DesignRow, in func(taskDesign) bool) (DesignRow, bool) {
+		for _, name := range slices.Sorted(maps.Keys(designs)) {
+			if in(designs[name]) {
+				base.Tasks = append(base.Tasks, name)
+			}
+		}
+		for _, tr := range tracks {
+			sum := DesignCount{Track: tr}
+			for _, name := range base.Tasks {
+				sum.Passed += counts[name][tr].Passed
+				sum.N += counts[name][tr].N
+			}
+			base.Tracks = append(base.Tracks, sum)
+		}
+		return base, len(base.Tasks) > 0
+	}
+	var out []DesignRow
+	for q := range tasks.Questions {
+		for _, ans := range []string{"no", "yes"} {
+			if r, ok := group(DesignRow{Question: q + 1, Answer: ans}, func(d taskDesign) bool { return (d.answers[q] == 'y') == (ans == "yes") }); ok {
+				out = append(out, r)
+			}
+		}
+	}
+	archetypes := map[string]bool{}
+	for _, d := range designs {
+		archetypes[d.archetype] = true
+	}
+	for _, a := range slices.Sorted(maps.Keys(archetypes)) {
+		if r, ok := group(DesignRow{Archetype: a}, func(d taskDesign) bool { return d.archetype == a }); ok {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// designsOf reads each task's design from the inputs' run.json, the first
+// input that records one winning; answers that are not three letters y or n
+// are no design.
+func designsOf(inputs []record.Data) map[string]taskDesign {
+	designs := map[string]taskDesign{}
+	for _, in := range inputs {
+		for _, ref := range in.Run.Tasks {
+			if _, seen := designs[ref.Name]; seen || len(ref.Answers) != 3 || strings.Trim(ref.Answers, "yn") != "" {
+				continue
+			}
+			designs[ref.Name] = taskDesign{archetype: cmp.Or(ref.Archetype, "(none)"), answers: ref.Answers}
+		}
+	}
+	return designs
+}
+
+// designTables lays the design rows out: one table per question, its rows
+// the tasks designed "no" and "yes", and one table of the archetypes.
+func designTables(rep *Report) []table {
+	var ts []table
+	for q, text := range tasks.Questions {
+		ts = append(ts, designTable(rep, fmt.Sprintf("Q%d by designed answer: %s", q+1, text), "answer",
+			func(r DesignRow) (string, bool) { return fmt.Sprintf("Q%d %s", q+1, r.Answer), r.Question == q+1 }))
+	}
+	ts = append(ts, designTable(rep, "By archetype (the task's design in task.toml)", "archetype",
+		func(r DesignRow) (string, bool) { return r.Archetype, r.Question == 0 }))
+	return slices.DeleteFunc(ts, func(t table) bool { return len(t.rows) == 0 })
+}
+
+// designTable is a table of the design rows that pick accepts, labelled by pick.
+func designTable(rep *Report, title, what string, pick func(DesignRow) (string, bool)) table {
+	t := table{title: title, header: []string{what, "tasks"}}
+	for _, r := range rep.Design {
+		label, ok := pick(r)
+		if !ok {
+			continue
+		}
+		if len(t.rows) == 0 {
+			for _, c := range r.Tracks {
+				t.header = append(t.header, c.Track+" passed")
+			}
+		}
+		row := []string{label, strings.Join(r.Tasks, ", ")}
+		if r.Question > 0 {
+			row[1] = strconv.Itoa(len(r.Tasks))
+		}
+		for _, c := range r.Tracks {
+			row = append(row, fmt.Sprintf("%d/%d", c.Passed, c.N))
+		}
+		t.rows = append(t.rows, row)
+	}
+	return t
+}

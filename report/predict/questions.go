@@ -1,0 +1,69 @@
+package predict
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"bench/record"
+)
+
+// QuestionScore is how often the predicted answers to one question matched
+// the designed answers that the runs' run.json records for the tasks.
+type QuestionScore struct {
+	Question   int      `json:"question"`             // 1, 2 or 3
+	Matched    int      `json:"matched"`              // predicted answers equal to the designed one
+	Counted    int      `json:"counted"`              // predicted tasks whose design a run records
+	Mismatched []string `json:"mismatched,omitempty"` // the tasks predicted otherwise, in the order predicted
+}
+
+// byQuestion scores the predictions question by question against the
+// tasks' designed answers (run.json's tasks[].answers, the first run that
+// records one winning). It is nil when no predicted task has one.
+func byQuestion(f File, runs []record.Data) []QuestionScore {
+	designed := map[string]string{}
+	for _, run := range runs {
+		for _, ref := range run.Run.Tasks {
+			if _, seen := designed[ref.Name]; !seen && ref.Answers != "" {
+				designed[ref.Name] = ref.Answers
+			}
+		}
+	}
+	scores := make([]QuestionScore, len(Questions))
+	counted := 0
+	for _, p := range f.Predictions {
+		d, err := ParseAnswers(designed[p.Task])
+		if err != nil {
+			continue // no design recorded, or one this bench cannot read
+		}
+		counted++
+		for q, want := range d.List() {
+			s := &scores[q]
+			s.Question, s.Counted = q+1, s.Counted+1
+			if p.Answers.List()[q] == want {
+				s.Matched++
+			} else {
+				s.Mismatched = append(s.Mismatched, p.Task)
+			}
+		}
+	}
+	if counted == 0 {
+		return nil
+	}
+	return scores
+}
+
+// renderQuestions writes the per-question score under the per-task one.
+func renderQuestions(w io.Writer, qs []QuestionScore) {
+	if len(qs) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "per question, predicted answers that match the task's designed answer:")
+	for _, q := range qs {
+		fmt.Fprintf(w, "  %d. %d/%d", q.Question, q.Matched, q.Counted)
+		if len(q.Mismatched) > 0 {
+			fmt.Fprintf(w, " (predicted otherwise: %s)", strings.Join(q.Mismatched, ", "))
+		}
+		fmt.Fprintln(w)
+	}
+}

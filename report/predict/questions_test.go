@@ -1,0 +1,58 @@
+package predict
+
+import (
+	"bytes"
+	"slices"
+	"testing"
+
+	"bench/record"
+)
+
+// designedLessonRun is lessonRun with the tasks' designs in its run.json;
+// word_freq is designed "nyy", so the lesson's "yyy" misses question 1.
+func designedLessonRun() record.Data {
+	run := lessonRun()
+	run.Run.Tasks = []record.TaskRef{
+		{Name: "parse_date", Answers: "nny"}, {Name: "slugify", Answers: "yyy"},
+		{Name: "word_freq", Answers: "nyy"}, {Name: "leap_year", Answers: "yyy"},
+		{Name: "tie"}, // no design recorded
+	}
+	return run
+}
+
+func TestCheckScoresEachQuestion(t *testing.T) {
+	s, err := Check(lessonPredictions(t), []record.Data{designedLessonRun()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []QuestionScore{
+		{Question: 1, Matched: 3, Counted: 4, Mismatched: []string{"word_freq"}},
+		{Question: 2, Matched: 4, Counted: 4},
+		{Question: 3, Matched: 4, Counted: 4},
+	}
+	if len(s.Questions) != 3 {
+		t.Fatalf("questions = %+v, want three", s.Questions)
+	}
+	for i, w := range want {
+		g := s.Questions[i]
+		if g.Question != w.Question || g.Matched != w.Matched || g.Counted != w.Counted || !slices.Equal(g.Mismatched, w.Mismatched) {
+			t.Errorf("question %d: %+v, want %+v", i+1, g, w)
+		}
+	}
+	if s.Right != 3 || s.Counted() != 4 {
+		t.Errorf("the per-task score changed: %d/%d", s.Right, s.Counted())
+	}
+	var out bytes.Buffer
+	if err := Render(&out, s); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "design.golden", out.Bytes())
+}
+
+// TestCheckWithoutDesigns: runs that record no designs score no question.
+func TestCheckWithoutDesigns(t *testing.T) {
+	s, err := Check(lessonPredictions(t), []record.Data{lessonRun()})
+	if err != nil || s.Questions != nil {
+		t.Errorf("questions %+v (err %v), want none", s.Questions, err)
+	}
+}
