@@ -93,20 +93,20 @@ func TestDoctor(t *testing.T) {
 			tools := slices.Contains(truth.capabilities, "tools")
 			args := []string{flagHost, suite.server.URL, flagModel, model}
 			if !tools { // one task's oracle check is enough for the second doctor
-				args = append(args, flagTasksDir, suite.tasks)
+				args = append(args, flagTasks, task)
 			}
 			r, checks, last := doctorLines(t, args...)
 			want := map[string]string{
 				"server":  fmt.Sprintf("✓ server   Ollama at %s is reachable", suite.server.URL),
 				"version": "✓ version  Ollama " + version.Version,
-				"model":   fmt.Sprintf("✓ model    %s is present, digest %s", model, truth.digest),
+				"model":   fmt.Sprintf("✓ model    %s is present, digest %.12s, capabilities %s", model, truth.digest, strings.Join(slices.Sorted(slices.Values(truth.capabilities)), ", ")),
 				"python3": "✓ python3  Python 3.",
 				"tasks":   "✓ tasks    ",
 				"tools":   fmt.Sprintf("✓ tools    %s supports tool calling", model),
 			}
 			wantCode, wantLast := 0, "ready: a run can start"
 			if !tools { // the default tracks include the agent, which needs tools
-				want["tools"] = fmt.Sprintf("✗ tools    %s does not support tool calling, which the agent track needs", model)
+				want["tools"] = fmt.Sprintf("✗ tools    model %q on %s does not support tool calling", model, suite.server.URL)
 				wantCode, wantLast = 1, "not ready: 1 check(s) failed"
 			}
 			if !strings.HasSuffix(checks["tasks"], " pass the oracle check") {
@@ -117,6 +117,7 @@ func TestDoctor(t *testing.T) {
 					t.Errorf("%s line: got %q, want it to start %q", name, checks[name], prefix)
 				}
 			}
+			want["sandbox"] = "✓ sandbox  " // one line per layer; the map keeps the last
 			if len(checks) != len(want) || r.code != wantCode || last != wantLast {
 				t.Errorf("want %d checks, exit %d, last line %q; got:\n%s", len(want), wantCode, wantLast, r)
 			}
@@ -130,7 +131,7 @@ func TestDoctorCapabilities(t *testing.T) {
 	need(t)
 	t.Parallel()
 	truth := askServer(t, modelPlain)
-	r, checks, _ := doctorLines(t, flagHost, suite.server.URL, flagModel, modelPlain, flagTasksDir, suite.tasks)
+	r, checks, _ := doctorLines(t, flagHost, suite.server.URL, flagModel, modelPlain, flagTasks, task)
 	for _, c := range truth.capabilities {
 		if !strings.Contains(checks["model"]+checks["tools"], c) {
 			t.Errorf("doctor does not name the capability %q of %s:\n%s", c, modelPlain, r)
@@ -143,7 +144,7 @@ func TestDoctorCapabilities(t *testing.T) {
 func TestDoctorWorkflowOnly(t *testing.T) {
 	need(t)
 	t.Parallel()
-	r, checks, last := doctorLines(t, flagHost, suite.server.URL, flagModel, modelPlain, flagTracks, "workflow", flagTasksDir, suite.tasks)
+	r, checks, last := doctorLines(t, flagHost, suite.server.URL, flagModel, modelPlain, flagTracks, "workflow", flagTasks, task)
 	if r.code != 0 || last != "ready: a run can start" || strings.HasPrefix(checks["tools"], "✗") {
 		t.Errorf("want tiny ready for the workflow track:\n%s", r)
 	}
@@ -157,7 +158,7 @@ func TestDoctorOpenAI(t *testing.T) {
 	for _, model := range []string{modelPlain + ":latest", modelPlain} {
 		t.Run(model, func(t *testing.T) {
 			t.Parallel()
-			r, checks, last := doctorLines(t, flagBackend, "openai", flagHost, suite.server.URL+"/v1", flagModel, model, flagTasksDir, suite.tasks)
+			r, checks, last := doctorLines(t, flagBackend, "openai", flagHost, suite.server.URL+"/v1", flagModel, model, flagTasks, task)
 			if !strings.HasPrefix(checks["model"], "✓ model") || r.code != 0 || last != "ready: a run can start" {
 				t.Errorf("want %s found and ready:\n%s", model, r)
 			}

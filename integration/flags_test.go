@@ -14,7 +14,6 @@ const (
 	flagHost     = "--host"
 	flagModel    = "--model"
 	flagTasks    = "--tasks"
-	flagTasksDir = "--tasks-dir"
 	flagTracks   = "--tracks"
 	flagSeeds    = "--seeds"
 	flagReplyCap = "--max-tokens" // the cap on one reply's tokens

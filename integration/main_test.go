@@ -14,7 +14,6 @@ import (
 var suite struct {
 	skip   string  // why the tests skip; "" when the server runs
 	tmp    string  // a folder that lives as long as the suite
-	tasks  string  // a tasks folder holding only the suite's task, for quick doctors
 	bench  string  // the built bench binary
 	server *Server // the real Ollama server
 }
@@ -65,10 +64,6 @@ func setUp(tmp string) (stop func(), err error) {
 	build.Dir = root
 	if out, err := build.CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("building bench: %v\n%s", err, out)
-	}
-	suite.tasks = filepath.Join(tmp, "tasks")
-	if err := os.CopyFS(filepath.Join(suite.tasks, task), os.DirFS(filepath.Join(root, "tasks", task))); err != nil {
-		return nil, fmt.Errorf("copying the task %s: %w", task, err)
 	}
 	srv, err := Start(script, filepath.Join(tmp, "ollama"), os.Getpid())
 	if err != nil {

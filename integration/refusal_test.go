@@ -90,7 +90,7 @@ func TestUnknownModel(t *testing.T) {
 			t.Parallel()
 			j := job{backend: backend, model: "nosuch", tracks: "workflow", seeds: "1", replyCap: 1}
 			r := bench(t, j.args(t)...)
-			if r.code == 0 || !strings.Contains(r.stdout+r.stderr, `nosuch is not on `+hostOf(j)) {
+			if r.code == 0 || !strings.Contains(r.stdout+r.stderr, `model "nosuch" not found on `+hostOf(j)) {
 				t.Errorf("want bench's message that nosuch is not on the server:\n%s", r)
 			}
 			noRawJSON(t, r.stdout+r.stderr)

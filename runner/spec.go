@@ -87,7 +87,7 @@ func checkTracks(tracks []string) error {
 	}
 	for i, w := range tracks {
 		if _, ok := LookupTrack(w); !ok {
-			return fmt.Errorf("unknown track %q in --tracks: valid tracks are %s", w, strings.Join(slices.Sorted(slices.Values(TrackWords())), ", "))
+			return fmt.Errorf("unknown track %q in --tracks: valid tracks are %s", w, strings.Join(TrackWords(), ", "))
 		}
 		if slices.Contains(tracks[:i], w) {
 			return fmt.Errorf("track %q is named twice in --tracks", w)

@@ -45,7 +45,7 @@ func TestBadInputOneSentence(t *testing.T) {
 		{[]string{"run", "--tracks", "oracle", "--seeds", "1,,2"}, "an empty seed between commas"},
 		{[]string{"run", "--tracks", "oracle", "--seeds", "1,2,"}, "an empty seed between commas"},
 		{[]string{"run", "--tracks", "oracle", "--seeds", "1,-1"}, "-1 is negative"},
-		{[]string{"run", "--tracks", "oracle", "--format", "html"}, `unknown --format "html"`},
+		{[]string{"run", "--tracks", "oracle", "--format", "xml"}, `unknown --format "xml"`},
 		{[]string{"run", "--tracks", "oracle", "--tasks-dir", missing}, "--tasks-dir " + missing + " does not exist"},
 		{[]string{"tasks", "--tasks-dir", missing}, "--tasks-dir " + missing + " does not exist"},
 		{[]string{"run", "--tracks", "oracle", "--out", file}, "--out " + file + " is a file"},
