@@ -36,7 +36,7 @@ func TestOllamaAgentCutReplyIsNotTheEnd(t *testing.T) {
 	for _, ev := range rec.Of(record.EventResponse) {
 		reasons = append(reasons, ev.StopReason)
 	}
-	if want := []string{"length", "stop", "stop"}; !slices.Equal(reasons, want) {
+	if want := []string{model.StopLength, model.StopToolCalls, model.StopEnd}; !slices.Equal(reasons, want) {
 		t.Errorf("stop reasons = %v, want %v", reasons, want)
 	}
 }
