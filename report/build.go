@@ -52,7 +52,7 @@ func runInfos(inputs []record.Data) []RunInfo {
 // row whose every episode was lost has n = 0, rate 0 and medians 0.
 func summarize(c *cell, notes *footnotes, checked checkedNotes) Row {
 	n := len(c.entries)
-	row := Row{Task: c.task, Track: c.track, N: n, Lost: c.lost, Retries: c.retries, CutReplies: c.cutReplies, GradingTimeouts: c.timeouts}
+	row := Row{Task: c.task, Track: c.track, Model: c.model, N: n, Lost: c.lost, Retries: c.retries, CutReplies: c.cutReplies, GradingTimeouts: c.timeouts}
 	tokens := make([]float64, n)
 	est := make([]float64, n)
 	turns := make([]float64, n)
@@ -113,7 +113,7 @@ func sequences(c *cell) []Sequence {
 		if !ok {
 			i = len(out)
 			idx[key] = i
-			out = append(out, Sequence{Task: c.task, Track: c.track, Tools: e.ep.ToolCalls})
+			out = append(out, Sequence{Task: c.task, Track: c.track, Model: c.model, Tools: e.ep.ToolCalls})
 		}
 		out[i].Count++
 	}
