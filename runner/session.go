@@ -107,7 +107,7 @@ func resolveHosts(cfg model.Config, hosts []string) ([]string, error) {
 // DefaultDir is where a run started at started with modelName is written
 // when no folder is named: results/<UTC time>-<model>.
 func DefaultDir(started time.Time, modelName string) string {
-	safe := strings.NewReplacer(":", "-", "/", "-", "\\", "-", " ", "-").Replace(cmp.Or(modelName, "no-model"))
+	safe := strings.NewReplacer(":", "-", "/", "-", "\\", "-", " ", "-", ",", "+").Replace(cmp.Or(modelName, "no-model"))
 	return filepath.Join(ResultsDir, started.UTC().Format("20060102T150405Z")+"-"+safe)
 }
 

@@ -58,7 +58,7 @@ func runCommand() *cli.Command {
 			&cli.StringFlag{Name: "shard", Usage: "run part i of n of the plan (i/n, e.g. 2/3): the same split on every machine; merge the parts with bench report A B C"},
 			&cli.DurationFlag{Name: "episode-timeout", Value: runner.DefaultEpisodeTimeout, Usage: "wall-clock limit of one episode; one that reaches it ends with exit reason timeout and does not pass"},
 			&cli.StringFlag{Name: "out", Usage: "results folder (default: " + runner.ResultsDir + "/<UTC time>-<model>)"},
-			&cli.StringFlag{Name: "resume", Usage: "finish the run in this results folder, as its run.json describes it (only --host, --parallel, --timeout, --tasks-dir, --keep-workspaces and --format may be given)"},
+			&cli.StringFlag{Name: "resume", Usage: "finish the run in this results folder, as its run.json describes it (only --host, --parallel, --parallel-per-host, --timeout, --tasks-dir, --keep-workspaces and --format may be given)"},
 			&cli.BoolFlag{Name: "keep-workspaces", Usage: "keep each episode's workspace after grading"},
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "output format of the report printed at the end: text, markdown, csv or json"},
 		),

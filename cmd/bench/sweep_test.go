@@ -229,3 +229,30 @@ func TestRunTwoModels(t *testing.T) {
 		t.Errorf("resume of a finished two-model run: %v\n%s", err, stderr)
 	}
 }
+
+// TestRunRefusesBadSweepFlags: each bad --shard, --model, --host or
+// --parallel-per-host gets one clear sentence, and nothing is created.
+func TestRunRefusesBadSweepFlags(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--shard", "0/3"}, "i must be between 1 and n"},
+		{[]string{"--shard", "two"}, "give i/n"},
+		{[]string{"--model", "qwen3:8b,qwen3:8b"}, "name each model once"},
+		{[]string{"--model", "qwen3:8b,,gemma3:4b"}, "an empty model between commas"},
+		{[]string{"--host", "http://127.0.0.1:1,127.0.0.1:1"}, "names the server http://127.0.0.1:1 twice"},
+		{[]string{"--parallel-per-host", "-1"}, "--parallel-per-host must be between 1 and"},
+	} {
+		dir := filepath.Join(t.TempDir(), "bad")
+		args := append([]string{"run", "--tracks", "workflow", "--out", dir}, c.args...)
+		_, _, err := runCLI(t, args...)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("bench %v: %v; want an error containing %q", args, err, c.want)
+		}
+		if _, statErr := os.Stat(dir); statErr == nil {
+			t.Errorf("bench %v created %s", args, dir)
+		}
+	}
+}
