@@ -153,9 +153,10 @@ func tokensOf(c *cell, estimated bool) []float64 {
 func runNotes(inputs []record.Data, notes *footnotes) {
 	digests := map[string][]string{}
 	for _, in := range inputs {
-		m := in.Run.Model
-		if !slices.Contains(digests[m], in.Run.ModelDigest) {
-			digests[m] = append(digests[m], in.Run.ModelDigest)
+		for _, m := range modelRefs(in.Run) {
+			if !slices.Contains(digests[m.Name], m.Digest) {
+				digests[m.Name] = append(digests[m.Name], m.Digest)
+			}
 		}
 	}
 	models := make([]string, 0, len(digests))
@@ -177,4 +178,13 @@ func runNotes(inputs []record.Data, notes *footnotes) {
 			notes.add(w) // the reader's warnings name the file and line
 		}
 	}
+}
+
+// modelRefs are the models of a run with their digests: its models list,
+// or, for a run written before it, its one model.
+func modelRefs(r record.Run) []record.ModelRef {
+	if len(r.Models) > 0 {
+		return r.Models
+	}
+	return []record.ModelRef{{Name: r.Model, Digest: r.ModelDigest}}
 }
