@@ -53,8 +53,8 @@ func read(dir string) (Data, jsonlTail, error) {
 	defer f.Close()
 
 	type key struct {
-		task, track  string
-		seed, repeat int
+		task, track, model string
+		seed, repeat       int
 	}
 	index := map[key]int{} // episode → position in data.Episodes
 	var lines []int        // line of each of data.Episodes
@@ -62,7 +62,7 @@ func read(dir string) (Data, jsonlTail, error) {
 		if ep.Format > FormatVersion {
 			return newerFormat(path, line, ep.Format)
 		}
-		k := key{ep.Task, ep.Track, ep.Seed, ep.Repeat}
+		k := key{ep.Task, ep.Track, ep.Model, ep.Seed, ep.Repeat}
 		if i, ok := index[k]; ok {
 			// An interrupted or lost episode is redone by --resume: its later line is expected.
 			if prev := data.Episodes[i]; prev.ExitReason == ExitInterrupted || prev.Lost() {
@@ -127,7 +127,7 @@ func newerFormat(path string, line, format int) error {
 
 // TrajectoryPath is the path of ep's trajectory file in the run folder.
 func (d Data) TrajectoryPath(ep Episode) string {
-	return filepath.Join(d.Dir, TrajectoriesDir, ep.Task, ep.Track, TrajectoryName(ep.Seed, ep.Repeat)+".jsonl")
+	return filepath.Join(d.Dir, TrajectoryRel(d.Run, ep))
 }
 
 // MissingTrajectories returns the episodes whose trajectory file is

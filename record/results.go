@@ -1,7 +1,9 @@
 package record
 
 import (
+	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -82,10 +84,40 @@ type Run struct {
 	// EpisodeTimeoutMS is the wall-clock limit of one episode
 	// (--episode-timeout) in milliseconds; 0 = none.
 	EpisodeTimeoutMS int64 `json:"episode_timeout_ms,omitempty"`
+	// Models lists the run's models with their digests, in the order
+	// given (--model a,b). A run of several models names them all in
+	// Model, joined by commas, and leaves ModelDigest empty.
+	Models []ModelRef `json:"models,omitempty"`
+	// Hosts lists the model servers of the run's pool (--host URL1,URL2);
+	// Host is the first. Each episode names the one that ran it.
+	Hosts []string `json:"hosts,omitempty"`
+	// ParallelPerHost is how many episodes one server takes at once.
+	ParallelPerHost int `json:"parallel_per_host,omitempty"`
+	// Shard is the part of the plan this run holds (--shard i/n); nil = all of it.
+	Shard *Shard `json:"shard,omitempty"`
 
 	// Sandbox is what the test runs were confined by (nil in runs from before the sandbox).
 	Sandbox *Sandbox `json:"sandbox,omitempty"`
 }
+
+// ModelRef names one model of a run and the digest of its weights.
+type ModelRef struct {
+	Name   string `json:"name"`
+	Digest string `json:"digest"`
+}
+
+// Shard is part Index (1-based) of Count parts of a plan.
+type Shard struct {
+	Index int `json:"index"`
+	Count int `json:"count"`
+}
+
+// String is the shard as --shard takes it: i/n.
+func (s Shard) String() string { return strconv.Itoa(s.Index) + "/" + strconv.Itoa(s.Count) }
+
+// SeveralModels reports whether the run's plan has a model dimension of
+// more than one model: its trajectories then sit in a folder per model.
+func (r Run) SeveralModels() bool { return len(r.Models) > 1 }
 
 // Episode is one finished episode: a line of episodes.jsonl.
 type Episode struct {
@@ -94,7 +126,9 @@ type Episode struct {
 	Task                string   `json:"task"`
 	Track               string   `json:"track"`
 	Seed                int      `json:"seed"`
-	Repeat              int      `json:"repeat"` // 0 for the first use of a seed, k for its k-th twin
+	Repeat              int      `json:"repeat"`          // 0 for the first use of a seed, k for its k-th twin
+	Model               string   `json:"model,omitempty"` // the model asked; "" when no track called one
+	Host                string   `json:"host,omitempty"`  // the server that ran the episode
 	Passed              bool     `json:"passed"`
 	TestsPassed         int      `json:"tests_passed"`
 	TestsTotal          int      `json:"tests_total"`
@@ -130,9 +164,29 @@ func (e Episode) Lost() bool {
 	return e.ExitReason == ExitError && InfraError(e.ErrorKind)
 }
 
-// Key identifies an episode within a run.
+// Key identifies an episode within a run: task/track[/model]/seed-S[-rK].
 func (e Episode) Key() string {
-	return e.Task + "/" + e.Track + "/" + TrajectoryName(e.Seed, e.Repeat)
+	if e.Model == "" {
+		return e.Task + "/" + e.Track + "/" + TrajectoryName(e.Seed, e.Repeat)
+	}
+	return e.Task + "/" + e.Track + "/" + e.Model + "/" + TrajectoryName(e.Seed, e.Repeat)
+}
+
+// ModelDir is the folder name of a model's trajectories in a run of
+// several models: its name with path separators and colons as dashes.
+func ModelDir(name string) string {
+	return strings.NewReplacer("/", "-", "\\", "-", ":", "-").Replace(name)
+}
+
+// TrajectoryRel is the path of ep's trajectory inside the folder of run:
+// trajectories/<task>/<track>[/<model>]/seed-S[-rK].jsonl, the model's
+// folder only when the run has several models.
+func TrajectoryRel(run Run, ep Episode) string {
+	parts := []string{TrajectoriesDir, ep.Task, ep.Track}
+	if run.SeveralModels() {
+		parts = append(parts, ModelDir(ep.Model))
+	}
+	return filepath.Join(append(parts, TrajectoryName(ep.Seed, ep.Repeat)+".jsonl")...)
 }
 
 // TrajectoryName is the file stem of an episode's trajectory: seed-<s>[-r<k>].

@@ -2,6 +2,7 @@ package record
 
 import (
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -19,7 +20,7 @@ func (r Run) Settings() []Setting {
 	return []Setting{
 		{"backend", r.Backend},
 		{"model", r.Model},
-		{"model-digest", r.ModelDigest},
+		{"model-digest", r.digests()},
 		{"temperature", strconv.FormatFloat(r.Temperature, 'g', -1, 64)},
 		{"num-ctx", strconv.Itoa(r.NumCtx)},
 		{"top-p", strconv.FormatFloat(r.TopP, 'g', -1, 64)},
@@ -42,4 +43,16 @@ func (r Run) SettingsKey() string {
 		b = append(b, ' ')
 	}
 	return string(b)
+}
+
+// digests is the model digest, or those of several models joined by commas.
+func (r Run) digests() string {
+	if !r.SeveralModels() {
+		return r.ModelDigest
+	}
+	ds := make([]string, len(r.Models))
+	for i, m := range r.Models {
+		ds[i] = m.Digest
+	}
+	return strings.Join(ds, ",")
 }

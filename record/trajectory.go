@@ -33,12 +33,20 @@ var _ Recorder = (*Trajectory)(nil)
 // Trajectory creates the trajectory file of one episode, cutting off what an
 // unfinished earlier attempt (a resumed run) left in it.
 func (w *Writer) Trajectory(task, track string, seed, repeat int) (*Trajectory, error) {
-	for _, part := range []struct{ what, name string }{{"task", task}, {"track", track}} {
-		if err := checkPathPart(part.what, part.name); err != nil {
+	return w.trajectory(seed, repeat, [][2]string{{"task", task}, {"track", track}})
+}
+
+// trajectory creates trajectories/<folders...>/seed-S[-rK].jsonl; each
+// folder is a (what, name) pair, checked.
+func (w *Writer) trajectory(seed, repeat int, folders [][2]string) (*Trajectory, error) {
+	parts := []string{TrajectoriesDir}
+	for _, f := range folders {
+		if err := checkPathPart(f[0], f[1]); err != nil {
 			return nil, err
 		}
+		parts = append(parts, f[1])
 	}
-	dir, err := mkdirSynced(w.dir, TrajectoriesDir, task, track)
+	dir, err := mkdirSynced(w.dir, parts...)
 	if err != nil {
 		return nil, err
 	}
@@ -52,6 +60,16 @@ func (w *Writer) Trajectory(task, track string, seed, repeat int) (*Trajectory, 
 		return nil, err
 	}
 	return &Trajectory{path: path, f: f, now: time.Now, sum: sha256.New()}, nil
+}
+
+// EpisodeTrajectory creates the trajectory file of episode ep (its task,
+// track, model, seed and repeat) where TrajectoryRel puts it: in a folder
+// per model when the run has several models.
+func (w *Writer) EpisodeTrajectory(ep Episode) (*Trajectory, error) {
+	if !w.run.SeveralModels() {
+		return w.Trajectory(ep.Task, ep.Track, ep.Seed, ep.Repeat)
+	}
+	return w.trajectory(ep.Seed, ep.Repeat, [][2]string{{"task", ep.Task}, {"track", ep.Track}, {"model", ModelDir(ep.Model)}})
 }
 
 // mkdirSynced creates root/parts..., syncing each parent that gains an entry

@@ -23,6 +23,7 @@ const (
 type Writer struct {
 	dir   string
 	runID string
+	run   Run // what run.json says: where trajectories go
 
 	mu     sync.Mutex
 	eps    *os.File
@@ -69,7 +70,7 @@ func Create(dir string, run Run) (*Writer, error) {
 			return nil, err
 		}
 	}
-	return &Writer{dir: dir, runID: run.ID, eps: f}, nil
+	return &Writer{dir: dir, runID: run.ID, run: run, eps: f}, nil
 }
 
 // Resume reopens the run in dir for appending and returns what it holds so
@@ -105,7 +106,7 @@ func Resume(dir string) (*Writer, Data, error) {
 		f.Close()
 		return nil, Data{}, fmt.Errorf("syncing %s: %w", epsPath, err)
 	}
-	return &Writer{dir: dir, runID: data.Run.ID, eps: f, size: size}, data, nil
+	return &Writer{dir: dir, runID: data.Run.ID, run: data.Run, eps: f, size: size}, data, nil
 }
 
 // Dir is the run folder.

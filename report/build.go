@@ -53,7 +53,7 @@ func runInfos(inputs []record.Data) []RunInfo {
 // row whose every episode was lost has n = 0, rate 0 and medians 0.
 func summarize(c *cell, notes *footnotes, checked checkedNotes) Row {
 	n := len(c.entries)
-	row := Row{Task: c.task, Track: c.track, N: n, Lost: c.lost, Retries: c.retries, CutReplies: c.cutReplies, GradingTimeouts: c.timeouts}
+	row := Row{Task: c.task, Track: c.track, Model: c.model, N: n, Lost: c.lost, Retries: c.retries, CutReplies: c.cutReplies, GradingTimeouts: c.timeouts}
 	tokens := make([]float64, n)
 	est := make([]float64, n)
 	turns := make([]float64, n)
@@ -114,7 +114,7 @@ func sequences(c *cell) []Sequence {
 		if !ok {
 			i = len(out)
 			idx[key] = i
-			out = append(out, Sequence{Task: c.task, Track: c.track, Tools: e.ep.ToolCalls})
+			out = append(out, Sequence{Task: c.task, Track: c.track, Model: c.model, Tools: e.ep.ToolCalls})
 		}
 		out[i].Count++
 	}
@@ -154,9 +154,10 @@ func tokensOf(c *cell, estimated bool) []float64 {
 func runNotes(inputs []record.Data, notes *footnotes) {
 	digests := map[string][]string{}
 	for _, in := range inputs {
-		m := in.Run.Model
-		if !slices.Contains(digests[m], in.Run.ModelDigest) {
-			digests[m] = append(digests[m], in.Run.ModelDigest)
+		for _, m := range modelRefs(in.Run) {
+			if !slices.Contains(digests[m.Name], m.Digest) {
+				digests[m.Name] = append(digests[m.Name], m.Digest)
+			}
 		}
 	}
 	models := make([]string, 0, len(digests))
@@ -178,4 +179,13 @@ func runNotes(inputs []record.Data, notes *footnotes) {
 			notes.add(w) // the reader's warnings name the file and line
 		}
 	}
+}
+
+// modelRefs are the models of a run with their digests: its models list,
+// or, for a run written before it, its one model.
+func modelRefs(r record.Run) []record.ModelRef {
+	if len(r.Models) > 0 {
+		return r.Models
+	}
+	return []record.ModelRef{{Name: r.Model, Digest: r.ModelDigest}}
 }

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -25,6 +26,7 @@ type Comparison struct {
 type Delta struct {
 	Task              string  `json:"task"`
 	Track             string  `json:"track"`
+	Model             string  `json:"model"` // the new side's model
 	OldN              int     `json:"old_n"`
 	NewN              int     `json:"new_n"`
 	OldPassed         int     `json:"old_passed"`
@@ -47,18 +49,21 @@ type Delta struct {
 func Compare(old, new []record.Data, alpha float64) Comparison {
 	c := Comparison{Alpha: alpha, Need: neededPerSide(alpha)}
 	og, ng := group(old), group(new)
-	newCells := map[[2]string]*cell{}
+	byModel := severalModels(og.cells) || severalModels(ng.cells)
+	newCells := map[string]*cell{}
 	for _, x := range ng.cells {
-		newCells[[2]string{x.task, x.track}] = x
+		newCells[compareKey(x, byModel)] = x
 	}
 	for _, o := range og.cells {
-		n := newCells[[2]string{o.task, o.track}]
+		n := newCells[compareKey(o, byModel)]
 		if n == nil || len(o.entries) == 0 || len(n.entries) == 0 {
 			continue
 		}
 		c.Deltas = append(c.Deltas, delta(o, n, alpha))
 	}
-	slices.SortFunc(c.Deltas, func(a, b Delta) int { return compareCells(a.Task, a.Track, b.Task, b.Track) })
+	slices.SortFunc(c.Deltas, func(a, b Delta) int {
+		return cmp.Or(compareCells(a.Task, a.Track, b.Task, b.Track), cmp.Compare(a.Model, b.Model))
+	})
 	if diff := settingsDiff(old, new); diff != "" {
 		c.Notes = append(c.Notes, "the runs differ in "+diff+": a change may come from the settings as well")
 	}
@@ -109,7 +114,7 @@ func Unmatched(old, new []record.Data) (onlyOld, onlyNew []string) {
 
 // delta compares one cell of the old runs with the same cell of the new.
 func delta(o, n *cell, alpha float64) Delta {
-	d := Delta{Task: o.task, Track: o.track, OldN: len(o.entries), NewN: len(n.entries)}
+	d := Delta{Task: o.task, Track: o.track, Model: n.model, OldN: len(o.entries), NewN: len(n.entries)}
 	d.OldPassed, d.NewPassed = passes(o), passes(n)
 	d.RateChange = sig6(float64(d.NewPassed)/float64(d.NewN) - float64(d.OldPassed)/float64(d.OldN))
 	d.RateP = sig6(FisherExact(d.OldPassed, d.OldN-d.OldPassed, d.NewPassed, d.NewN-d.NewPassed))
@@ -153,4 +158,24 @@ func settingsDiff(old, new []record.Data) string {
 		diffs = append(diffs, fmt.Sprintf("%s (old: %s, new: %s)", s.Name, strings.Join(o, " and "), strings.Join(n, " and ")))
 	}
 	return strings.Join(diffs, ", ")
+}
+
+// severalModels reports whether cells hold episodes of more than one model.
+func severalModels(cells []*cell) bool {
+	for _, c := range cells {
+		if c.model != cells[0].model {
+			return true
+		}
+	}
+	return false
+}
+
+// compareKey is what pairs an old cell with a new one: its task and track,
+// and its model when a side holds several models (else comparing two runs
+// is comparing their models).
+func compareKey(c *cell, byModel bool) string {
+	if byModel {
+		return c.task + "/" + c.track + "/" + c.model
+	}
+	return c.task + "/" + c.track
 }

@@ -7,10 +7,15 @@ import (
 )
 
 // configDiff names the settings in which merged runs that called a model
-// differ, with each run's value, or returns "" when they agree.
+// differ, with each run's value, or returns "" when they agree. The model
+// and its digest are left out: rows keep models apart, and runNotes checks
+// each model's digest.
 func configDiff(inputs []record.Data) string {
 	var diffs []string
 	for k, f := range (record.Run{}).Settings() {
+		if f.Name == "model" || f.Name == "model-digest" {
+			continue
+		}
 		var values []string
 		first, differ := "", false
 		for _, in := range inputs {

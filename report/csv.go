@@ -28,7 +28,7 @@ func csvHeader() []string {
 }
 
 // WriteCSV renders the rows of the report as one flat CSV table with a
-// fixed header (csvHeader): the run ids and models the row pools ("+"
+// fixed header (csvHeader): the run ids the row pools and its model (for a row without one, the runs' models; "+"
 // between several), a column per statistic, pass@k for each k of PassAtKs
 // (empty when n < k), a column per contract exit reason and one for the
 // others, and the text of the row's footnotes. Rate and medians are empty
@@ -58,10 +58,13 @@ func WriteCSV(w io.Writer, rep *Report) error {
 // csvRecord is the CSV record of one row, in csvHeader's order; models
 // maps run ids to models and texts footnote IDs to their texts.
 func csvRecord(r Row, models map[string]string, texts map[int]string) []string {
-	var ms []string
-	for _, id := range r.Runs {
-		if m := models[id]; !slices.Contains(ms, m) {
-			ms = append(ms, m)
+	ms := []string{r.Model}
+	if r.Model == "" {
+		ms = nil
+		for _, id := range r.Runs {
+			if m := models[id]; !slices.Contains(ms, m) {
+				ms = append(ms, m)
+			}
 		}
 	}
 	rec := []string{strings.Join(r.Runs, "+"), strings.Join(ms, "+"), r.Task, r.Track, itoa(r.N), itoa(r.Lost), itoa(r.Passed)}

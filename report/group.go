@@ -20,6 +20,7 @@ type entry struct {
 // are only counted, with what the episodes say about the infrastructure.
 type cell struct {
 	task, track string
+	model       string // the model asked; "" when none was
 	entries     []entry
 	runs        []int // the inputs with episodes in the cell, ascending
 	lost        int   // episodes ended by an infrastructure error
@@ -42,7 +43,7 @@ type grouping struct {
 // An episode of a run given twice (the same run id: `bench report D D`, or D
 // and a copy of it) is counted once.
 func group(inputs []record.Data) grouping {
-	type key struct{ task, track string }
+	type key struct{ task, track, model string }
 	byKey := map[key]*cell{}
 	var g grouping
 	dup := duplicateRuns(inputs)
@@ -59,26 +60,35 @@ func group(inputs []record.Data) grouping {
 				}
 				seen[id] = true
 			}
-			k := key{ep.Task, ep.Track}
+			k := key{ep.Task, ep.Track, modelOf(inputs[r].Run, ep)}
 			c := byKey[k]
 			if c == nil {
-				c = &cell{task: k.task, track: k.track}
+				c = &cell{task: k.task, track: k.track, model: k.model}
 				byKey[k] = c
 				g.cells = append(g.cells, c)
 			}
-			g.count(c, r, inputs[r].Dir, ep)
+			g.count(c, r, inputs[r].Dir, inputs[r].Run, ep)
 		}
 	}
 	slices.SortFunc(g.cells, func(a, b *cell) int {
-		return cmp.Or(cmp.Compare(a.task, b.task), compareTracks(a.track, b.track))
+		return cmp.Or(cmp.Compare(a.task, b.task), cmp.Compare(a.model, b.model), compareTracks(a.track, b.track))
 	})
 	return g
+}
+
+// modelOf is the model an episode of run asked: its own field, or, for an
+// episode written before episodes named it, its one-model run's.
+func modelOf(run record.Run, ep *record.Episode) string {
+	if ep.Model != "" || run.SeveralModels() {
+		return ep.Model
+	}
+	return run.Model
 }
 
 // count adds episode ep of input r (read from the folder dir) to cell c:
 // as an entry with its derived verdict, or, when it was lost to an
 // infrastructure error, only to the cell's count of lost episodes.
-func (g *grouping) count(c *cell, r int, dir string, ep *record.Episode) {
+func (g *grouping) count(c *cell, r int, dir string, run record.Run, ep *record.Episode) {
 	if len(c.runs) == 0 || c.runs[len(c.runs)-1] != r {
 		c.runs = append(c.runs, r)
 	}
@@ -89,7 +99,7 @@ func (g *grouping) count(c *cell, r int, dir string, ep *record.Episode) {
 		g.checks.lost++
 		return
 	}
-	v := g.checks.verdict(dir, ep)
+	v := g.checks.verdict(dir, run, ep)
 	if ep.GradingTimedOut {
 		c.timeouts++
 	}

@@ -22,14 +22,16 @@ var pairedTracks = func() (pairs [][2]string) {
 // pairs computes, per task and paired tracks present, the token ratio A/B
 // and the exact McNemar test, with a footnote where no episode pairs.
 func pairs(cells []*cell, inputs []record.Data, notes *footnotes) ([]Ratio, []McNemar) {
-	byTask := map[string]map[string]*cell{}
-	var tasks []string
+	type taskModel struct{ task, model string }
+	byTask := map[taskModel]map[string]*cell{}
+	var tasks []taskModel
 	for _, c := range cells {
-		if byTask[c.task] == nil {
-			byTask[c.task] = map[string]*cell{}
-			tasks = append(tasks, c.task) // cells are sorted by task
+		k := taskModel{c.task, c.model}
+		if byTask[k] == nil {
+			byTask[k] = map[string]*cell{}
+			tasks = append(tasks, k) // cells are sorted by task, then model
 		}
-		byTask[c.task][c.track] = c
+		byTask[k][c.track] = c
 	}
 	var ratios []Ratio
 	var tests []McNemar
@@ -44,7 +46,7 @@ func pairs(cells []*cell, inputs []record.Data, notes *footnotes) ([]Ratio, []Mc
 			}
 			m := mcnemar(a, b, inputs)
 			if m.Pairs == 0 {
-				notes.add(fmt.Sprintf("%s: no pair of %s and %s episodes: episodes pair only within one run (same run, task, seed and repeat), so no McNemar test", task, m.A, m.B))
+				notes.add(fmt.Sprintf("%s: no pair of %s and %s episodes: episodes pair only within one run (same run, task, seed and repeat), so no McNemar test", task.task, m.A, m.B))
 			}
 			tests = append(tests, m)
 		}
@@ -58,7 +60,7 @@ func pairs(cells []*cell, inputs []record.Data, notes *footnotes) ([]Ratio, []Mc
 // out when it is unbounded: when den holds episodes with 0 tokens (ended
 // before any reply), enough resamples have a median of 0.
 func ratio(num, den *cell) (Ratio, bool) {
-	r := Ratio{Task: num.task, Num: num.track, Den: den.track, NumN: len(num.entries), DenN: len(den.entries)}
+	r := Ratio{Task: num.task, Model: num.model, Num: num.track, Den: den.track, NumN: len(num.entries), DenN: len(den.entries)}
 	for _, basis := range []string{"reported", "estimated"} {
 		xs, ys := tokensOf(num, basis == "estimated"), tokensOf(den, basis == "estimated")
 		mx, my := median(xs), median(ys)
@@ -97,7 +99,7 @@ func outcomes(c *cell, inputs []record.Data) map[pairKey]bool {
 // mcnemar pairs the episodes of a and b by run, seed and repeat and tests
 // them.
 func mcnemar(a, b *cell, inputs []record.Data) McNemar {
-	t := McNemar{Task: a.task, A: a.track, B: b.track}
+	t := McNemar{Task: a.task, Model: a.model, A: a.track, B: b.track}
 	bm := outcomes(b, inputs)
 	for k, pa := range outcomes(a, inputs) {
 		pb, ok := bm[k]

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"image/color"
 	"io"
@@ -43,18 +44,33 @@ func WriteSVG(w io.Writer, rep *Report) error {
 	return err
 }
 
-// axes returns the tasks (sorted) and tracks (report order) of the rows.
+// axes returns the tasks (sorted) and the series of the rows: the tracks
+// (report order), each with its model when the report holds several
+// (trackLabel), model by model.
 func axes(rep *Report) (tasks, tracks []string) {
+	type series struct{ track, model string }
+	var ss []series
 	for _, r := range rep.Rows {
 		if !slices.Contains(tasks, r.Task) {
 			tasks = append(tasks, r.Task)
 		}
-		if !slices.Contains(tracks, r.Track) {
-			tracks = append(tracks, r.Track)
+		if s := (series{r.Track, r.Model}); !slices.Contains(ss, s) {
+			ss = append(ss, s)
 		}
 	}
-	slices.SortFunc(tracks, compareTracks)
+	slices.SortFunc(ss, func(a, b series) int { return cmp.Or(cmp.Compare(a.model, b.model), compareTracks(a.track, b.track)) })
+	several := rep.severalModels()
+	for _, s := range ss {
+		if l := trackLabel(s.track, s.model, several); !slices.Contains(tracks, l) {
+			tracks = append(tracks, l)
+		}
+	}
 	return tasks, tracks
+}
+
+// inSeries reports whether row r belongs to the plot series named track.
+func inSeries(rep *Report, r Row, track string) bool {
+	return trackLabel(r.Track, r.Model, rep.severalModels()) == track
 }
 
 // offset is the horizontal shift, in task units, of track j of m.
@@ -77,7 +93,7 @@ func ratePlot(rep *Report, tasks, tracks []string) (*plot.Plot, error) {
 	for j, track := range tracks {
 		var pts errPoints
 		for _, r := range rep.Rows {
-			if r.Track == track && r.N > 0 { // a row of lost episodes only has no rate
+			if inSeries(rep, r, track) && r.N > 0 { // a row of lost episodes only has no rate
 				x := float64(slices.Index(tasks, r.Task)) + offset(j, len(tracks))
 				pts.XYs = append(pts.XYs, plotter.XY{X: x, Y: r.Rate})
 				pts.YErrors = append(pts.YErrors, struct{ Low, High float64 }{r.Rate - r.Wilson.Low, r.Wilson.High - r.Rate})
@@ -133,7 +149,7 @@ func tokensPlot(rep *Report, tasks, tracks []string, width vg.Length) (*plot.Plo
 		vals := make(plotter.Values, len(tasks))
 		var ns plotter.XYLabels
 		for _, r := range rep.Rows {
-			if r.Track == track {
+			if inSeries(rep, r, track) {
 				v := r.MedianTokens
 				if v == 0 {
 					v = r.MedianEstTokens

@@ -29,9 +29,10 @@ type RunInfo struct {
 type Row struct {
 	Task            string   `json:"task"`
 	Track           string   `json:"track"`
-	Runs            []string `json:"runs"` // ids of the runs with episodes in the row, in input order
-	N               int      `json:"n"`    // episodes counted: not the lost ones
-	Lost            int      `json:"lost"` // episodes ended by an infrastructure error, in no rate
+	Model           string   `json:"model"` // the model asked; "" when the track called none
+	Runs            []string `json:"runs"`  // ids of the runs with episodes in the row, in input order
+	N               int      `json:"n"`     // episodes counted: not the lost ones
+	Lost            int      `json:"lost"`  // episodes ended by an infrastructure error, in no rate
 	Passed          int      `json:"passed"`
 	Rate            float64  `json:"rate"` // 0 when n is 0
 	Wilson          Interval `json:"wilson95"`
@@ -65,6 +66,7 @@ type Count struct {
 // e.g. agent/workflow.
 type Ratio struct {
 	Task      string    `json:"task"`
+	Model     string    `json:"model"`
 	Num       string    `json:"num"`
 	Den       string    `json:"den"`
 	NumN      int       `json:"num_n"`
@@ -80,6 +82,7 @@ type Ratio struct {
 // one task paired by run, seed and repeat; with no pair, Pairs is 0 and P 1.
 type McNemar struct {
 	Task     string  `json:"task"`
+	Model    string  `json:"model"`
 	A        string  `json:"a"`
 	B        string  `json:"b"`
 	Pairs    int     `json:"pairs"`
@@ -95,6 +98,7 @@ type McNemar struct {
 type Sequence struct {
 	Task  string   `json:"task"`
 	Track string   `json:"track"`
+	Model string   `json:"model"`
 	Tools []string `json:"tools"`
 	Count int      `json:"count"`
 }
@@ -104,6 +108,7 @@ type Sequence struct {
 type TwinGroup struct {
 	Task    string       `json:"task"`
 	Track   string       `json:"track"`
+	Model   string       `json:"model"`
 	Seed    int          `json:"seed"`
 	Members []TwinMember `json:"members"`
 	Notes   []int        `json:"notes,omitempty"`

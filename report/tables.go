@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
@@ -32,9 +33,10 @@ func tracksTable(rep *Report) table {
 		title:  "Per track, over all tasks (a task is solved when more than half of its episodes passed)",
 		header: []string{"track", "tasks solved", "episodes passed", "rate [95% CI]", "lost", "tokens (total)", "est. tokens (total)", "retries", "cut replies"},
 	}
+	several := rep.severalModels()
 	for _, r := range rep.Tracks {
 		t.rows = append(t.rows, []string{
-			r.Track,
+			trackLabel(r.Track, r.Model, several),
 			fmt.Sprintf("%d/%d", r.TasksSolved, r.Tasks),
 			fmt.Sprintf("%d/%d", r.Passed, r.N),
 			rateText(r.N, r.Rate, r.Wilson),
@@ -52,9 +54,10 @@ func resultsTable(rep *Report) table {
 		title:  "Results per task and track",
 		header: []string{"task", "track", "passed", "lost", "rate [95% CI]", "pass@k", "median tokens", "median est. tokens", "median turns", "exit reasons", "notes"},
 	}
+	several := rep.severalModels()
 	for _, r := range rep.Rows {
 		t.rows = append(t.rows, []string{
-			r.Task, r.Track,
+			r.Task, trackLabel(r.Track, r.Model, several),
 			fmt.Sprintf("%d/%d", r.Passed, r.N),
 			strconv.Itoa(r.Lost),
 			rateText(r.N, r.Rate, r.Wilson),
@@ -74,13 +77,14 @@ func pairsTable(rep *Report) table {
 		title:  "Agent against the workflow tracks, per task (token ratio of medians; exact McNemar test on episodes paired by run, seed and repeat)",
 		header: []string{"task", "tracks", "median tokens", "ratio", "95% CI", "pairs", "only first passed", "only second passed", "McNemar p"},
 	}
+	several := rep.severalModels()
 	for _, m := range rep.McNemar {
-		row := []string{m.Task, m.A + "/" + m.B, "", "", "", strconv.Itoa(m.Pairs), strconv.Itoa(m.OnlyA), strconv.Itoa(m.OnlyB), fmt.Sprintf("%.3f", m.P)}
+		row := []string{m.Task, trackLabel(m.A+"/"+m.B, m.Model, several), "", "", "", strconv.Itoa(m.Pairs), strconv.Itoa(m.OnlyA), strconv.Itoa(m.OnlyB), fmt.Sprintf("%.3f", m.P)}
 		if m.Pairs == 0 {
 			row[5], row[6], row[7], row[8] = "no pair", "", "", ""
 		}
 		for _, r := range rep.Ratios {
-			if r.Task == m.Task && r.Num == m.A && r.Den == m.B {
+			if r.Task == m.Task && r.Model == m.Model && r.Num == m.A && r.Den == m.B {
 				row[2] = num(r.NumMedian) + "/" + num(r.DenMedian)
 				if r.Basis == "estimated" {
 					row[2] += " (est.)"
@@ -100,7 +104,7 @@ func pairsTable(rep *Report) table {
 func sequencesTable(rep *Report) table {
 	t := table{title: "Tool sequences", header: []string{"task", "track", "episodes", "tool calls"}}
 	for _, s := range rep.Sequences {
-		t.rows = append(t.rows, []string{s.Task, s.Track, strconv.Itoa(s.Count), CollapseLoops(s.Tools)})
+		t.rows = append(t.rows, []string{s.Task, trackLabel(s.Track, s.Model, rep.severalModels()), strconv.Itoa(s.Count), CollapseLoops(s.Tools)})
 	}
 	return t
 }
@@ -140,7 +144,7 @@ func twinsTable(rep *Report) table {
 					result += " (" + m.Hint + ")"
 				}
 			}
-			t.rows = append(t.rows, []string{g.Task, g.Track, strconv.Itoa(g.Seed), label(m), label(g.Members[0]), result, noteMarks(g.Notes)})
+			t.rows = append(t.rows, []string{g.Task, trackLabel(g.Track, g.Model, rep.severalModels()), strconv.Itoa(g.Seed), label(m), label(g.Members[0]), result, noteMarks(g.Notes)})
 		}
 	}
 	return t
@@ -161,7 +165,7 @@ func twinsSummary(rep *Report) table {
 	var keys [][2]string
 	sums := map[[2]string]*sum{}
 	for _, g := range rep.Twins {
-		k := [2]string{g.Task, g.Track}
+		k := [2]string{g.Task, trackLabel(g.Track, g.Model, rep.severalModels())}
 		s := sums[k]
 		if s == nil {
 			s = &sum{at: map[int]int{}}
@@ -243,4 +247,24 @@ func noteMarks(ids []int) string {
 // num formats a median: a data value, or the midpoint of two for even n.
 func num(x float64) string {
 	return strconv.FormatFloat(x, 'f', -1, 64)
+}
+
+// severalModels reports whether the report's rows hold more than one model:
+// the tables then name each row's model after its track.
+func (rep *Report) severalModels() bool {
+	for _, r := range rep.Rows {
+		if r.Model != rep.Rows[0].Model {
+			return true
+		}
+	}
+	return false
+}
+
+// trackLabel is a track as the tables show it: with its model in brackets
+// when the report holds several models.
+func trackLabel(track, model string, several bool) string {
+	if !several {
+		return track
+	}
+	return track + " (" + cmp.Or(model, "no model") + ")"
 }

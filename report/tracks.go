@@ -1,11 +1,15 @@
 package report
 
-import "slices"
+import (
+	"cmp"
+	"slices"
+)
 
 // TrackRow sums up one track over all tasks: the lesson's headline ("the
 // workflow passes 2 of 4 tasks") and what the track spent.
 type TrackRow struct {
 	Track       string   `json:"track"`
+	Model       string   `json:"model"`
 	Tasks       int      `json:"tasks"`
 	TasksSolved int      `json:"tasks_solved"` // tasks where more than half of the episodes passed
 	N           int      `json:"n"`
@@ -22,14 +26,16 @@ type TrackRow struct {
 // trackRows sums the cells (ordered by task, then track) up per track, in
 // the tables' track order.
 func trackRows(cells []*cell) []TrackRow {
-	byTrack := map[string]*TrackRow{}
-	var order []string
+	type key struct{ track, model string }
+	byTrack := map[key]*TrackRow{}
+	var order []key
 	for _, c := range cells {
-		t := byTrack[c.track]
+		k := key{c.track, c.model}
+		t := byTrack[k]
 		if t == nil {
-			t = &TrackRow{Track: c.track}
-			byTrack[c.track] = t
-			order = append(order, c.track)
+			t = &TrackRow{Track: c.track, Model: c.model}
+			byTrack[k] = t
+			order = append(order, k)
 		}
 		passed := 0
 		for _, e := range c.entries {
@@ -49,7 +55,7 @@ func trackRows(cells []*cell) []TrackRow {
 		t.Retries += c.retries
 		t.CutReplies += c.cutReplies
 	}
-	slices.SortFunc(order, compareTracks)
+	slices.SortFunc(order, func(a, b key) int { return cmp.Or(cmp.Compare(a.model, b.model), compareTracks(a.track, b.track)) })
 	rows := make([]TrackRow, 0, len(order))
 	for _, name := range order {
 		t := byTrack[name]

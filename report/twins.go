@@ -48,7 +48,7 @@ func twins(cells []*cell, inputs []record.Data, notes *footnotes) []TwinGroup {
 
 // twinGroup compares the members of one group with its first member.
 func twinGroup(c *cell, g []entry, inputs []record.Data, notes *footnotes) TwinGroup {
-	tg := TwinGroup{Task: c.task, Track: c.track, Seed: g[0].ep.Seed}
+	tg := TwinGroup{Task: c.task, Track: c.track, Model: c.model, Seed: g[0].ep.Seed}
 	ref := g[0].ep
 	for i, e := range g {
 		m := TwinMember{
@@ -111,7 +111,7 @@ func markDivergedRows(rep *Report, notes *footnotes) {
 			continue
 		}
 		for i := range rep.Rows {
-			if rep.Rows[i].Task == tg.Task && rep.Rows[i].Track == tg.Track {
+			if rep.Rows[i].Task == tg.Task && rep.Rows[i].Track == tg.Track && rep.Rows[i].Model == tg.Model {
 				for _, id := range tg.Notes {
 					rep.Rows[i].Notes = addTo(rep.Rows[i].Notes, id)
 				}

@@ -62,12 +62,12 @@ func (x named) String() string {
 // counts must agree (all of at least one test passed), its grading must not
 // have timed out, and its trajectory, when its digest was recorded and the
 // file is there, must be the file the run wrote.
-func (k *checks) verdict(dir string, ep *record.Episode) verdict {
+func (k *checks) verdict(dir string, run record.Run, ep *record.Episode) verdict {
 	var v verdict
 	if ep.GradingTimedOut {
 		k.timeouts++
 	}
-	v.edited = dir != "" && k.trajectory(dir, ep)
+	v.edited = dir != "" && k.trajectory(dir, run, ep)
 	if !ep.Passed {
 		return v
 	}
@@ -83,8 +83,8 @@ func (k *checks) verdict(dir string, ep *record.Episode) verdict {
 // trajectory checks the trajectory file of an episode of the run folder
 // dir: it counts the file as missing, or as edited after the run when its
 // digest was recorded and differs (then it returns true).
-func (k *checks) trajectory(dir string, ep *record.Episode) (edited bool) {
-	folder, name := trajectoryFile(dir, ep)
+func (k *checks) trajectory(dir string, run record.Run, ep *record.Episode) (edited bool) {
+	folder, name := trajectoryFile(dir, run, ep)
 	if ep.TrajectorySHA256 == "" {
 		if !k.present(folder, name) {
 			k.missing.add(folder, name)
@@ -137,7 +137,9 @@ func (k *checks) present(folder, name string) bool {
 }
 
 // trajectoryFile is the folder and name of the trajectory file of an
-// episode of the run folder dir.
-func trajectoryFile(dir string, ep *record.Episode) (folder, name string) {
-	return filepath.Join(dir, record.TrajectoriesDir, ep.Task, ep.Track), record.TrajectoryName(ep.Seed, ep.Repeat) + ".jsonl"
+// episode of the run folder dir (of run, which says whether trajectories
+// sit in a folder per model).
+func trajectoryFile(dir string, run record.Run, ep *record.Episode) (folder, name string) {
+	p := filepath.Join(dir, record.TrajectoryRel(run, *ep))
+	return filepath.Dir(p), filepath.Base(p)
 }

@@ -26,36 +26,6 @@ func (e *StopError) Error() string {
 		e.Lost, e.Last.Key(), e.Last.ErrorKind, firstLine(e.Last.Error))
 }
 
-// breaker counts consecutive lost episodes, in the order they finish.
-type breaker struct {
-	run  int
-	last record.Episode
-	open bool
-}
-
-// add counts ep and reports whether the breaker has just opened.
-func (b *breaker) add(ep record.Episode) bool {
-	if !ep.Lost() {
-		b.run = 0
-		return false
-	}
-	b.run++
-	b.last = ep
-	if b.run >= BreakerThreshold && !b.open {
-		b.open = true
-		return true
-	}
-	return false
-}
-
-// err is the StopError of an open breaker, else nil.
-func (b *breaker) err() error {
-	if !b.open {
-		return nil
-	}
-	return &StopError{Lost: b.run, Last: b.last}
-}
-
 // firstLine is s up to its first newline.
 func firstLine(s string) string {
 	for i, r := range s {

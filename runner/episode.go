@@ -24,6 +24,7 @@ type Trajectory interface {
 type Config struct {
 	RunID          string
 	Model          model.Chatter // nil is fine for the oracle track
+	Host           string        // the server Model talks to, recorded on the episode
 	Options        model.Options // Seed is set per episode
 	MaxTurns       int
 	TokenLimit     int // the agent's token budget per episode; 0 = none
@@ -48,7 +49,7 @@ func Episode(ctx context.Context, cfg Config, job Job, traj Trajectory) record.E
 	start := time.Now()
 	ep := record.Episode{
 		Format: record.FormatVersion, Run: cfg.RunID,
-		Task: job.Task.Name, Track: job.Track, Seed: job.Seed, Repeat: job.Repeat,
+		Task: job.Task.Name, Track: job.Track, Model: job.Model, Host: cfg.Host, Seed: job.Seed, Repeat: job.Repeat,
 		FailedTests: []string{}, ToolCalls: []string{}, Steps: []string{},
 	}
 	counted := &tally{Trajectory: traj}

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"slices"
 
-	"bench/model"
 	"bench/record"
 )
 
@@ -17,22 +16,25 @@ import (
 type ExecOptions struct {
 	Keep     bool                 // keep each episode's workspace
 	Progress func(record.Episode) // called with each finished episode; may be nil
-	Warn     func(string)         // called with what reopening the folder changed (a torn line cut off); may be nil
+	Warn     func(string)         // called with what reopening the folder changed (a torn line cut off) and with a server taken out of the pool; may be nil
 }
 
 // Execute creates the run's folder (or reopens it when resumed), runs the
-// pending episodes with client (nil when no track calls a model) and closes
+// pending episodes on servers (Connect's; nil when no track calls a model) and closes
 // the folder. A new run whose folder cannot be made leaves nothing behind.
 // It returns a *StopError when the circuit breaker stopped the run; an
 // interrupt (ctx cancelled) is not an error: the caller sees ctx.Err().
-func (s *Session) Execute(ctx context.Context, client model.Chatter, opts ExecOptions) error {
+func (s *Session) Execute(ctx context.Context, servers []Server, opts ExecOptions) error {
 	w, err := s.open(opts.Warn)
 	if err != nil {
 		return err
 	}
 	cfg := ConfigFrom(s.Run)
-	cfg.Model, cfg.Keep = client, opts.Keep
-	runErr := Run(ctx, cfg, WriterSink{W: w}, s.Pending(), s.Run.Parallel, opts.Progress)
+	cfg.Keep = opts.Keep
+	if len(servers) == 0 {
+		servers = []Server{{Slots: s.Run.Parallel}} // no track calls a model
+	}
+	runErr := RunPool(ctx, cfg, servers, WriterSink{W: w}, s.Pending(), PoolOptions{Progress: opts.Progress, Warn: opts.Warn})
 	if err := w.Close(); err != nil && runErr == nil {
 		runErr = err
 	}

@@ -5,11 +5,13 @@ import (
 	"bench/tasks"
 )
 
-// Job is one planned episode: a task, a track word, a seed and which use of
-// that seed it is (Repeat 0 for the first, k for its k-th twin).
+// Job is one planned episode: a task, a track word, the model to ask ("" in
+// a run that calls none), a seed and which use of that seed it is (Repeat 0
+// for the first, k for its k-th twin).
 type Job struct {
 	Task   tasks.Task
 	Track  string
+	Model  string
 	Seed   int
 	Repeat int
 }
@@ -17,7 +19,20 @@ type Job struct {
 // Key identifies the job within a run; it equals record.Episode.Key of the
 // episode the job produces.
 func (j Job) Key() string {
-	return record.Episode{Task: j.Task.Name, Track: j.Track, Seed: j.Seed, Repeat: j.Repeat}.Key()
+	return record.Episode{Task: j.Task.Name, Track: j.Track, Model: j.Model, Seed: j.Seed, Repeat: j.Repeat}.Key()
+}
+
+// twinKey names the job's twin group: the jobs of the same task, track,
+// model and seed, which run on the same server.
+func (j Job) twinKey() string {
+	return record.Episode{Task: j.Task.Name, Track: j.Track, Model: j.Model, Seed: j.Seed}.Key()
+}
+
+// shardKey names the jobs that a shard keeps together: the same task,
+// model and seed on every track and every repeat, so that the paired tracks
+// (McNemar) and the twins of a merged report pair as in one run.
+func (j Job) shardKey() string {
+	return record.Episode{Task: j.Task.Name, Model: j.Model, Seed: j.Seed}.Key()
 }
 
 // Plan returns every episode of a run in a stable dispatch order: seed
@@ -27,14 +42,24 @@ func (j Job) Key() string {
 // A seed that appears again in seeds is a twin run: its Repeat counts the
 // earlier uses of the same seed.
 func Plan(ts []tasks.Task, tracks []string, seeds []int) []Job {
-	jobs := make([]Job, 0, len(ts)*len(tracks)*len(seeds))
+	return PlanModels(ts, tracks, []string{""}, seeds)
+}
+
+// PlanModels is Plan with the model as a dimension: seed by seed, task by
+// task, model by model, track by track, so that the tracks of one task,
+// model and seed run one after the other. A run that calls no model has
+// the one model "".
+func PlanModels(ts []tasks.Task, tracks, models []string, seeds []int) []Job {
+	jobs := make([]Job, 0, len(ts)*len(tracks)*len(models)*len(seeds))
 	uses := make(map[int]int, len(seeds))
 	for _, seed := range seeds {
 		repeat := uses[seed]
 		uses[seed]++
 		for _, t := range ts {
-			for _, tr := range tracks {
-				jobs = append(jobs, Job{Task: t, Track: tr, Seed: seed, Repeat: repeat})
+			for _, m := range models {
+				for _, tr := range tracks {
+					jobs = append(jobs, Job{Task: t, Track: tr, Model: m, Seed: seed, Repeat: repeat})
+				}
 			}
 		}
 	}

@@ -16,8 +16,11 @@ import (
 // now is, the per-call timeout and how many episodes run at once.
 type ResumeOptions struct {
 	Host     string        // "" = run.json's host
+	Hosts    []string      // several servers, a pool; empty = Host, else run.json's hosts
 	Timeout  time.Duration // per model call; 0 = model.DefaultTimeout
 	Parallel int           // 0 = run.json's
+	// ParallelPerHost is how many episodes one server takes at once; 0 = run.json's.
+	ParallelPerHost int
 }
 
 // Resume makes the Session that finishes the run in dir, as its run.json
@@ -48,10 +51,14 @@ func Resume(dir string, all []tasks.Task, opts ResumeOptions) (*Session, error) 
 		return nil, fmt.Errorf("cannot resume %s: this bench sends other prompts than the one that started the run (prompts digest %.12s, run.json has %.12s); finish it with that build, or start a new run with --out", dir, d, r.PromptsSHA256)
 	}
 	r.Parallel = cmp.Or(opts.Parallel, r.Parallel, DefaultParallel)
+	r.ParallelPerHost = cmp.Or(opts.ParallelPerHost, r.ParallelPerHost)
 	s := &Session{
-		Dir: dir, Run: r, Tasks: selected, Done: data.Episodes, Resumed: true,
+		Dir: dir, Run: r, Tasks: selected, Done: namedModels(r, data.Episodes), Resumed: true,
 		Model:    model.Config{Backend: r.Backend, Host: cmp.Or(opts.Host, r.Host), Model: r.Model, Timeout: cmp.Or(opts.Timeout, model.DefaultTimeout)},
 		Warnings: slices.Clone(data.Warnings),
+	}
+	if err := s.resumeHosts(opts); err != nil {
+		return nil, err
 	}
 	for _, ep := range data.MissingTrajectories() {
 		s.Warnings = append(s.Warnings, fmt.Sprintf("%s: the trajectory of episode %s is missing; the episode stands as recorded, but bench show cannot replay it", data.TrajectoryPath(ep), ep.Key()))
@@ -85,4 +92,42 @@ func resumeTasks(dir string, r record.Run, all []tasks.Task) ([]tasks.Task, erro
 		}
 	}
 	return selected, nil
+}
+
+// resumeHosts sets the session's pool: the hosts given now, else run.json's.
+func (s *Session) resumeHosts(opts ResumeOptions) error {
+	if !NeedsAnyModel(s.Run.Tracks) {
+		return nil
+	}
+	if names := s.ModelNames(); len(names) > 0 {
+		s.Model.Model = names[0]
+	}
+	hosts := opts.Hosts
+	switch {
+	case len(hosts) == 0 && opts.Host != "":
+		hosts = []string{opts.Host}
+	case len(hosts) == 0:
+		hosts = orList(s.Run.Hosts, []string{s.Run.Host})
+	}
+	resolved, err := resolveHosts(s.Model, hosts)
+	if err != nil {
+		return err
+	}
+	s.Hosts, s.Model.Host = resolved, resolved[0]
+	return nil
+}
+
+// namedModels gives the episodes of a one-model run written before
+// episodes named their model the run's model, so that their keys match the
+// plan's.
+func namedModels(r record.Run, eps []record.Episode) []record.Episode {
+	if r.SeveralModels() {
+		return eps
+	}
+	for i := range eps {
+		if eps[i].Model == "" {
+			eps[i].Model = r.Model
+		}
+	}
+	return eps
 }

@@ -10,7 +10,7 @@ import (
 // Sink stores a run's results: one trajectory per episode and each
 // finished episode. *record.Writer fits it through WriterSink.
 type Sink interface {
-	Trajectory(task, track string, seed, repeat int) (Trajectory, error)
+	Trajectory(ep record.Episode) (Trajectory, error) // ep names the task, track, model, seed and repeat
 	Append(ep record.Episode) error
 }
 
@@ -24,39 +24,12 @@ type Sink interface {
 // episodes in a row are lost to it (record.Episode.Lost), no further job
 // starts, the running ones finish, and Run returns a *StopError.
 func Run(ctx context.Context, cfg Config, sink Sink, jobs []Job, parallel int, progress func(record.Episode)) error {
-	sched, stopScheduling := context.WithCancel(ctx)
-	defer stopScheduling()
-	var (
-		appendErr error
-		breaker   breaker
-	)
-	Dispatch(sched, jobs, parallel, func(_ context.Context, j Job) record.Episode {
-		return runOne(ctx, cfg, sink, j) // a tripped breaker lets running episodes finish
-	}, func(ep record.Episode) {
-		if appendErr != nil {
-			return
-		}
-		if err := sink.Append(ep); err != nil {
-			appendErr = fmt.Errorf("recording episode %s: %w", ep.Key(), err)
-			stopScheduling()
-			return
-		}
-		if breaker.add(ep) {
-			stopScheduling()
-		}
-		if progress != nil {
-			progress(ep)
-		}
-	})
-	if appendErr != nil {
-		return appendErr
-	}
-	return breaker.err()
+	return RunPool(ctx, cfg, []Server{{URL: cfg.Host, Slots: max(parallel, 1)}}, sink, jobs, PoolOptions{Progress: progress})
 }
 
 // runOne opens the job's trajectory, runs the episode and closes it.
 func runOne(ctx context.Context, cfg Config, sink Sink, j Job) record.Episode {
-	traj, err := sink.Trajectory(j.Task.Name, j.Track, j.Seed, j.Repeat)
+	traj, err := sink.Trajectory(record.Episode{Task: j.Task.Name, Track: j.Track, Model: j.Model, Seed: j.Seed, Repeat: j.Repeat})
 	if err != nil {
 		traj = &lostTrajectory{err: fmt.Errorf("opening the trajectory: %w", err)}
 	}
@@ -79,8 +52,8 @@ func (l *lostTrajectory) Close() error        { return nil }
 type WriterSink struct{ W *record.Writer }
 
 // Trajectory opens the episode's trajectory file.
-func (s WriterSink) Trajectory(task, track string, seed, repeat int) (Trajectory, error) {
-	t, err := s.W.Trajectory(task, track, seed, repeat)
+func (s WriterSink) Trajectory(ep record.Episode) (Trajectory, error) {
+	t, err := s.W.EpisodeTrajectory(ep)
 	if err != nil {
 		return nil, err
 	}

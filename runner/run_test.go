@@ -22,14 +22,14 @@ type memSink struct {
 	failAt   int // Append fails on this call (1-based); 0 never
 }
 
-func (s *memSink) Trajectory(task, tr string, seed, repeat int) (Trajectory, error) {
+func (s *memSink) Trajectory(ep record.Episode) (Trajectory, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	m := &memTrajectory{}
 	if s.trajs == nil {
 		s.trajs = map[string]*memTrajectory{}
 	}
-	s.trajs[task+"/"+tr+"/"+record.TrajectoryName(seed, repeat)] = m
+	s.trajs[ep.Key()] = m
 	return m, nil
 }
 

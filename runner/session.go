@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -21,7 +22,8 @@ type Session struct {
 	Dir      string
 	Run      record.Run
 	Tasks    []tasks.Task     // the run's tasks, in run.json's order
-	Model    model.Config     // the server to ask; unused when no track calls a model
+	Model    model.Config     // the server to ask (the first host, the first model); unused when no track calls a model
+	Hosts    []string         // the servers of the pool, resolved; one unless --host named several
 	Done     []record.Episode // the episodes already recorded (Resume)
 	Warnings []string         // what reading the folder found: skipped lines, missing trajectories
 	Resumed  bool
@@ -49,29 +51,63 @@ func NewRun(spec Spec) (*Session, error) {
 		PromptsSHA256:    PromptsDigest(spec.Tracks),
 		EpisodeTimeoutMS: spec.EpisodeTimeout.Milliseconds(),
 		Parallel:         spec.Parallel, Started: started,
+		ParallelPerHost: spec.ParallelPerHost, Shard: spec.Shard,
 	}
 	mcfg := spec.Model
+	var hosts []string
 	if NeedsAnyModel(spec.Tracks) {
-		if r.Host, err = mcfg.BaseURL(); err != nil {
+		models := orList(spec.Models, []string{spec.Model.Model})
+		r.Model, mcfg.Model = strings.Join(models, ","), models[0]
+		for _, m := range models {
+			r.Models = append(r.Models, record.ModelRef{Name: m})
+		}
+		if hosts, err = resolveHosts(mcfg, spec.Hosts); err != nil {
 			return nil, err
 		}
-		mcfg.Host = r.Host
+		r.Host, mcfg.Host = hosts[0], hosts[0]
+		if len(hosts) > 1 {
+			r.Hosts = hosts
+		}
 	} else {
 		// No track calls a model: say so, rather than record one that was never asked.
-		r.Backend, r.Model = "", ""
+		r.Backend, r.Model, r.ParallelPerHost = "", "", 0
 	}
 	dir := cmp.Or(spec.Dir, DefaultDir(started, r.Model))
+	if sh := spec.Shard; sh != nil && spec.Dir == "" {
+		dir += "-shard-" + strconv.Itoa(sh.Index) + "-of-" + strconv.Itoa(sh.Count)
+	}
 	if err := checkOutDir(dir); err != nil {
 		return nil, err
 	}
 	r.ID = filepath.Base(dir)
-	return &Session{Dir: dir, Run: r, Tasks: slices.Clone(spec.Tasks), Model: mcfg}, nil
+	return &Session{Dir: dir, Run: r, Tasks: slices.Clone(spec.Tasks), Model: mcfg, Hosts: hosts}, nil
+}
+
+// resolveHosts resolves each host of a pool as cfg's backend reads it
+// (model.Config.BaseURL); no hosts = cfg.Host, else the environment's.
+func resolveHosts(cfg model.Config, hosts []string) ([]string, error) {
+	if len(hosts) == 0 {
+		hosts = []string{cfg.Host}
+	}
+	out := make([]string, 0, len(hosts))
+	for _, h := range hosts {
+		cfg.Host = h
+		u, err := cfg.BaseURL()
+		if err != nil {
+			return nil, err
+		}
+		if slices.Contains(out, u) {
+			return nil, fmt.Errorf("--host names the server %s twice; give each server once", u)
+		}
+		out = append(out, u)
+	}
+	return out, nil
 }
 
 // DefaultDir is where a run started at started with modelName is written
 // when no folder is named: results/<UTC time>-<model>.
 func DefaultDir(started time.Time, modelName string) string {
-	safe := strings.NewReplacer(":", "-", "/", "-", "\\", "-", " ", "-").Replace(cmp.Or(modelName, "no-model"))
+	safe := strings.NewReplacer(":", "-", "/", "-", "\\", "-", " ", "-", ",", "+").Replace(cmp.Or(modelName, "no-model"))
 	return filepath.Join(ResultsDir, started.UTC().Format("20060102T150405Z")+"-"+safe)
 }
 
@@ -91,8 +127,50 @@ func TaskRefs(ts []tasks.Task) ([]record.TaskRef, error) {
 // NeedsAnyModel reports whether any of the tracks calls the model.
 func NeedsAnyModel(tracks []string) bool { return slices.ContainsFunc(tracks, NeedsModel) }
 
-// Plan is every episode of the run, in dispatch order.
-func (s *Session) Plan() []Job { return Plan(s.Tasks, s.Run.Tracks, s.Run.Seeds) }
+// Plan is every episode of the run (of its shard, when it is one), in
+// dispatch order.
+func (s *Session) Plan() []Job {
+	return Shard(PlanModels(s.Tasks, s.Run.Tracks, s.ModelNames(), s.Run.Seeds), s.Run.Shard)
+}
+
+// ModelNames are the run's models in the order given: one "" when no
+// track calls a model.
+func (s *Session) ModelNames() []string {
+	if len(s.Run.Models) == 0 {
+		return []string{s.Run.Model}
+	}
+	names := make([]string, len(s.Run.Models))
+	for i, m := range s.Run.Models {
+		names[i] = m.Name
+	}
+	return names
+}
+
+// ServerConfigs are the model.Config of every host and model of the run,
+// host by host: what the preflight checks and Connect asks.
+func (s *Session) ServerConfigs() []model.Config {
+	var out []model.Config
+	for _, h := range orList(s.Hosts, []string{s.Model.Host}) {
+		for _, m := range s.ModelNames() {
+			cfg := s.Model
+			cfg.Host, cfg.Model = h, m
+			if len(s.Hosts) > 1 {
+				cfg.RetryWindow = PoolRetryWindow
+			}
+			out = append(out, cfg)
+		}
+	}
+	return out
+}
+
+// Slots is how many episodes one server takes at once: the run's
+// --parallel-per-host, else --parallel spread over the servers, at least 1.
+func (s *Session) Slots() int {
+	if s.Run.ParallelPerHost > 0 {
+		return s.Run.ParallelPerHost
+	}
+	return max(1, s.Run.Parallel/max(1, len(s.Hosts)))
+}
 
 // Pending is the episodes still to run: those not on disk, and those
 // interrupted or lost to the infrastructure.
@@ -115,33 +193,70 @@ func (s *Session) Finished() (done, passed int) {
 	return done, passed
 }
 
-// Connect makes the model client when a track calls a model (else it
-// returns nil) and asks the server about the model: it must be able to
-// think when the run asks it to and to call tools when a track offers them;
-// a new run records its digest, a resumed one refuses a server whose
-// weights have changed.
-func (s *Session) Connect(ctx context.Context) (model.Chatter, error) {
+// Connect makes a client for every host and model of the run when a track
+// calls a model (else it returns nil) and asks each server about its
+// model: it must be able to think when the run asks it to and to call tools
+// when a track offers them, and every host must serve the same weights of
+// a model. A new run records each model's digest; a resumed one refuses a
+// server whose weights have changed.
+func (s *Session) Connect(ctx context.Context) ([]Server, error) {
 	if !NeedsAnyModel(s.Run.Tracks) {
 		return nil, nil
 	}
-	client, err := model.New(s.Model)
+	var servers []Server
+	digests := map[string]string{}
+	for _, cfg := range s.ServerConfigs() {
+		if len(servers) == 0 || servers[len(servers)-1].URL != cfg.Host {
+			servers = append(servers, Server{URL: cfg.Host, Clients: map[string]model.Chatter{}, Slots: s.Slots()})
+		}
+		client, digest, err := s.connect(ctx, cfg)
+		if err != nil {
+			return nil, err
+		}
+		if d, ok := digests[cfg.Model]; ok && d != digest {
+			return nil, fmt.Errorf("the servers hold different weights of %s (%s and %s): a pool must serve one model the same everywhere; pull the same %s on every host", cfg.Model, d, digest, cfg.Model)
+		}
+		digests[cfg.Model] = digest
+		servers[len(servers)-1].Clients[cfg.Model] = client
+	}
+	if !s.Resumed {
+		for i := range s.Run.Models {
+			s.Run.Models[i].Digest = digests[s.Run.Models[i].Name]
+		}
+		if len(s.Run.Models) == 1 {
+			s.Run.ModelDigest = s.Run.Models[0].Digest
+		}
+	}
+	return servers, nil
+}
+
+// connect makes the client of one host and model and checks the model.
+func (s *Session) connect(ctx context.Context, cfg model.Config) (model.Chatter, string, error) {
+	client, err := model.New(cfg)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	ictx, cancel := context.WithTimeout(ctx, model.InspectTimeout)
 	defer cancel()
 	info, err := client.Inspect(ictx)
 	if err != nil {
-		return nil, fmt.Errorf("asking the server about %s: %w", s.Model.Model, err)
+		return nil, "", fmt.Errorf("asking the server %s about %s: %w", cfg.Host, cfg.Model, err)
 	}
-	if s.Resumed && s.Run.ModelDigest != "" && info.Digest != "" && info.Digest != s.Run.ModelDigest {
-		return nil, fmt.Errorf("cannot resume %s: the server's %s is now %s, the run started with %s", s.Dir, s.Run.Model, info.Digest, s.Run.ModelDigest)
+	if was := s.recordedDigest(cfg.Model); s.Resumed && was != "" && info.Digest != "" && info.Digest != was {
+		return nil, "", fmt.Errorf("cannot resume %s: the server's %s is now %s, the run started with %s", s.Dir, cfg.Model, info.Digest, was)
 	}
 	if err := info.Require(s.Run.Think, slices.ContainsFunc(s.Run.Tracks, UsesTools)); err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	if !s.Resumed {
-		s.Run.ModelDigest = info.Digest
+	return client, info.Digest, nil
+}
+
+// recordedDigest is the digest run.json holds for model name.
+func (s *Session) recordedDigest(name string) string {
+	for _, m := range s.Run.Models {
+		if m.Name == name && m.Digest != "" {
+			return m.Digest
+		}
 	}
-	return client, nil
+	return s.Run.ModelDigest
 }

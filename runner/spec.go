@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"bench/model"
+	"bench/record"
 	"bench/tasks"
 )
 
@@ -15,24 +16,28 @@ import (
 // defaults; NewRun checks it. Its errors name the command-line flags, which
 // map one to one onto its fields.
 type Spec struct {
-	Model          model.Config // backend, host, model, per-call timeout; unused when no track calls a model
-	Tasks          []tasks.Task // in the order they are run
-	Tracks         []string     // track words (TrackWords), each once
-	Seeds          []int        // a repeated seed is a twin run
-	Temperature    float64
-	NumCtx         int
-	TopP           float64 // 0 leaves the server's default
-	Think          bool
-	MaxTokens      int // cap on one reply; 0 = the server's default
-	TokenLimit     int // the agent's token budget per episode; 0 = none
-	MaxTurns       int
-	Tries          int
-	Posture        string // PostureOff, PostureAuto or PostureOn
-	Parallel       int    // episodes at once, 1 to MaxParallel
-	EpisodeTimeout time.Duration
-	Dir            string    // the results folder; "" = DefaultDir
-	BenchVersion   string    // recorded in run.json
-	Started        time.Time // zero = now
+	Model           model.Config  // backend, host, model, per-call timeout; unused when no track calls a model
+	Models          []string      // several models (--model a,b), a dimension of the plan; empty = Model.Model
+	Hosts           []string      // several servers (--host URL1,URL2), a pool; empty = Model.Host
+	ParallelPerHost int           // episodes one server takes at once; 0 = Parallel spread over the hosts
+	Shard           *record.Shard // the part of the plan to run (--shard i/n); nil = all
+	Tasks           []tasks.Task  // in the order they are run
+	Tracks          []string      // track words (TrackWords), each once
+	Seeds           []int         // a repeated seed is a twin run
+	Temperature     float64
+	NumCtx          int
+	TopP            float64 // 0 leaves the server's default
+	Think           bool
+	MaxTokens       int // cap on one reply; 0 = the server's default
+	TokenLimit      int // the agent's token budget per episode; 0 = none
+	MaxTurns        int
+	Tries           int
+	Posture         string // PostureOff, PostureAuto or PostureOn
+	Parallel        int    // episodes at once, 1 to MaxParallel
+	EpisodeTimeout  time.Duration
+	Dir             string    // the results folder; "" = DefaultDir
+	BenchVersion    string    // recorded in run.json
+	Started         time.Time // zero = now
 }
 
 // DefaultSpec is a Spec with every default set and no tasks, tracks or seeds.
@@ -77,7 +82,35 @@ func (s Spec) Check() error {
 	if s.EpisodeTimeout <= 0 {
 		return fmt.Errorf("--episode-timeout must be positive, got %s", s.EpisodeTimeout)
 	}
+	if err := checkSweep(s); err != nil {
+		return err
+	}
 	return CheckParallel(s.Parallel)
+}
+
+// checkSweep checks the sweep's dimensions: models named once each (and
+// not to the same trajectory folder), hosts named once each, a sane
+// --parallel-per-host.
+func checkSweep(s Spec) error {
+	seen := map[string]string{}
+	for _, m := range s.Models {
+		if m == "" {
+			return fmt.Errorf("--model names an empty model between commas; give names such as qwen3:8b,gemma3:4b")
+		}
+		if prev, ok := seen[record.ModelDir(m)]; ok {
+			return fmt.Errorf("--model names %q and %q, which are the same model or would share a results folder; name each model once", prev, m)
+		}
+		seen[record.ModelDir(m)] = m
+	}
+	for i, h := range s.Hosts {
+		if h == "" || slices.Contains(s.Hosts[:i], h) {
+			return fmt.Errorf("--host lists %q twice or empty; give each server once: URL1,URL2", h)
+		}
+	}
+	if s.ParallelPerHost < 0 || s.ParallelPerHost > MaxParallel {
+		return fmt.Errorf("--parallel-per-host must be between 1 and %d, got %d", MaxParallel, s.ParallelPerHost)
+	}
+	return nil
 }
 
 // checkTracks checks that tracks is not empty, and holds only known tracks, each once.

@@ -17,6 +17,7 @@ import (
 
 	"bench/internal/words"
 	"bench/model"
+	"bench/record"
 	"bench/runner"
 	"bench/tasks"
 	"bench/testrun"
@@ -35,6 +36,8 @@ func runCommand() *cli.Command {
 			"  bench run --tracks workflow,agent --seeds 1 --out results/lesson\n" +
 			"  bench run --tasks parse_date --tracks agent --seeds 1,2,3,1 --out results/twins\n" +
 			"  bench run --tracks oracle                        # no model needed\n" +
+			"  bench run --model qwen3:8b,gemma3:4b --host http://gpu1:11434,http://gpu2:11434 --seeds 1,2,3\n" +
+			"  bench run --shard 2/3 --seeds 1,2,3 --out results/sweep/shard-2   # one of three machines\n" +
 			"  bench run --resume results/lesson",
 		Flags: append(modelFlags(),
 			&cli.StringFlag{Name: "tasks", Usage: "comma-separated task names (default: all)"},
@@ -51,9 +54,11 @@ func runCommand() *cli.Command {
 			&cli.IntFlag{Name: "tries", Value: runner.DefaultTries, Usage: "workflow-retry: attempts"},
 			&cli.StringFlag{Name: "posture", Value: runner.DefaultPosture, Usage: "coding guidance and workspace snapshot for the agent: off, auto (ask the detector) or on"},
 			&cli.IntFlag{Name: "parallel", Value: runner.DefaultParallel, Usage: fmt.Sprintf("episodes run at once (at most %d)", runner.MaxParallel)},
+			&cli.IntFlag{Name: "parallel-per-host", Usage: "episodes one model server takes at once (default: --parallel spread over the --host servers, at least 1)"},
+			&cli.StringFlag{Name: "shard", Usage: "run part i of n of the plan (i/n, e.g. 2/3): the same split on every machine; merge the parts with bench report A B C"},
 			&cli.DurationFlag{Name: "episode-timeout", Value: runner.DefaultEpisodeTimeout, Usage: "wall-clock limit of one episode; one that reaches it ends with exit reason timeout and does not pass"},
 			&cli.StringFlag{Name: "out", Usage: "results folder (default: " + runner.ResultsDir + "/<UTC time>-<model>)"},
-			&cli.StringFlag{Name: "resume", Usage: "finish the run in this results folder, as its run.json describes it (only --host, --parallel, --timeout, --tasks-dir, --keep-workspaces and --format may be given)"},
+			&cli.StringFlag{Name: "resume", Usage: "finish the run in this results folder, as its run.json describes it (only --host, --parallel, --parallel-per-host, --timeout, --tasks-dir, --keep-workspaces and --format may be given)"},
 			&cli.BoolFlag{Name: "keep-workspaces", Usage: "keep each episode's workspace after grading"},
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "output format of the report printed at the end: text, markdown, csv or json"},
 		),
@@ -80,11 +85,11 @@ func runAction(c *cli.Context) error {
 	if !checkReady(ctx, c.App.ErrWriter, s) {
 		return cli.Exit("", 1)
 	}
-	client, err := s.Connect(ctx)
+	servers, err := s.Connect(ctx)
 	if err != nil {
 		return err
 	}
-	return execute(ctx, c, s, client)
+	return execute(ctx, c, s, servers)
 }
 
 // session makes the run's Session from the flags, or from the run.json of --resume.
@@ -116,8 +121,14 @@ func specFrom(c *cli.Context) (runner.Spec, error) {
 			return runner.Spec{}, err
 		}
 	}
+	shard, err := shardFlag(c)
+	if err != nil {
+		return runner.Spec{}, err
+	}
+	mcfg := modelConfig(c)
 	return runner.Spec{
-		Model: modelConfig(c), Tasks: selected, Tracks: tracks, Seeds: seeds,
+		Model: mcfg, Models: splitRaw(mcfg.Model), Hosts: hostList(c), ParallelPerHost: c.Int("parallel-per-host"), Shard: shard,
+		Tasks: selected, Tracks: tracks, Seeds: seeds,
 		Temperature: c.Float64("temperature"), NumCtx: c.Int("num-ctx"), TopP: c.Float64("top-p"), Think: c.Bool("think"),
 		MaxTokens: c.Int("max-tokens"), TokenLimit: c.Int("token-limit"), MaxTurns: c.Int("max-turns"), Tries: c.Int("tries"),
 		Posture: c.String("posture"), Parallel: c.Int("parallel"), EpisodeTimeout: c.Duration("episode-timeout"),
@@ -140,7 +151,7 @@ func resumeSession(c *cli.Context, dir string) (*runner.Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts := runner.ResumeOptions{Host: c.String("host"), Timeout: c.Duration("timeout")}
+	opts := runner.ResumeOptions{Hosts: hostList(c), Timeout: c.Duration("timeout"), ParallelPerHost: c.Int("parallel-per-host")}
 	if c.IsSet("parallel") {
 		opts.Parallel = c.Int("parallel") // else the run's own
 		if opts.Parallel == 0 {
@@ -154,7 +165,41 @@ func resumeSession(c *cli.Context, dir string) (*runner.Session, error) {
 // run takes them from there and refuses new ones.
 // --host is not among them: a server may move between sessions, and the
 // model digest check in Connect still proves the same weights answer.
-var runDefiningFlags = []string{"backend", "model", "tasks", "tracks", "seeds", "temperature", "num-ctx", "top-p", "max-tokens", "think", "max-turns", "token-limit", "tries", "posture", "episode-timeout", "out"}
+var runDefiningFlags = []string{"backend", "model", "tasks", "tracks", "seeds", "temperature", "num-ctx", "top-p", "max-tokens", "think", "max-turns", "token-limit", "tries", "posture", "episode-timeout", "out", "shard"}
+
+// shardFlag reads --shard; nil when not given.
+func shardFlag(c *cli.Context) (*record.Shard, error) {
+	if !c.IsSet("shard") {
+		return nil, nil
+	}
+	return runner.ParseShard(c.String("shard"))
+}
+
+// hostList is the pool of servers: --host URL1,URL2, else a comma-separated
+// OLLAMA_HOST on the Ollama backend; nil leaves the one server to the
+// model package's defaults.
+func hostList(c *cli.Context) []string {
+	if c.IsSet("host") {
+		return splitRaw(c.String("host"))
+	}
+	if env := os.Getenv("OLLAMA_HOST"); c.String("backend") == model.BackendOllama && strings.Contains(env, ",") {
+		return splitRaw(env)
+	}
+	return nil
+}
+
+// splitRaw splits a comma-separated list keeping blanks (trimmed), for the
+// runner to refuse with a clear message; "" is no list.
+func splitRaw(s string) []string {
+	if strings.TrimSpace(s) == "" {
+		return nil
+	}
+	parts := strings.Split(s, ",")
+	for i := range parts {
+		parts[i] = strings.TrimSpace(parts[i])
+	}
+	return parts
+}
 
 // checkFormat checks the --format of the final report.
 func checkFormat(f string) error {
@@ -226,8 +271,7 @@ func resumeHelp(s *runner.Session) string {
 // checkReady runs the doctor's checks; on failure it prints them, and the
 // server help when a server check failed. Nothing has been created yet.
 func checkReady(ctx context.Context, errw io.Writer, s *runner.Session) bool {
-	need := needs{model: runner.NeedsAnyModel(s.Run.Tracks), tools: slices.ContainsFunc(s.Run.Tracks, runner.UsesTools)}
-	lines, ok := preflight(ctx, s.Model, need, s.Tasks)
+	lines, ok := preflightAll(ctx, s)
 	if ok {
 		return true
 	}
@@ -250,13 +294,45 @@ func checkReady(ctx context.Context, errw io.Writer, s *runner.Session) bool {
 	return false
 }
 
+// preflightAll runs the doctor's checks against every host and model of
+// the run; the python and tasks checks once.
+func preflightAll(ctx context.Context, s *runner.Session) ([]check, bool) {
+	need := needs{model: runner.NeedsAnyModel(s.Run.Tracks), tools: slices.ContainsFunc(s.Run.Tracks, runner.UsesTools)}
+	if !need.model {
+		return preflight(ctx, s.Model, need, s.Tasks)
+	}
+	var all []check
+	ok := true
+	for i, cfg := range s.ServerConfigs() {
+		lines, good := preflight(ctx, cfg, need, s.Tasks)
+		ok = ok && good
+		for _, l := range lines {
+			if i == 0 || (l.Name != checkPython && l.Name != checkTasks) {
+				all = append(all, l)
+			}
+		}
+	}
+	return all, ok
+}
+
 // execute runs the pending episodes, then prints the report; a run stopped
 // early says how to resume it.
-func execute(ctx context.Context, c *cli.Context, s *runner.Session, client model.Chatter) error {
+func execute(ctx context.Context, c *cli.Context, s *runner.Session, servers []runner.Server) error {
 	// Progress goes to stderr so that `bench run > report.txt` keeps only the report.
 	out := c.App.ErrWriter
 	plan, pending := s.Plan(), s.Pending()
-	fmt.Fprintf(out, "bench run: %s (%s × %s × %s) into %s", words.Plural(len(plan), "episode"), words.Plural(len(s.Tasks), "task"), words.Plural(len(s.Run.Tracks), "track"), words.Plural(len(s.Run.Seeds), "seed"), s.Dir)
+	dims := []string{words.Plural(len(s.Tasks), "task"), words.Plural(len(s.Run.Tracks), "track")}
+	if n := len(s.Run.Models); n > 1 {
+		dims = append(dims, words.Plural(n, "model"))
+	}
+	dims = append(dims, words.Plural(len(s.Run.Seeds), "seed"))
+	fmt.Fprintf(out, "bench run: %s (%s) into %s", words.Plural(len(plan), "episode"), strings.Join(dims, " × "), s.Dir)
+	if sh := s.Run.Shard; sh != nil {
+		fmt.Fprintf(out, ", shard %s", sh)
+	}
+	if len(servers) > 1 {
+		fmt.Fprintf(out, ", on %d servers (%d at once each)", len(servers), s.Slots())
+	}
 	if skipped := len(plan) - len(pending); skipped > 0 {
 		fmt.Fprintf(out, "; %d already finished", skipped)
 	}
@@ -267,7 +343,7 @@ func execute(ctx context.Context, c *cli.Context, s *runner.Session, client mode
 	}
 	done, passed := s.Finished()
 	prog := newProgress(out, len(plan), done, passed)
-	runErr := s.Execute(ctx, client, runner.ExecOptions{Keep: keep, Progress: prog.episode, Warn: func(w string) { fmt.Fprintln(out, "warning:", w) }})
+	runErr := s.Execute(ctx, servers, runner.ExecOptions{Keep: keep, Progress: prog.episode, Warn: func(w string) { fmt.Fprintln(out, "warning:", w) }})
 	prog.finish()
 	var stopped *runner.StopError
 	switch {
