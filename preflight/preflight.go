@@ -145,7 +145,7 @@ func Failed(checks []Check) []string {
 // than python3 or the tasks).
 func ServerFailed(checks []Check) bool {
 	return slices.ContainsFunc(checks, func(c Check) bool {
-		return !c.OK() && c.Name != Python && c.Name != Tasks && c.Name != Sandbox
+		return !c.OK() && !Local(c.Name)
 	})
 }
 
@@ -158,3 +158,7 @@ func notNeeded(tracks []string, none, any string) string {
 	}
 	return "not needed: --tracks " + strings.Join(tracks, ",") + " " + none
 }
+
+// Local reports whether the named check is about this machine (python3, the
+// sandbox, the tasks) rather than a model server.
+func Local(name string) bool { return name == Python || name == Tasks || name == Sandbox }

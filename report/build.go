@@ -44,6 +44,7 @@ func runInfos(inputs []record.Data) []RunInfo {
 		infos[i] = RunInfo{
 			ID: in.Run.ID, Dir: in.Dir, BenchVersion: in.Run.BenchVersion, Backend: in.Run.Backend,
 			Model: in.Run.Model, ModelDigest: in.Run.ModelDigest, Episodes: len(in.Episodes),
+			Sandbox: in.Run.Sandbox,
 		}
 	}
 	return infos

@@ -1,5 +1,7 @@
 package report
 
+import "bench/record"
+
 // Report is everything the renderers show, computed by Build. Its JSON form
 // is the document of `bench report --format json`.
 type Report struct {
@@ -23,6 +25,9 @@ type RunInfo struct {
 	Model        string `json:"model"`
 	ModelDigest  string `json:"model_digest"`
 	Episodes     int    `json:"episodes"`
+	// Sandbox is what confined the run's test runs; nil for runs from
+	// before the sandbox.
+	Sandbox *record.Sandbox `json:"sandbox,omitempty"`
 }
 
 // Row is the summary of one task and track.

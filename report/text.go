@@ -127,6 +127,9 @@ func runLines(rep *Report) []string {
 			what = "no model"
 		}
 		lines[i] = fmt.Sprintf("run %s: %s, %s, %s", r.ID, what, words.Plural(r.Episodes, "episode"), r.Dir)
+		if sb := r.Sandbox; sb != nil {
+			lines[i] += fmt.Sprintf(", sandbox fs=%s net=%s pid=%s", sb.FS, sb.Net, sb.PID)
+		}
 	}
 	return lines
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"bench/internal/suggest"
 	"bench/model"
 	"bench/record"
 	"bench/tasks"
@@ -120,7 +121,7 @@ func checkTracks(tracks []string) error {
 	}
 	for i, w := range tracks {
 		if _, ok := LookupTrack(w); !ok {
-			return fmt.Errorf("unknown track %q in --tracks: valid tracks are %s", w, strings.Join(TrackWords(), ", "))
+			return fmt.Errorf("unknown track %q in --tracks%s: valid tracks are %s", w, suggest.DidYouMean(w, TrackWords(), ""), strings.Join(TrackWords(), ", "))
 		}
 		if slices.Contains(tracks[:i], w) {
 			return fmt.Errorf("track %q is named twice in --tracks", w)

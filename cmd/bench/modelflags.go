@@ -26,7 +26,3 @@ func modelConfig(c *cli.Context) model.Config {
 		Timeout: c.Duration("timeout"),
 	}
 }
-
-// inspectTimeout bounds the server checks of the preflight: the model
-// package's one limit for an Inspect call.
-const inspectTimeout = model.InspectTimeout

@@ -1,6 +1,7 @@
 package main
 
 import (
+	pf "bench/preflight"
 	"context"
 	"errors"
 	"fmt"
@@ -19,7 +20,7 @@ import (
 	"bench/model"
 	"bench/record"
 	"bench/runner"
-	"bench/tasks"
+	"bench/sandbox"
 	"bench/testrun"
 )
 
@@ -40,10 +41,10 @@ func runCommand() *cli.Command {
 			"  bench run --shard 2/3 --seeds 1,2,3 --out results/sweep/shard-2   # one of three machines\n" +
 			"  bench run --resume results/lesson",
 		Flags: append(modelFlags(),
-			&cli.StringFlag{Name: "tasks", Usage: "comma-separated task names (default: all)"},
+			&cli.StringFlag{Name: "tasks", Aliases: []string{"task"}, Usage: "comma-separated task names (default: all)"},
 			tasksDirFlag(),
-			&cli.StringFlag{Name: "tracks", Value: "workflow,agent", Usage: "comma-separated tracks: " + strings.Join(runner.TrackWords(), ", ")},
-			&cli.StringFlag{Name: "seeds", Value: "1", Usage: "comma-separated seeds; a repeated seed is a twin run"},
+			&cli.StringFlag{Name: "tracks", Aliases: []string{"track"}, Value: "workflow,agent", Usage: "comma-separated tracks: " + strings.Join(runner.TrackWords(), ", ")},
+			&cli.StringFlag{Name: "seeds", Aliases: []string{"seed"}, Value: "1", Usage: "comma-separated seeds; a repeated seed is a twin run"},
 			&cli.Float64Flag{Name: "temperature", Value: runner.DefaultTemperature, Usage: "sampling temperature"},
 			&cli.IntFlag{Name: "num-ctx", Value: runner.DefaultNumCtx, Usage: "context window sent with every request"},
 			&cli.IntFlag{Name: "max-tokens", Value: runner.DefaultMaxTokens, Usage: "cap on one reply's tokens, sent with every request as num_predict / max_tokens (0 = the server's default, unlimited on Ollama)"},
@@ -57,10 +58,11 @@ func runCommand() *cli.Command {
 			&cli.IntFlag{Name: "parallel-per-host", Usage: "episodes one model server takes at once (default: --parallel spread over the --host servers, at least 1)"},
 			&cli.StringFlag{Name: "shard", Usage: "run part i of n of the plan (i/n, e.g. 2/3): the same split on every machine; merge the parts with bench report A B C"},
 			&cli.DurationFlag{Name: "episode-timeout", Value: runner.DefaultEpisodeTimeout, Usage: "wall-clock limit of one episode; one that reaches it ends with exit reason timeout and does not pass"},
-			&cli.StringFlag{Name: "out", Usage: "results folder (default: " + runner.ResultsDir + "/<UTC time>-<model>)"},
-			&cli.StringFlag{Name: "resume", Usage: "finish the run in this results folder, as its run.json describes it (only --host, --parallel, --parallel-per-host, --timeout, --tasks-dir, --keep-workspaces and --format may be given)"},
+			sandboxFlag(),
+			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "results folder (default: " + runner.ResultsDir + "/<UTC time>-<model>)"},
+			&cli.StringFlag{Name: "resume", Usage: "finish the run in this results folder, as its run.json describes it (only --host, --parallel, --parallel-per-host, --timeout, --tasks-dir, --sandbox, --keep-workspaces and --format may be given)"},
 			&cli.BoolFlag{Name: "keep-workspaces", Usage: "keep each episode's workspace after grading"},
-			&cli.StringFlag{Name: "format", Value: "text", Usage: "output format of the report printed at the end: text, markdown, csv or json"},
+			formatFlag(reportFormats...),
 		),
 		Action: runAction,
 	}
@@ -82,8 +84,15 @@ func runAction(c *cli.Context) error {
 	}
 	ctx, stop := interruptContext(c.Context, c.App.ErrWriter)
 	defer stop()
-	if !checkReady(ctx, c.App.ErrWriter, s) {
+	mode, err := sandboxMode(c)
+	if err != nil {
+		return err
+	}
+	if !checkReady(ctx, c.App.ErrWriter, s, mode) {
 		return cli.Exit("", 1)
+	}
+	if err := useSandbox(c.App.ErrWriter, s, mode); err != nil {
+		return err
 	}
 	servers, err := s.Connect(ctx)
 	if err != nil {
@@ -117,7 +126,7 @@ func specFrom(c *cli.Context) (runner.Spec, error) {
 	}
 	selected := all
 	if names := splitList(c.String("tasks")); len(names) > 0 {
-		if selected, err = tasks.Select(all, names); err != nil {
+		if selected, err = pickTasks(all, names); err != nil {
 			return runner.Spec{}, err
 		}
 	}
@@ -270,49 +279,65 @@ func resumeHelp(s *runner.Session) string {
 
 // checkReady runs the doctor's checks; on failure it prints them, and the
 // server help when a server check failed. Nothing has been created yet.
-func checkReady(ctx context.Context, errw io.Writer, s *runner.Session) bool {
-	lines, ok := preflightAll(ctx, s)
-	if ok {
+func checkReady(ctx context.Context, errw io.Writer, s *runner.Session, mode sandbox.Mode) bool {
+	checks := preflightAll(ctx, s, mode)
+	if pf.OK(checks) {
 		return true
 	}
-	serverFailed := false
-	for _, l := range lines {
-		fmt.Fprintln(errw, l)
-		if !l.OK && l.Name != checkPython && l.Name != checkTasks {
-			serverFailed = true
-		}
+	for _, c := range checks {
+		fmt.Fprintln(errw, c)
 	}
-	if serverFailed {
-		if s.Resumed {
-			fmt.Fprintln(errw, resumeHelp(s))
-		} else {
-			fmt.Fprintln(errw, serverHelp())
-		}
-	} else {
+	switch {
+	case pf.ServerFailed(checks) && s.Resumed:
+		fmt.Fprintln(errw, resumeHelp(s))
+	case pf.ServerFailed(checks):
+		fmt.Fprintln(errw, serverHelp())
+	default:
 		fmt.Fprintln(errw, "bench run stopped before creating anything: the checks above failed.")
 	}
 	return false
 }
 
 // preflightAll runs the doctor's checks against every host and model of
-// the run; the python and tasks checks once.
-func preflightAll(ctx context.Context, s *runner.Session) ([]check, bool) {
-	need := needs{model: runner.NeedsAnyModel(s.Run.Tracks), tools: slices.ContainsFunc(s.Run.Tracks, runner.UsesTools)}
-	if !need.model {
-		return preflight(ctx, s.Model, need, s.Tasks)
+// the run, and the local ones (python3, the sandbox, the tasks) once.
+func preflightAll(ctx context.Context, s *runner.Session, mode sandbox.Mode) []pf.Check {
+	need := pf.NeedsOf(s.Run.Tracks)
+	need.Think, need.Sandbox = s.Run.Think, mode
+	if !need.Model {
+		return pf.Run(ctx, s.Model, need, s.Tasks)
 	}
-	var all []check
-	ok := true
+	var all []pf.Check
 	for i, cfg := range s.ServerConfigs() {
-		lines, good := preflight(ctx, cfg, need, s.Tasks)
-		ok = ok && good
-		for _, l := range lines {
-			if i == 0 || (l.Name != checkPython && l.Name != checkTasks) {
-				all = append(all, l)
+		taskList := s.Tasks
+		if i > 0 {
+			taskList = nil
+		}
+		for _, c := range pf.Run(ctx, cfg, need, taskList) {
+			if i == 0 || !pf.Local(c.Name) {
+				all = append(all, c)
 			}
 		}
 	}
-	return all, ok
+	return all
+}
+
+// useSandbox puts every test run of this process in the sandbox that mode
+// asks for, records its layers on the run, and says once which layers this
+// machine lacks.
+func useSandbox(errw io.Writer, s *runner.Session, mode sandbox.Mode) error {
+	cfg := sandbox.Config{Mode: mode}
+	layers, err := sandbox.Plan(cfg)
+	if err != nil {
+		return err
+	}
+	testrun.SetSandbox(cfg)
+	if !s.Resumed {
+		s.Run.Sandbox = &record.Sandbox{FS: layers.FS, Net: layers.Net, PID: layers.PID}
+	}
+	if missing := layers.Missing(); mode != sandbox.Off && len(missing) > 0 {
+		fmt.Fprintf(errw, "warning: the sandbox lacks %s on this machine (%s); bench doctor says how to add it, --sandbox on refuses to run without it\n", strings.Join(missing, ", "), layers)
+	}
+	return nil
 }
 
 // execute runs the pending episodes, then prints the report; a run stopped
