@@ -18,7 +18,6 @@ import (
 	"bench/internal/words"
 	"bench/model"
 	"bench/runner"
-	"bench/tasks"
 	"bench/testrun"
 )
 
@@ -37,7 +36,7 @@ func runCommand() *cli.Command {
 			"  bench run --tracks oracle                        # no model needed\n" +
 			"  bench run --resume results/lesson",
 		Flags: append(modelFlags(),
-			&cli.StringFlag{Name: "tasks", Usage: "comma-separated task names (default: all)"},
+			&cli.StringFlag{Name: "tasks", Usage: "comma-separated task names, or all (default: the four course tasks)"},
 			tasksDirFlag(),
 			&cli.StringFlag{Name: "tracks", Value: "workflow,agent", Usage: "comma-separated tracks: " + strings.Join(runner.TrackWords(), ", ")},
 			&cli.StringFlag{Name: "seeds", Value: "1", Usage: "comma-separated seeds; a repeated seed is a twin run"},
@@ -110,11 +109,9 @@ func specFrom(c *cli.Context) (runner.Spec, error) {
 	if err != nil {
 		return runner.Spec{}, err
 	}
-	selected := all
-	if names := splitList(c.String("tasks")); len(names) > 0 {
-		if selected, err = tasks.Select(all, names); err != nil {
-			return runner.Spec{}, err
-		}
+	selected, err := pickRunTasks(all, splitList(c.String("tasks")))
+	if err != nil {
+		return runner.Spec{}, err
 	}
 	return runner.Spec{
 		Model: modelConfig(c), Tasks: selected, Tracks: tracks, Seeds: seeds,

@@ -66,10 +66,10 @@ func tasksDir(c *cli.Context) string {
 	return ""
 }
 
-// loadTasks returns the tasks in dir, or the built-in ones when dir is "".
+// loadTasks returns the tasks in dir, or the built-in suite when dir is "".
 func loadTasks(dir string) ([]tasks.Task, error) {
 	if dir == "" {
-		return tasks.Load(tasks.Embedded())
+		return tasks.Load(tasks.Suite())
 	}
 	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("--tasks-dir %s does not exist; give a folder holding one subfolder per task (as tasks/ in the source)", dir)
