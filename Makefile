@@ -17,13 +17,14 @@ lint:
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt needed on:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 
-# demo needs no model server: the detector replay, an oracle run (which
-# prints its report as text), the same report as Markdown with its plot and
-# as the HTML page, and one episode's transcript.
+# demo needs no model server: the detector replay, an oracle run over every
+# task of the suite, Python and Go (which prints its report as text), the
+# same report as Markdown with its plot and as the HTML page, and one
+# episode's transcript.
 demo: build
 	$(BIN) detect
 	rm -rf $(DEMO)
-	$(BIN) run --tracks oracle --out $(DEMO)
+	$(BIN) run --tracks oracle --tasks all --out $(DEMO)
 	$(BIN) report $(DEMO) --format markdown --plot $(DEMO)/report.svg
 	$(BIN) report $(DEMO) --format html > $(DEMO)/report.html
 	$(BIN) show $(DEMO) --task parse_date --track oracle --seed 1

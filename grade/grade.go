@@ -57,7 +57,8 @@ func Grade(ctx context.Context, t tasks.Task, dir string) (Result, error) {
 }
 
 // cleanInPlace restores the protected test files in the workspace and
-// removes harness shadows and added test modules there, as graded.
+// removes harness shadows and added test modules there (for Go, added
+// *_test.go files and test data), as graded.
 func cleanInPlace(t tasks.Task, dir string, g *Result) error {
 	for _, f := range t.TestFiles {
 		changed, err := restore(t, dir, f)
@@ -67,6 +68,11 @@ func cleanInPlace(t tasks.Task, dir string, g *Result) error {
 		if changed {
 			g.flag("test file %s was changed, deleted or replaced; graded with the pristine copy", f)
 		}
+	}
+	if isGo(t) {
+		var err error
+		g.Extra, err = removeExtraGoTests(t, dir)
+		return err
 	}
 	shadowed, err := removeShadows(t, dir)
 	if err != nil {

@@ -25,12 +25,13 @@ const verdictTag = "BENCH-VERDICT "
 
 // verdict is what the grading runner reported, when it did.
 type verdict struct {
-	nonce    string
-	found    bool     // a line with the right nonce
-	forged   int      // lines with another nonce
-	Ran      int      `json:"ran"`
-	OK       bool     `json:"ok"`
-	Problems []string `json:"problems"`
+	nonce     string
+	unwrapped bool     // the command ran without the grading runner: nothing to check
+	found     bool     // a line with the right nonce
+	forged    int      // lines with another nonce
+	Ran       int      `json:"ran"`
+	OK        bool     `json:"ok"`
+	Problems  []string `json:"problems"`
 }
 
 // runSealed runs the task's tests in ws through the grading runner when
@@ -39,8 +40,12 @@ type verdict struct {
 // outside ws.
 func runSealed(ctx context.Context, t tasks.Task, ws, root string) (testrun.Result, verdict, error) {
 	opts := testrun.Options{Sandbox: testrun.DefaultSandbox()}
+	if isGo(t) {
+		res, err := testrun.RunTaskWith(ctx, t, ws, opts, testrun.GradeCache)
+		return res, verdict{unwrapped: true}, err
+	}
 	argv := t.TestCmd
-	v := verdict{found: true, OK: true} // a command we do not wrap has no verdict to check
+	v := verdict{unwrapped: true} // a command we do not wrap has no verdict to check
 	if len(argv) >= 3 && argv[1] == "-m" && argv[2] == "unittest" {
 		dir := filepath.Join(root, "runner")
 		var err error
@@ -103,6 +108,8 @@ func (v *verdict) read(res *testrun.Result, ws string) {
 // parsed output, flagging g as tampered where not.
 func (v verdict) check(res testrun.Result, g *Result) bool {
 	switch {
+	case v.unwrapped:
+		return true
 	case v.forged > 0:
 		g.flag("the test output held %d forged verdict line(s)", v.forged)
 	case !v.found && res.ExitCode == 0 && !res.TimedOut:

@@ -36,7 +36,10 @@ func seal(ctx context.Context, t tasks.Task, dir, root string, g *Result) (strin
 	if real, err := filepath.EvalSymlinks(ws); err == nil {
 		ws = real
 	}
-	std := stdlibNames(ctx, t.TestCmd)
+	std := map[string]bool{}
+	if !isGo(t) {
+		std = stdlibNames(ctx, t.TestCmd)
+	}
 	seen := map[string]bool{}
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || p == dir {
@@ -45,7 +48,7 @@ func seal(ctx context.Context, t tasks.Task, dir, root string, g *Result) (strin
 		rel, _ := filepath.Rel(dir, p)
 		rel = filepath.ToSlash(rel)
 		seen[rel] = true
-		why, tamper := leaveOut(t, std, rel, d)
+		why, tamper := leaveOut(t, std, p, rel, d)
 		switch {
 		case why != "" && tamper:
 			g.flag("%s %s; left out", rel, why)
@@ -68,8 +71,9 @@ func seal(ctx context.Context, t tasks.Task, dir, root string, g *Result) (strin
 }
 
 // leaveOut says why the workspace entry rel is not carried into grading
-// ("" to carry it) and whether that is tampering.
-func leaveOut(t tasks.Task, std map[string]bool, rel string, d fs.DirEntry) (why string, tamper bool) {
+// ("" to carry it) and whether that is tampering. A Go task leaves out
+// only the module files the track added or changed (see goLeaveOut).
+func leaveOut(t tasks.Task, std map[string]bool, p, rel string, d fs.DirEntry) (why string, tamper bool) {
 	name := d.Name()
 	inRepo := exists(t, rel)
 	switch {
@@ -77,6 +81,8 @@ func leaveOut(t tasks.Task, std map[string]bool, rel string, d fs.DirEntry) (why
 		return "is a symbolic link", false
 	case !d.IsDir() && !d.Type().IsRegular():
 		return "is not a regular file", false
+	case isGo(t):
+		return goLeaveOut(t, p, rel, d), false
 	case d.IsDir() && name == "__pycache__":
 		return "is a bytecode cache (every test run sets PYTHONDONTWRITEBYTECODE, so it was planted)", true
 	case !d.IsDir() && (strings.HasSuffix(name, ".pyc") || strings.HasSuffix(name, ".pyo")):
@@ -160,7 +166,9 @@ func isTestFile(t tasks.Task, rel string) bool {
 // changed it; test files stay pristine (cleanInPlace flagged them), and
 // test modules the track added are left out (they are in g.Extra).
 func carry(t tasks.Task, p, rel, ws string, g *Result) error {
-	if isTestFile(t, rel) || (!exists(t, rel) && looksLikeTest(path.Base(rel)) && strings.HasSuffix(rel, ".py")) {
+	added := !exists(t, rel)
+	if isTestFile(t, rel) || added && isGo(t) && goTestPath(rel) ||
+		added && !isGo(t) && looksLikeTest(path.Base(rel)) && strings.HasSuffix(rel, ".py") {
 		return nil
 	}
 	data, err := readRegular(p)
@@ -203,14 +211,15 @@ func readRegular(p string) ([]byte, error) {
 }
 
 // dropDeleted removes from ws the pristine non-test files that the track
-// deleted from its workspace (seen holds what the workspace has).
+// deleted from its workspace (seen holds what the workspace has); a Go
+// task's module files stay.
 func dropDeleted(t tasks.Task, ws string, seen map[string]bool) error {
 	return fs.WalkDir(t.FS, "repo", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
 		rel := strings.TrimPrefix(p, "repo/")
-		if seen[rel] || isTestFile(t, rel) {
+		if seen[rel] || isTestFile(t, rel) || isGo(t) && goModuleFile(path.Base(rel)) {
 			return nil
 		}
 		return os.Remove(filepath.Join(ws, filepath.FromSlash(rel)))

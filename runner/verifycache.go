@@ -17,8 +17,9 @@ import (
 
 // VerifyCache remembers the tasks that passed their oracle check, so that
 // every run need not check them again. An entry is keyed by the task's
-// checksum, the bench executable's build identity and the python3 on PATH:
-// a changed task, another build of bench or another Python checks again.
+// checksum, the bench executable's build identity and the program its
+// tests run with (python3 or go, on PATH): a changed task, another build of
+// bench or another Python or Go checks again.
 // The zero VerifyCache (Dir "") caches nothing.
 type VerifyCache struct {
 	Dir string
@@ -73,7 +74,7 @@ func (c VerifyCache) store(t tasks.Task, sum string, v Verification) {
 // path is the cache file of t at checksum sum.
 func (c VerifyCache) path(t tasks.Task, sum string) string {
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s", buildIdentity(), pythonIdentity(), t.Name, sum)
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s", buildIdentity(), toolIdentity(t), t.Name, sum)
 	return filepath.Join(c.Dir, hex.EncodeToString(h.Sum(nil))[:32]+".json")
 }
 
@@ -92,8 +93,14 @@ var buildIdentity = sync.OnceValue(func() string {
 	return id + " " + fileIdentity(os.Executable())
 })
 
-// pythonIdentity names the python3 the tests run with.
-func pythonIdentity() string { return fileIdentity(exec.LookPath("python3")) }
+// toolIdentity names the program t's tests run with (python3, go) as
+// found on PATH.
+func toolIdentity(t tasks.Task) string {
+	if len(t.TestCmd) == 0 {
+		return "?"
+	}
+	return fileIdentity(exec.LookPath(t.TestCmd[0]))
+}
 
 // fileIdentity is a file's path, size and modification time.
 func fileIdentity(path string, err error) string {

@@ -9,17 +9,22 @@ import (
 
 var (
 	ranLine = regexp.MustCompile(`(?m)^(Ran \d+ tests?) in \d+(?:\.\d+)?s$`)
+	goTest  = regexp.MustCompile(`(?m)^(\s*--- (?:PASS|FAIL|SKIP): \S+) \(\d+(?:\.\d+)?s\)$`)
+	goPkg   = regexp.MustCompile(`(?m)^((?:ok  |FAIL)\t\S+)\t\d+(?:\.\d+)?s$`)
 	address = regexp.MustCompile(`\b0x[0-9a-fA-F]{6,}\b`)
 )
 
 // Normalize makes test output repeatable for a prompt: the workspace's
 // absolute path (also its symlink-resolved form) becomes ".", the run time
-// in "Ran 5 tests in 0.003s" becomes "Xs", and object addresses become 0x….
+// in "Ran 5 tests in 0.003s" becomes "Xs" (for Go, the times of
+// "--- FAIL: TestX (0.00s)" and "ok  \tpkg\t0.004s" too), and object addresses become 0x….
 func Normalize(out, dir string) string {
 	for _, p := range workspacePaths(dir) {
 		out = replacePath(out, p)
 	}
 	out = ranLine.ReplaceAllString(out, "$1 in Xs")
+	out = goTest.ReplaceAllString(out, "$1 (Xs)")
+	out = goPkg.ReplaceAllString(out, "$1\tXs")
 	return address.ReplaceAllString(out, "0x…")
 }
 

@@ -68,3 +68,11 @@ func TestNormalizeSymlink(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+func TestNormalizeGoTimings(t *testing.T) {
+	in := "--- FAIL: TestClampAbove (0.00s)\n    --- PASS: TestX/sub (0.12s)\nFAIL\tclamp\t0.004s\nok  \tclamp/sub\t1.250s\n"
+	want := "--- FAIL: TestClampAbove (Xs)\n    --- PASS: TestX/sub (Xs)\nFAIL\tclamp\tXs\nok  \tclamp/sub\tXs\n"
+	if got := Normalize(in, "/nowhere"); got != want {
+		t.Errorf("Normalize:\n%q\nwant\n%q", got, want)
+	}
+}

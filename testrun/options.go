@@ -14,6 +14,7 @@ type Options struct {
 	Sandbox  sandbox.Config
 	ReadOnly []string // folders the tests may read besides the system and the interpreter's
 	Writable []string // folders the tests may write besides the workspace and their temporary folder
+	Go       *GoRun   // non-nil for "go test -json": Go's environment and output (see RunTaskWith)
 }
 
 // spec is the sandbox's view of one run of bin in dir with the private

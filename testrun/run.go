@@ -63,6 +63,11 @@ func RunWith(ctx context.Context, dir string, argv []string, timeout time.Durati
 	defer removeAll(tmp)
 	cmd := command(runCtx, bin, argv, dir)
 	cmd.Env = append(cmd.Env, "TMPDIR="+tmp)
+	if opts.Go != nil {
+		if cmd.Env, opts, err = opts.Go.prepare(cmd.Env, opts, tmp); err != nil {
+			return Result{}, fmt.Errorf("the Go build cache: %w", err)
+		}
+	}
 	layers, err := sandbox.Apply(cmd, opts.Sandbox, opts.spec(bin, dir, tmp))
 	if err != nil {
 		return Result{Sandbox: layers}, err
@@ -74,11 +79,15 @@ func RunWith(ctx context.Context, dir string, argv []string, timeout time.Durati
 	}
 	res := Result{ExitCode: cmd.ProcessState.ExitCode(), Duration: time.Since(start), Output: output, CutBytes: cut, Sandbox: layers}
 	res.TimedOut = errors.Is(runCtx.Err(), context.DeadlineExceeded) && ctx.Err() == nil
+	if opts.Go != nil {
+		opts.Go.apply(&res)
+	} else {
+		Parse(res.Output).apply(&res)
+	}
 	if res.TimedOut {
 		res.Output += fmt.Sprintf("\n[bench: the tests were stopped after the %s timeout]\n", timeout)
 	}
 	res.Normalized = Normalize(res.Output, dir)
-	Parse(res.Output).apply(&res)
 	if ctx.Err() != nil {
 		return res, fmt.Errorf("test run interrupted: %w", ctx.Err())
 	}

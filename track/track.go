@@ -49,7 +49,7 @@ type Func func(ctx context.Context, env *Env) Outcome
 // RunTests runs the task's test command in the workspace, records a
 // test_run event and adds the run's duration to TestTime.
 func (e *Env) RunTests(ctx context.Context) (testrun.Result, error) {
-	res, err := testrun.Run(ctx, e.Dir, e.Task.TestCmd, e.Task.Timeout)
+	res, err := testrun.RunTask(ctx, e.Task, e.Dir)
 	e.testTime += res.Duration
 	ev := record.Event{Kind: record.EventTestRun, TestsPassed: res.Passed, TestsTotal: res.Total, Output: res.Normalized}
 	if err != nil {

@@ -17,7 +17,7 @@ func doctorCommand() *cli.Command {
 		ArgsUsage: " ",
 		Flags: append(modelFlags(),
 			&cli.StringFlag{Name: "tracks", Aliases: []string{"track"}, Usage: "check only what these comma-separated tracks need (default: all)"},
-			&cli.StringFlag{Name: "tasks", Aliases: []string{"task"}, Usage: "comma-separated tasks to give the oracle check (default: all)"},
+			&cli.StringFlag{Name: "tasks", Aliases: []string{"task"}, Usage: "comma-separated tasks to give the oracle check, or all (default: those bench run takes)"},
 			&cli.BoolFlag{Name: "think", Usage: "check that the model can think, as bench run --think needs"},
 			sandboxFlag(),
 			formatFlag("text", "json"),
@@ -50,7 +50,7 @@ func doctorAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	taskList, err := pickTasks(all, splitList(c.String("tasks")))
+	taskList, err := pickRunTasks(all, splitList(c.String("tasks")))
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"bench/internal/suggest"
@@ -46,9 +47,15 @@ func pickTracks(s, flag string) ([]string, error) {
 	return out, nil
 }
 
+// allTasks is the --tasks value that selects every task.
+const allTasks = "all"
+
 // pickTasks selects the named tasks of all (every task when names is
-// empty), naming the nearest known task for a name it does not know.
+// empty or "all"), naming the nearest known task for a name it does not know.
 func pickTasks(all []tasks.Task, names []string) ([]tasks.Task, error) {
+	if len(names) == 1 && strings.TrimSpace(names[0]) == allTasks {
+		return all, nil
+	}
 	for _, n := range names {
 		n = strings.TrimSpace(n)
 		if !containsTask(all, n) {
@@ -74,4 +81,26 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// pickRunTasks is pickTasks for the commands that run tasks (run, doctor,
+// predict): without names it selects the four course tasks
+// (tasks.Embedded()) when all holds them, the README's main job, and
+// every task of a --tasks-dir folder otherwise; "all" selects every task.
+func pickRunTasks(all []tasks.Task, names []string) ([]tasks.Task, error) {
+	if len(names) > 0 {
+		return pickTasks(all, names)
+	}
+	course, err := tasks.Load(tasks.Embedded())
+	if err != nil {
+		return nil, err
+	}
+	var out []tasks.Task
+	for _, c := range course {
+		if !containsTask(all, c.Name) {
+			return all, nil
+		}
+		out = append(out, all[slices.IndexFunc(all, func(t tasks.Task) bool { return t.Name == c.Name })])
+	}
+	return out, nil
 }

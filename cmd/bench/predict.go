@@ -40,7 +40,7 @@ func predictCommand() *cli.Command {
 			"  bench predict --out predictions.json --answer parse_date=nyy,slugify=yyy,word_freq=yyy,leap_year=yyy",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Value: "predictions.json", Usage: "write the predictions to `FILE`"},
-			&cli.StringFlag{Name: "tasks", Aliases: []string{"task"}, Usage: "comma-separated task names, or one (default: all)"},
+			&cli.StringFlag{Name: "tasks", Aliases: []string{"task"}, Usage: "comma-separated task names, or one, or all (default: those bench run takes)"},
 			&cli.StringSliceFlag{Name: "answer", Usage: "answers for a task, one letter per question: `TASK=yyn` (repeatable)"},
 			&cli.BoolFlag{Name: "force", Usage: "replace an existing predictions file"},
 			tasksDirFlag(),
@@ -132,14 +132,14 @@ func parseAnswerFlags(values []string) (map[string]predict.Answers, error) {
 	return given, nil
 }
 
-// predictTasks is the tasks to predict: those named by --tasks, else all of
-// --tasks-dir (or the built-in ones).
+// predictTasks is the tasks to predict: those named by --tasks, else those
+// bench run takes by default (pickRunTasks).
 func predictTasks(c *cli.Context) ([]tasks.Task, error) {
 	all, err := loadTasks(tasksDir(c))
 	if err != nil {
 		return nil, err
 	}
-	selected, err := pickTasks(all, splitList(c.String("tasks")))
+	selected, err := pickRunTasks(all, splitList(c.String("tasks")))
 	if err != nil {
 		return nil, fmt.Errorf("--tasks: %w", err)
 	}

@@ -171,7 +171,7 @@ func TestPredictBadFlags(t *testing.T) {
 		{[]string{"--answer", "leap_year=yes"}, "three letters"},
 		{[]string{"--answer", "leap_year=yyy", "--answer", "leap_year=nnn"}, "answered twice"},
 		{[]string{"--tasks", "slugify", "--answer", "leap_year=yyy"}, "leap_year is not among the tasks"},
-		{[]string{"--tasks", "nope"}, `unknown task "nope"; known tasks: leap_year, parse_date, slugify, word_freq`},
+		{[]string{"--tasks", "nope"}, `unknown task "nope"; known tasks: exam_average, file_sizes, go_cents,`},
 		{[]string{"--tasks-dir", "/no/such/tasks", "--answer", "leap_year=yyy"}, "/no/such/tasks"},
 		{[]string{"--answer", "leap_year=yyy"}, "no answers for parse_date, slugify, word_freq"},
 	} {

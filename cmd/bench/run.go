@@ -41,7 +41,7 @@ func runCommand() *cli.Command {
 			"  bench run --shard 2/3 --seeds 1,2,3 --out results/sweep/shard-2   # one of three machines\n" +
 			"  bench run --resume results/lesson",
 		Flags: append(modelFlags(),
-			&cli.StringFlag{Name: "tasks", Aliases: []string{"task"}, Usage: "comma-separated task names (default: all)"},
+			&cli.StringFlag{Name: "tasks", Aliases: []string{"task"}, Usage: "comma-separated task names, or all (default: the four course tasks)"},
 			tasksDirFlag(),
 			&cli.StringFlag{Name: "tracks", Aliases: []string{"track"}, Value: "workflow,agent", Usage: "comma-separated tracks: " + strings.Join(runner.TrackWords(), ", ")},
 			&cli.StringFlag{Name: "seeds", Aliases: []string{"seed"}, Value: "1", Usage: "comma-separated seeds; a repeated seed is a twin run"},
@@ -124,11 +124,9 @@ func specFrom(c *cli.Context) (runner.Spec, error) {
 	if err != nil {
 		return runner.Spec{}, err
 	}
-	selected := all
-	if names := splitList(c.String("tasks")); len(names) > 0 {
-		if selected, err = pickTasks(all, names); err != nil {
-			return runner.Spec{}, err
-		}
+	selected, err := pickRunTasks(all, splitList(c.String("tasks")))
+	if err != nil {
+		return runner.Spec{}, err
 	}
 	shard, err := shardFlag(c)
 	if err != nil {

@@ -69,7 +69,7 @@ func tasksDir(c *cli.Context) string {
 // loadTasks returns the built-in tasks, with the tasks in dir added when
 // dir is not "" (addTasks).
 func loadTasks(dir string) ([]tasks.Task, error) {
-	builtin, err := tasks.Load(tasks.Embedded())
+	builtin, err := tasks.Load(tasks.Suite())
 	if err != nil || dir == "" {
 		return builtin, err
 	}

@@ -47,7 +47,7 @@ func newTask(c *cli.Context) error {
 	if !taskName.MatchString(name) {
 		return fmt.Errorf("task name %q: use lower-case letters, digits and _, starting with a letter (it names the Python module), such as off_by_one", name)
 	}
-	if builtin, err := tasks.Load(tasks.Embedded()); err == nil && containsTask(builtin, name) {
+	if builtin, err := tasks.Load(tasks.Suite()); err == nil && containsTask(builtin, name) {
 		return fmt.Errorf("a built-in task is called %s; choose another name", name)
 	}
 	dir := filepath.Join(c.String("dir"), name)

@@ -1,0 +1,65 @@
+package main
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+
+	"bench/tasks"
+)
+
+func taskNames(ts []tasks.Task) string {
+	var names []string
+	for _, t := range ts {
+		names = append(names, t.Name)
+	}
+	return strings.Join(names, ",")
+}
+
+// TestRunTasksDefaultToTheCourse: with the whole suite built in, a run (and
+// doctor, predict) without --tasks takes the four course tasks, as the
+// README's main job says; --tasks all takes every task.
+func TestRunTasksDefaultToTheCourse(t *testing.T) {
+	all, err := loadTasks("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all) < 16 || !containsTask(all, "go_clamp") {
+		t.Fatalf("the built-in tasks are %s; want the whole suite", taskNames(all))
+	}
+	got, err := pickRunTasks(all, nil)
+	if err != nil || taskNames(got) != "leap_year,parse_date,slugify,word_freq" {
+		t.Errorf("default = %s, %v; want the four course tasks", taskNames(got), err)
+	}
+	for _, pick := range []func([]tasks.Task, []string) ([]tasks.Task, error){pickRunTasks, pickTasks} {
+		got, err = pick(all, []string{"all"})
+		if err != nil || len(got) != len(all) {
+			t.Errorf("--tasks all = %s, %v; want every task", taskNames(got), err)
+		}
+	}
+	dir := copyTasks(t)
+	own, err := loadTasks(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err = pickRunTasks(own[:2], nil)
+	if err != nil || len(got) != 2 {
+		t.Errorf("a --tasks-dir without the course tasks: default = %s, %v; want all of it", taskNames(got), err)
+	}
+}
+
+func TestTasksVerifyGo(t *testing.T) {
+	needGo(t)
+	out, _, err := runCLI(t, "tasks", "verify", "go_stack")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	checkGolden(t, "tasks-verify-go.golden", out)
+}
+
+func needGo(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("go is not on PATH")
+	}
+}

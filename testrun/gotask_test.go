@@ -1,0 +1,138 @@
+package testrun
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"bench/tasks"
+
+	"github.com/otiai10/copy"
+)
+
+// suiteTask returns the task name of the built-in suite.
+func suiteTask(t *testing.T, name string) tasks.Task {
+	t.Helper()
+	all, err := tasks.Load(tasks.Suite())
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(all, func(tk tasks.Task) bool { return tk.Name == name })
+	if i < 0 {
+		t.Fatalf("no task %s in the suite", name)
+	}
+	return all[i]
+}
+
+// taskCopy copies the task's repo/ with the folder sub overlaid ("" for
+// none) into a fresh temporary folder.
+func taskCopy(t *testing.T, tk tasks.Task, sub string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, src := range []string{"repo", sub} {
+		if src == "" {
+			continue
+		}
+		if err := copy.Copy(src, dir, copy.Options{FS: tk.FS, PermissionControl: copy.AddPermission(0o200)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func needGo(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("go is not on PATH")
+	}
+}
+
+func TestRunTaskGoFailingTests(t *testing.T) {
+	needGo(t)
+	tk := suiteTask(t, "go_clamp")
+	res, err := RunTask(context.Background(), tk, taskCopy(t, tk, ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.AllPassed() || res.Total != len(tk.Tests) || res.Passed >= res.Total || len(res.Failed) == 0 {
+		t.Fatalf("repo/ of go_clamp: %d/%d passed, failed %v\n%s", res.Passed, res.Total, res.Failed, res.Output)
+	}
+	if !slices.Contains(res.Failed, "TestClampAbove") {
+		t.Errorf("failed %v, want TestClampAbove among them", res.Failed)
+	}
+	if strings.Contains(res.Output, `"Action"`) || !strings.Contains(res.Output, "want 10") {
+		t.Errorf("Output is not the text of the JSON events:\n%s", res.Output)
+	}
+	if len(res.Cases) != res.Total {
+		t.Errorf("%d cases for %d tests: %+v", len(res.Cases), res.Total, res.Cases)
+	}
+}
+
+func TestRunTaskGoSolutionPassesUncached(t *testing.T) {
+	needGo(t)
+	tk := suiteTask(t, "go_clamp")
+	dir := taskCopy(t, tk, "solution")
+	for range 2 { // the second run must run the tests again, not read a cached result
+		res, err := RunTask(context.Background(), tk, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.AllPassed() || res.Total != len(tk.Tests) {
+			t.Fatalf("solution: %d/%d passed, failed %v\n%s", res.Passed, res.Total, res.Failed, res.Output)
+		}
+		if strings.Contains(res.Output, "(cached)") {
+			t.Fatalf("a test result came from the cache:\n%s", res.Output)
+		}
+	}
+}
+
+func TestRunTaskGoBuildFailureFailsEveryTest(t *testing.T) {
+	needGo(t)
+	tk := suiteTask(t, "go_clamp")
+	dir := taskCopy(t, tk, "")
+	if err := os.WriteFile(filepath.Join(dir, "clamp.go"), []byte("package clamp\n\nfunc Clamp(\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := RunTask(context.Background(), tk, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Passed != 0 || res.Total != len(tk.Tests) || len(res.Failed) != len(tk.Tests) || !res.LoadError {
+		t.Fatalf("build failure: %d/%d passed, failed %v, load error %v\n%s", res.Passed, res.Total, res.Failed, res.LoadError, res.Output)
+	}
+	if !strings.Contains(res.Normalized, "clamp.go") || strings.Contains(res.Normalized, dir) {
+		t.Errorf("Normalized should name clamp.go without the workspace path:\n%s", res.Normalized)
+	}
+}
+
+func TestGoEnvIsOfflineAndUncached(t *testing.T) {
+	env := goEnv("/cache/x", "/tmp/y")
+	for _, want := range []string{"GOFLAGS=-mod=mod -count=1", "GOPROXY=off", "GOTOOLCHAIN=local", "GOCACHE=/cache/x", "GOENV=off", "GOWORK=off", "GOPATH=/tmp/y/gopath"} {
+		if !slices.Contains(env, want) {
+			t.Errorf("go environment %v lacks %s", env, want)
+		}
+	}
+}
+
+func TestGoCacheDirsAreSeparate(t *testing.T) {
+	g, tr := GoCacheDir(GradeCache), GoCacheDir(TrackCache)
+	if g == "" || tr == "" || g == tr || strings.HasPrefix(g, tr) || strings.HasPrefix(tr, g) {
+		t.Fatalf("grading cache %q and tracks' cache %q must be separate folders", g, tr)
+	}
+}
+
+func TestRunTaskPythonUnchanged(t *testing.T) {
+	needPython(t)
+	tk := suiteTask(t, "leap_year")
+	res, err := RunTask(context.Background(), tk, taskCopy(t, tk, "solution"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.AllPassed() || res.Total != len(tk.Tests) || len(res.Cases) != res.Total {
+		t.Fatalf("leap_year solution: %d/%d passed\n%s", res.Passed, res.Total, res.Output)
+	}
+}
