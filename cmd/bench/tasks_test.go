@@ -86,8 +86,9 @@ func TestTasksFromDir(t *testing.T) {
 	}
 	embedded, _, _ := runCLI(t, "tasks", "-f", "csv")
 	for _, line := range strings.Split(strings.TrimSpace(embedded), "\n")[1:] {
-		if !strings.Contains(out, "\n"+line+"\n") || !strings.Contains(out, "\nmy_"+line+"\n") {
-			t.Errorf("--tasks-dir on renamed copies of the built-in tasks lacks %q or its copy:\n%s", line, out)
+		course := slices.Contains([]string{"leap_year", "parse_date", "slugify", "word_freq"}, strings.Split(line, ",")[0])
+		if !strings.Contains(out, "\n"+line+"\n") || course && !strings.Contains(out, "\nmy_"+line+"\n") {
+			t.Errorf("--tasks-dir on renamed copies of the built-in tasks lacks %q or, for a course task, its copy:\n%s", line, out)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -39,7 +40,16 @@ func TestTasksDirAddsToBuiltins(t *testing.T) {
 	for _, line := range strings.Split(strings.TrimSpace(out), "\n")[1:] {
 		names = append(names, strings.Split(line, ",")[0])
 	}
-	if got := strings.Join(names, " "); got != "leap_year my_leap parse_date slugify word_freq" {
+	builtin, err := tasks.Load(tasks.Suite())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"my_leap"}
+	for _, b := range builtin {
+		want = append(want, b.Name)
+	}
+	slices.Sort(want)
+	if got := strings.Join(names, " "); got != strings.Join(want, " ") {
 		t.Errorf("tasks with --tasks-dir = %s, want the built-in ones and my_leap, sorted", got)
 	}
 }
