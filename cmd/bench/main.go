@@ -65,9 +65,13 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 }
 
 // guardCommand makes a command (and its subcommands) answer a bad flag with
-// one sentence instead of its whole help, and refuse a flag given twice.
+// one sentence instead of its whole help, and refuse a flag given twice. It
+// also keeps urfave/cli from adding its one global help subcommand to each
+// command, which every run would write into (a data race between CLIs run
+// at once, as the tests do); --help and `bench help COMMAND` still work.
 func guardCommand(c *cli.Command) {
 	c.OnUsageError = usageError
+	c.HideHelpCommand = true
 	if c.Action != nil {
 		action := c.Action
 		c.Action = func(ctx *cli.Context) error {
