@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"bench/internal/table"
 	"bench/record"
 )
 
@@ -96,7 +97,7 @@ func WriteDiff(w io.Writer, a, b Transcript, format string) error {
 		}
 		rows[i] = []string{mark, strconv.Itoa(i + 1), stepAt(sa, i), stepAt(sb, i)}
 	}
-	return writeTable(w, format, []string{"", "step", record.TrajectoryName(ea.Seed, ea.Repeat), record.TrajectoryName(eb.Seed, eb.Repeat)}, rows)
+	return table.Write(w, format, []string{"", "step", record.TrajectoryName(ea.Seed, ea.Repeat), record.TrajectoryName(eb.Seed, eb.Repeat)}, rows)
 }
 
 // verdict says in one sentence whether and where two step lists diverge.

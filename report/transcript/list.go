@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"bench/internal/table"
 	"bufio"
 	"fmt"
 	"io"
@@ -37,5 +38,5 @@ func WriteList(w io.Writer, title string, entries []Entry, format string) error 
 	if err := s.flush(); err != nil {
 		return err
 	}
-	return writeTable(w, format, []string{"task", "track", "seed", "repeat", "passed", "tests", "exit", "trajectory"}, rows)
+	return table.Write(w, format, []string{"task", "track", "seed", "repeat", "passed", "tests", "exit", "trajectory"}, rows)
 }
