@@ -21,14 +21,14 @@ func task(t *testing.T, name string) tasks.Task { return tracktest.CourseTask(t,
 func workspace(t *testing.T, tk tasks.Task) string {
 	t.Helper()
 	dir := t.TempDir()
-	if err := copyTree(tk, "repo", dir); err != nil {
+	if err := tk.CopyDir("repo", dir); err != nil {
 		t.Fatal(err)
 	}
 	return dir
 }
 
 // overlay copies the task's sub folder (solution/, partial/) over dir.
-func overlay(tk tasks.Task, dir, sub string) error { return copyTree(tk, sub, dir) }
+func overlay(tk tasks.Task, dir, sub string) error { return tk.CopyDir(sub, dir) }
 
 func TestGradeOriginalAndSolution(t *testing.T) {
 	tracktest.NeedPython(t)

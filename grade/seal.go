@@ -14,8 +14,6 @@ import (
 	"syscall"
 
 	"bench/tasks"
-
-	"github.com/otiai10/copy"
 )
 
 // maxFile is the largest workspace file carried into grading.
@@ -30,7 +28,7 @@ const maxFile = 4 << 20
 // files over maxFile. It returns root/ws, symlink-resolved.
 func seal(ctx context.Context, t tasks.Task, dir, root string, g *Result) (string, error) {
 	ws := filepath.Join(root, "ws")
-	if err := copyTree(t, "repo", ws); err != nil {
+	if err := t.CopyDir("repo", ws); err != nil {
 		return "", err
 	}
 	if real, err := filepath.EvalSymlinks(ws); err == nil {
@@ -224,20 +222,4 @@ func dropDeleted(t tasks.Task, ws string, seen map[string]bool) error {
 		}
 		return os.Remove(filepath.Join(ws, filepath.FromSlash(rel)))
 	})
-}
-
-// copyTree copies the folder src of the task folder into dst.
-func copyTree(t tasks.Task, src, dst string) error {
-	if t.FS == nil {
-		return fmt.Errorf("task %s has no folder to copy from", t.Name)
-	}
-	err := copy.Copy(src, dst, copy.Options{
-		FS:                t.FS,
-		PermissionControl: copy.AddPermission(0o200),
-		OnSymlink:         func(string) copy.SymlinkAction { return copy.Skip },
-	})
-	if err != nil {
-		return fmt.Errorf("copying %s/%s into %s: %w", t.Name, src, dst, err)
-	}
-	return nil
 }

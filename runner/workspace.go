@@ -9,8 +9,6 @@ import (
 	"path/filepath"
 
 	"bench/tasks"
-
-	"github.com/otiai10/copy"
 )
 
 // Workspace is a temporary copy of a task's repo/ that one episode works in.
@@ -31,7 +29,7 @@ func NewWorkspace(t tasks.Task) (*Workspace, error) {
 		dir = real
 	}
 	w := &Workspace{Dir: dir}
-	if err := copyTree(t, "repo", dir); err != nil {
+	if err := t.CopyDir("repo", dir); err != nil {
 		w.Remove()
 		return nil, err
 	}
@@ -63,23 +61,5 @@ func Overlay(t tasks.Task, dir, sub string) error {
 	if info, err := fs.Stat(t.FS, sub); err != nil || !info.IsDir() {
 		return fmt.Errorf("task %s has no %s/ folder to overlay", t.Name, sub)
 	}
-	return copyTree(t, sub, dir)
-}
-
-// copyTree copies the folder src of the task folder into dst. Files come out
-// writable by their owner even when the source is read-only (embedded files
-// are 0444), so that a track can edit them.
-func copyTree(t tasks.Task, src, dst string) error {
-	if t.FS == nil {
-		return fmt.Errorf("task %s has no folder to copy from", t.Name)
-	}
-	err := copy.Copy(src, dst, copy.Options{
-		FS:                t.FS,
-		PermissionControl: copy.AddPermission(0o200),
-		OnSymlink:         func(string) copy.SymlinkAction { return copy.Skip },
-	})
-	if err != nil {
-		return fmt.Errorf("copying %s/%s into %s: %w", t.Name, src, dst, err)
-	}
-	return nil
+	return t.CopyDir(sub, dir)
 }

@@ -132,9 +132,13 @@ type outcome struct {
 func runOverlay(t *testing.T, tk Task, sub, gocache string) outcome {
 	t.Helper()
 	dir := t.TempDir()
-	copyTree(t, tk.FS, "repo", dir)
+	if err := tk.CopyDir("repo", dir); err != nil {
+		t.Fatal(err)
+	}
 	if sub != "" {
-		copyTree(t, tk.FS, sub, dir)
+		if err := tk.CopyDir(sub, dir); err != nil {
+			t.Fatal(err)
+		}
 	}
 	limit := tk.Timeout
 	if tk.Framework == FrameworkGo {
@@ -157,26 +161,4 @@ func runOverlay(t *testing.T, tk Task, sub, gocache string) outcome {
 	}
 	r := gojson.Parse(out.String(), tk.Tests)
 	return outcome{passed: err == nil && len(r.Failed) == 0 && r.Total == len(tk.Tests), text: r.Text}
-}
-
-// copyTree writes the files under sub of fsys into dir, replacing any there.
-func copyTree(t *testing.T, fsys fs.FS, sub, dir string) {
-	t.Helper()
-	err := fs.WalkDir(fsys, sub, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := fs.ReadFile(fsys, p)
-		if err != nil {
-			return err
-		}
-		dst := filepath.Join(dir, filepath.FromSlash(strings.TrimPrefix(p, sub+"/")))
-		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-			return err
-		}
-		return os.WriteFile(dst, data, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
 }
