@@ -1,6 +1,6 @@
 // Package tokens gives an offline, deterministic token estimate with
-// tiktoken-go. The BPE files are embedded in the binary by the offline
-// loader: nothing is downloaded at run time.
+// tiktoken-go. The ranks of the two encodings it offers are embedded in the
+// binary (see bpe.go): nothing is downloaded at run time.
 package tokens
 
 import (
@@ -9,7 +9,6 @@ import (
 	"unicode"
 
 	"github.com/pkoukk/tiktoken-go"
-	loader "github.com/pkoukk/tiktoken-go-loader"
 )
 
 // Encodings bench can estimate with.
@@ -42,7 +41,7 @@ func New(encoding string) (*Counter, error) {
 	if encoding != CL100K && encoding != O200K {
 		return nil, fmt.Errorf("unknown token encoding %q: use %s or %s", encoding, CL100K, O200K)
 	}
-	setLoader.Do(func() { tiktoken.SetBpeLoader(loader.NewOfflineLoader()) })
+	setLoader.Do(func() { tiktoken.SetBpeLoader(bpeLoader{}) })
 	mu.Lock()
 	defer mu.Unlock()
 	if c, ok := cache[encoding]; ok {
