@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 
 	"github.com/urfave/cli/v2"
 
@@ -22,6 +21,8 @@ func checkCommand() *cli.Command {
 			"episodes are left out; several run folders are merged). Predictions written after a\n" +
 			"run started are refused. When run.json records the tasks' designed answers, each question is\n" +
 			"scored too: how often the predicted answer matched the designed one.\n\n" +
+			"Text and Markdown hold both tables, the score and a legend; CSV holds the per-task table\n" +
+			"alone; JSON holds everything.\n\n" +
 			"Example:\n" +
 			"  bench check --predictions predictions.json results/lesson",
 		Flags: []cli.Flag{
@@ -66,50 +67,5 @@ func runCheck(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	return writeScore(c.App.Writer, score, format)
-}
-
-// writeScore writes the checked predictions: predict.Render's table and
-// score for text; the table alone for Markdown and CSV (what cannot be
-// scored goes to the JSON); everything for JSON.
-func writeScore(w io.Writer, s predict.Score, format string) error {
-	header := []string{"task", "answers", "predicted", "workflow", "agent", "observed", "right"}
-	rows := make([][]string, len(s.Rows))
-	for i, r := range s.Rows {
-		rows[i] = []string{r.Task, r.Answers.String(), r.Prediction.Prediction, r.Workflow.String(), r.Agent.String(), r.Observed, yesNo(r.Right)}
-	}
-	switch format {
-	case table.Text:
-		return predict.Render(w, s)
-	case table.JSON:
-		type rowJSON struct {
-			Task      string `json:"task"`
-			Answers   string `json:"answers"`
-			Predicted string `json:"predicted"`
-			Workflow  string `json:"workflow"`
-			Agent     string `json:"agent"`
-			Observed  string `json:"observed"`
-			Right     bool   `json:"right"`
-		}
-		out := struct {
-			Right       int                     `json:"right"`
-			Counted     int                     `json:"counted"`
-			Rows        []rowJSON               `json:"rows"`
-			Missing     []predict.Missing       `json:"not_counted"`
-			Unpredicted []string                `json:"unpredicted"`
-			Questions   []predict.QuestionScore `json:"questions,omitempty"` // against the designed answers in run.json
-		}{Right: s.Right, Counted: s.Counted(), Rows: []rowJSON{}, Missing: s.Missing, Unpredicted: s.Unpredicted, Questions: s.Questions}
-		for i, r := range s.Rows {
-			out.Rows = append(out.Rows, rowJSON{rows[i][0], rows[i][1], rows[i][2], rows[i][3], rows[i][4], rows[i][5], r.Right})
-		}
-		return writeJSON(w, out)
-	}
-	return table.Write(w, format, header, rows)
-}
-
-func yesNo(b bool) string {
-	if b {
-		return "yes"
-	}
-	return "no"
+	return predict.Write(c.App.Writer, score, format)
 }

@@ -36,7 +36,7 @@ func TestCheckScoresEachQuestion(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"score: 2/4 predictions right", "  1. 3/4 (predicted otherwise: word_freq)\n  2. 4/4\n  3. 3/4 (predicted otherwise: leap_year)\n"} {
+	for _, want := range []string{"score: 2/4 predictions right", " 1         3/4      word_freq\n 2         4/4\n 3         3/4      leap_year\n"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("check output lacks %q:\n%s", want, out)
 		}

@@ -1,10 +1,6 @@
 package predict
 
 import (
-	"fmt"
-	"io"
-	"strings"
-
 	"bench/record"
 )
 
@@ -51,19 +47,4 @@ func byQuestion(f File, runs []record.Data) []QuestionScore {
 		return nil
 	}
 	return scores
-}
-
-// renderQuestions writes the per-question score under the per-task one.
-func renderQuestions(w io.Writer, qs []QuestionScore) {
-	if len(qs) == 0 {
-		return
-	}
-	fmt.Fprintln(w, "per question, predicted answers that match the task's designed answer:")
-	for _, q := range qs {
-		fmt.Fprintf(w, "  %d. %d/%d", q.Question, q.Matched, q.Counted)
-		if len(q.Mismatched) > 0 {
-			fmt.Fprintf(w, " (predicted otherwise: %s)", strings.Join(q.Mismatched, ", "))
-		}
-		fmt.Fprintln(w)
-	}
 }

@@ -3,6 +3,7 @@ package predict
 import (
 	"bytes"
 	"slices"
+	"strings"
 	"testing"
 
 	"bench/record"
@@ -55,4 +56,23 @@ func TestCheckWithoutDesigns(t *testing.T) {
 	if err != nil || s.Questions != nil {
 		t.Errorf("questions %+v (err %v), want none", s.Questions, err)
 	}
+}
+
+// TestWriteMarkdownHoldsEveryTable checks that the Markdown a course page
+// takes holds the per-question score as well as the per-task one.
+func TestWriteMarkdownHoldsEveryTable(t *testing.T) {
+	s, err := Check(lessonPredictions(t), []record.Data{designedLessonRun()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := Write(&out, s, "markdown"); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"| parse_date | nny", "| question | matched | predicted otherwise |", "| 1        | 3/4     | word_freq", "- gone: not in the run"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("Markdown lacks %q:\n%s", want, out.String())
+		}
+	}
+	golden(t, "design.md.golden", out.Bytes())
 }

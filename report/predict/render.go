@@ -1,59 +1,150 @@
 package predict
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/tw"
+	"bench/internal/table"
 )
 
-// Render writes the comparison table, the score and the tasks not counted.
-func Render(w io.Writer, s Score) error {
-	table := tablewriter.NewTable(w, tablewriter.WithHeaderAutoFormat(tw.Off))
-	table.Header("task", "answers", "predicted", "workflow", "agent", "observed", "right?")
-	for _, r := range s.Rows {
-		right := "no"
-		if r.Right {
-			right = "yes"
-		}
-		if err := table.Append(r.Task, r.Answers.String(), r.Prediction.Prediction, r.Workflow.String(), r.Agent.String(), r.Observed, right); err != nil {
+// Write writes the score in format, one of table.Formats. Text and
+// Markdown hold the per-task table, the score, the per-question table, what
+// was not counted and a legend; CSV holds the per-task table alone (one
+// table, for a spreadsheet); JSON holds everything.
+func Write(w io.Writer, s Score, format string) error {
+	switch format {
+	case table.JSON:
+		return writeJSON(w, s)
+	case table.CSV:
+		return table.Write(w, format, taskHeader, taskRows(s))
+	case table.Text, "", table.Markdown:
+		return writeProse(w, s, format)
+	}
+	return table.Write(w, format, nil, nil) // the table package names the formats
+}
+
+// Render writes the score as text.
+func Render(w io.Writer, s Score) error { return Write(w, s, table.Text) }
+
+var (
+	taskHeader     = []string{"task", "answers", "predicted", "workflow", "agent", "observed", "right"}
+	questionHeader = []string{"question", "matched", "predicted otherwise"}
+)
+
+// taskRows is one row per scored task.
+func taskRows(s Score) [][]string {
+	rows := make([][]string, len(s.Rows))
+	for i, r := range s.Rows {
+		rows[i] = []string{r.Task, r.Answers.String(), r.Prediction.Prediction, r.Workflow.String(), r.Agent.String(), r.Observed, yesNo(r.Right)}
+	}
+	return rows
+}
+
+// questionRows is one row per question scored against the designed answers.
+func questionRows(qs []QuestionScore) [][]string {
+	rows := make([][]string, len(qs))
+	for i, q := range qs {
+		rows[i] = []string{strconv.Itoa(q.Question), fmt.Sprintf("%d/%d", q.Matched, q.Counted), strings.Join(q.Mismatched, ", ")}
+	}
+	return rows
+}
+
+// writeProse writes the tables with the lines between them, as text or
+// Markdown.
+func writeProse(w io.Writer, s Score, format string) error {
+	md := format == table.Markdown
+	if len(s.Rows) > 0 {
+		if err := table.Write(w, format, taskHeader, taskRows(s)); err != nil {
 			return err
 		}
+		fmt.Fprintln(w)
 	}
-	if len(s.Rows) > 0 {
-		if err := table.Render(); err != nil {
+	fmt.Fprintf(w, "score: %d/%d predictions right\n", s.Right, s.Counted())
+	if len(s.Questions) > 0 {
+		fmt.Fprintln(w, "\nper question, predicted answers that match the task's designed answer:")
+		if md {
+			fmt.Fprintln(w)
+		}
+		if err := table.Write(w, format, questionHeader, questionRows(s.Questions)); err != nil {
 			return err
 		}
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "score: %d/%d predictions right\n", s.Right, s.Counted())
-	renderQuestions(&b, s.Questions)
 	if len(s.Missing) > 0 {
-		b.WriteString("not counted:\n")
+		b.WriteString("\nnot counted:\n")
 		for _, m := range s.Missing {
-			fmt.Fprintf(&b, "  %s: %s\n", m.Task, m.Reason)
+			fmt.Fprintf(&b, "%s%s: %s\n", item(md), m.Task, m.Reason)
 		}
 	}
 	if len(s.Unpredicted) > 0 {
-		fmt.Fprintf(&b, "in the run but not predicted: %s\n", strings.Join(s.Unpredicted, ", "))
+		fmt.Fprintf(&b, "\nin the run but not predicted: %s\n", strings.Join(s.Unpredicted, ", "))
 	}
-	b.WriteString(legend)
+	b.WriteString(legend(md))
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-// legend explains the columns under the table.
-var legend = func() string {
-	var b strings.Builder
-	b.WriteString("answers: one letter per question, y or n:\n")
-	for i, q := range Questions {
-		fmt.Fprintf(&b, "  %d. %s\n", i+1, q)
+// item starts a list item: indented text, or a Markdown bullet.
+func item(md bool) string {
+	if md {
+		return "- "
 	}
-	b.WriteString(`  all yes predicts "workflow" (the workflow is enough); anything else "agent" (it needs an agent).
-observed: "workflow" if the workflow passed in most of its episodes, else "agent" if the
-  agent did, else "neither"; a tie is not most, and interrupted episodes are left out.
-`)
+	return "  "
+}
+
+// legend explains the columns and the questions under the tables.
+func legend(md bool) string {
+	var b strings.Builder
+	b.WriteString("\nanswers: one letter per question, y or n:\n")
+	if md {
+		b.WriteString("\n")
+	}
+	for i, q := range Questions {
+		if md {
+			fmt.Fprintf(&b, "%d. %s\n", i+1, q)
+		} else {
+			fmt.Fprintf(&b, "  %d. %s\n", i+1, q)
+		}
+	}
+	b.WriteString("\nAll yes predicts \"workflow\" (the workflow is enough); anything else \"agent\" (it needs an agent).\n" +
+		"observed: \"workflow\" if the workflow passed in most of its episodes, else \"agent\" if the\n" +
+		"agent did, else \"neither\"; a tie is not most, and interrupted episodes are left out.\n")
 	return b.String()
-}()
+}
+
+// writeJSON writes the whole score as one indented JSON object.
+func writeJSON(w io.Writer, s Score) error {
+	type rowJSON struct {
+		Task      string `json:"task"`
+		Answers   string `json:"answers"`
+		Predicted string `json:"predicted"`
+		Workflow  string `json:"workflow"`
+		Agent     string `json:"agent"`
+		Observed  string `json:"observed"`
+		Right     bool   `json:"right"`
+	}
+	out := struct {
+		Right       int             `json:"right"`
+		Counted     int             `json:"counted"`
+		Rows        []rowJSON       `json:"rows"`
+		Missing     []Missing       `json:"not_counted"`
+		Unpredicted []string        `json:"unpredicted"`
+		Questions   []QuestionScore `json:"questions,omitempty"` // against the designed answers in run.json
+	}{Right: s.Right, Counted: s.Counted(), Rows: []rowJSON{}, Missing: s.Missing, Unpredicted: s.Unpredicted, Questions: s.Questions}
+	for _, r := range s.Rows {
+		out.Rows = append(out.Rows, rowJSON{r.Task, r.Answers.String(), r.Prediction.Prediction, r.Workflow.String(), r.Agent.String(), r.Observed, r.Right})
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
