@@ -43,6 +43,10 @@ func fixtureScore() *predict.Score {
 		Missing:     []predict.Missing{{Task: "leap_year", Reason: "not in the run"}},
 		Unpredicted: []string{"roman"},
 		Right:       1,
+		Questions: []predict.QuestionScore{
+			{Question: 1, Matched: 2, Counted: 2}, {Question: 2, Matched: 1, Counted: 2, Mismatched: []string{"parse_date"}},
+			{Question: 3, Matched: 1, Counted: 2, Mismatched: []string{"parse_date"}},
+		},
 	}
 }
 
@@ -82,6 +86,7 @@ func TestPageHolds(t *testing.T) {
 		`href="#episode-parse_date-agent-1-1"`, // linked from the tables
 		`id="twins-parse_date-agent-1"`, `class="diverge" id="twins-parse_date-agent-1-diverge-1"`,
 		`id="predictions"`, "Score: <strong>1/2</strong>", "<td>slugify</td><td><code>yyy</code></td><td>workflow</td>",
+		`<tr><td>2</td><td>1/2</td><td>parse_date</td></tr>`, // the score per question
 		`class="s k-fallback`, `class="s k-test`, `class="s k-model`, `class="s k-tool`, `class="s k-write`,
 		"End: exit <strong>done</strong>", "Final result: <strong>",
 	} {

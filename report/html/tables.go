@@ -143,12 +143,12 @@ func sequenceViews(rep *report.Report) []sequenceView {
 // predictView is the predictions checked against the runs.
 type predictView struct {
 	predict.Score
-	Questions []string
+	QuestionTexts []string
 }
 
 // newPredictView shows a score with the questions behind the answers.
 func newPredictView(s predict.Score) *predictView {
-	return &predictView{Score: s, Questions: predict.Questions[:]}
+	return &predictView{Score: s, QuestionTexts: predict.Questions[:]}
 }
 
 // rateText writes a rate and its interval: "0.88 [0.53, 0.98]".
