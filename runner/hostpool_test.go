@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -111,5 +112,91 @@ func TestRunPoolStopsWhenNoServerIsLeft(t *testing.T) {
 	}
 	if len(sink.episodes) >= len(jobs)+2 {
 		t.Errorf("%d episodes recorded: the run went on after the pool emptied", len(sink.episodes))
+	}
+}
+
+// seedJobs is n jobs of quickTask on the fake track, seeds 1 to n.
+func seedJobs(n int) []Job {
+	seeds := make([]int, n)
+	for i := range seeds {
+		seeds[i] = i + 1
+	}
+	return Plan([]tasks.Task{quickTask()}, []string{"fake"}, seeds)
+}
+
+// onePool is one fake server taking slots episodes at once.
+func onePool(slots int) []Server {
+	return []Server{{URL: "a", Slots: slots, Clients: map[string]model.Chatter{"m": &fakeServer{name: "a"}}}}
+}
+
+// fakeTrackConfig is a Config whose only track, "fake", is fn.
+func fakeTrackConfig(fn track.Func) Config {
+	return Config{RunID: "r", Tracks: []track.Track{{Name: "fake", Run: fn}}}
+}
+
+func TestRunPoolRunsEveryJobOnceInOrder(t *testing.T) {
+	jobs := seedJobs(20)
+	sink := &memSink{}
+	var progress []string
+	done := func(context.Context, *track.Env) track.Outcome { return track.Outcome{Exit: record.ExitDone} }
+	err := RunPool(context.Background(), fakeTrackConfig(done), onePool(1), sink, jobs, PoolOptions{
+		Progress: func(ep record.Episode) { progress = append(progress, ep.Key()) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sink.episodes) != len(jobs) || len(progress) != len(jobs) {
+		t.Fatalf("%d episodes, %d progress calls, want %d", len(sink.episodes), len(progress), len(jobs))
+	}
+	for i, ep := range sink.episodes {
+		if ep.Key() != jobs[i].Key() || progress[i] != jobs[i].Key() {
+			t.Fatalf("episode %d is %s (progress %s), want %s: one slot runs the plan in order", i, ep.Key(), progress[i], jobs[i].Key())
+		}
+	}
+}
+
+func TestRunPoolFillsEverySlot(t *testing.T) {
+	var running, peak atomic.Int32
+	busy := func(context.Context, *track.Env) track.Outcome {
+		cur := running.Add(1)
+		for p := peak.Load(); cur > p && !peak.CompareAndSwap(p, cur); p = peak.Load() {
+		}
+		time.Sleep(20 * time.Millisecond)
+		running.Add(-1)
+		return track.Outcome{Exit: record.ExitDone}
+	}
+	sink := &memSink{}
+	if err := RunPool(context.Background(), fakeTrackConfig(busy), onePool(2), sink, seedJobs(8), PoolOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if len(sink.episodes) != 8 {
+		t.Fatalf("%d episodes, want 8", len(sink.episodes))
+	}
+	if peak.Load() != 2 {
+		t.Fatalf("peak concurrency %d, want the server's 2 slots", peak.Load())
+	}
+}
+
+func TestRunPoolStopsSchedulingOnCancel(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cancelAtThird := func(ctx context.Context, env *track.Env) track.Outcome {
+		if env.Options.Seed == 3 {
+			cancel()
+		}
+		if ctx.Err() != nil {
+			return track.Outcome{Exit: record.ExitInterrupted, Err: ctx.Err()}
+		}
+		return track.Outcome{Exit: record.ExitDone}
+	}
+	sink := &memSink{}
+	if err := RunPool(ctx, fakeTrackConfig(cancelAtThird), onePool(1), sink, seedJobs(10), PoolOptions{}); err != nil {
+		t.Fatalf("a cancelled run returned %v; an interrupt is not an error", err)
+	}
+	if len(sink.episodes) != 3 {
+		t.Fatalf("%d episodes ran after a cancel at the third, want 3", len(sink.episodes))
+	}
+	if got := sink.episodes[2]; got.Seed != 3 || got.ExitReason != record.ExitInterrupted {
+		t.Fatalf("the running episode (seed %d) ended %q, want seed 3 interrupted", got.Seed, got.ExitReason)
 	}
 }
