@@ -50,6 +50,9 @@ func RunWith(ctx context.Context, dir string, argv []string, timeout time.Durati
 		}
 		return Result{}, fmt.Errorf("test command %s: %w", argv[0], err)
 	}
+	if real := Interpreter(bin); real != bin {
+		bin, argv = real, append([]string{real}, argv[1:]...)
+	}
 	runCtx, cancel := ctx, context.CancelFunc(func() {})
 	if timeout > 0 {
 		runCtx, cancel = context.WithTimeout(ctx, timeout)

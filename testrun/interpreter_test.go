@@ -1,0 +1,76 @@
+package testrun
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// fakeShim writes a pyenv-like shim, shims/python3, that counts its starts
+// in a file and runs the real python3.
+func fakeShim(t *testing.T) (shim, count string) {
+	t.Helper()
+	real, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 is not on PATH")
+	}
+	dir := filepath.Join(t.TempDir(), "shims")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	count = filepath.Join(t.TempDir(), "starts")
+	shim = filepath.Join(dir, "python3")
+	script := "#!/bin/sh\necho start >> " + count + "\nexec " + real + " \"$@\"\n"
+	if err := os.WriteFile(shim, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return shim, count
+}
+
+// TestShimIsAskedOnce checks that test runs through a Python shim start the
+// interpreter directly: the shim runs once, to name it, not once per run.
+func TestShimIsAskedOnce(t *testing.T) {
+	shim, count := fakeShim(t)
+	if got := Interpreter(shim); got == shim || !filepath.IsAbs(got) {
+		t.Fatalf("Interpreter(%s) = %s, want the interpreter the shim runs", shim, got)
+	}
+	for range 3 {
+		res, err := RunWith(context.Background(), t.TempDir(), []string{shim, "-c", "print('ran')"}, 30*time.Second, Options{})
+		if err != nil || res.ExitCode != 0 || !strings.Contains(res.Output, "ran") {
+			t.Fatalf("run through the shim: exit %d, err %v, output %q", res.ExitCode, err, res.Output)
+		}
+	}
+	b, err := os.ReadFile(count)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(b), "start"); n != 1 {
+		t.Errorf("the shim started %d times for one question and three runs, want 1", n)
+	}
+}
+
+func TestInterpreterLeavesOtherProgramsAlone(t *testing.T) {
+	for _, bin := range []string{"/usr/bin/python3", "/bin/sh", filepath.Join(t.TempDir(), "shims", "go")} {
+		if got := Interpreter(bin); got != bin {
+			t.Errorf("Interpreter(%s) = %s, want it unchanged", bin, got)
+		}
+	}
+}
+
+// TestBrokenShimIsUsedAsItIs: a shim that cannot name its interpreter is
+// run as it is.
+func TestBrokenShimIsUsedAsItIs(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "shims")
+	os.Mkdir(dir, 0o755)
+	shim := filepath.Join(dir, "python3")
+	if err := os.WriteFile(shim, []byte("#!/bin/sh\necho not a path\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if got := Interpreter(shim); got != shim {
+		t.Errorf("Interpreter(broken shim) = %s, want the shim", got)
+	}
+}
