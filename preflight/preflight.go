@@ -111,9 +111,24 @@ func All() Needs { return NeedsOf(runner.TrackWords()) }
 // track calls the model (tool support only when one uses tools), python3,
 // and the oracle check of every task in taskList (none when it is empty).
 func Run(ctx context.Context, cfg model.Config, need Needs, taskList []tasks.Task) []Check {
+	return RunAll(ctx, []model.Config{cfg}, need, taskList)
+}
+
+// RunAll is Run over several servers (model.Servers: each host and model of
+// a run): the server checks of each, in order, a host that cannot be
+// reached named once, then the local checks once.
+func RunAll(ctx context.Context, servers []model.Config, need Needs, taskList []tasks.Task) []Check {
 	var checks []Check
 	if need.Model {
-		checks = append(checks, serverChecks(ctx, cfg, need)...)
+		down := map[string]bool{}
+		for _, cfg := range servers {
+			if down[cfg.Host] {
+				continue
+			}
+			sc := serverChecks(ctx, cfg, need)
+			down[cfg.Host] = sc[0].Name == Server && !sc[0].OK()
+			checks = append(checks, sc...)
+		}
 	} else {
 		checks = append(checks, Check{Name: Server, Status: Skipped, Text: notNeeded(need.Tracks, "calls no model", "calls a model")})
 	}

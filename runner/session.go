@@ -149,15 +149,10 @@ func (s *Session) ModelNames() []string {
 // ServerConfigs are the model.Config of every host and model of the run,
 // host by host: what the preflight checks and Connect asks.
 func (s *Session) ServerConfigs() []model.Config {
-	var out []model.Config
-	for _, h := range orList(s.Hosts, []string{s.Model.Host}) {
-		for _, m := range s.ModelNames() {
-			cfg := s.Model
-			cfg.Host, cfg.Model = h, m
-			if len(s.Hosts) > 1 {
-				cfg.RetryWindow = PoolRetryWindow
-			}
-			out = append(out, cfg)
+	out := model.Servers(s.Model, s.Hosts, s.ModelNames())
+	if len(s.Hosts) > 1 {
+		for i := range out {
+			out[i].RetryWindow = PoolRetryWindow
 		}
 	}
 	return out

@@ -7,6 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"bench/model"
 	pf "bench/preflight"
 )
 
@@ -23,11 +24,13 @@ func doctorCommand() *cli.Command {
 			formatFlag("text", "json"),
 			tasksDirFlag()),
 		Description: "Prints one line per check, with the fix for each that fails, and exits 1 unless all pass.\n" +
+			"--host and --model take comma-separated lists, as bench run does: every server and model is checked.\n" +
 			"With --tracks, checks only what those tracks need: tool support only for a track that gives the\n" +
 			"model tools (agent), no model server at all for oracle. bench run makes the same checks before it starts.\n\n" +
 			"Examples:\n" +
 			"  bench doctor\n" +
 			"  bench doctor --tracks workflow                  # a model without tool support is fine\n" +
+			"  bench doctor --host http://gpu1:11434,http://gpu2:11434 --model qwen3:8b,gemma3:4b\n" +
 			"  bench doctor --backend openai --host http://127.0.0.1:8080/v1 --model qwen3-8b",
 		Action: doctorAction,
 	}
@@ -59,7 +62,8 @@ func doctorAction(c *cli.Context) error {
 	if need.Sandbox, err = sandboxMode(c); err != nil {
 		return err
 	}
-	checks := pf.Run(c.Context, modelConfig(c), need, taskList)
+	servers := model.Servers(modelConfig(c), hostList(c), splitList(c.String("model")))
+	checks := pf.RunAll(c.Context, servers, need, taskList)
 	if format == "json" {
 		err = writeChecksJSON(c.App.Writer, checks)
 	} else {

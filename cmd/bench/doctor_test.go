@@ -188,3 +188,26 @@ func TestDoctorJSON(t *testing.T) {
 		t.Errorf("%+v", got)
 	}
 }
+
+// TestDoctorChecksEveryHostAndModel: doctor takes --host and --model lists
+// as bench run does, checks every server and model, and the local checks
+// once.
+func TestDoctorChecksEveryHostAndModel(t *testing.T) {
+	up := modeltest.NewOllama(t)
+	down := "http://127.0.0.1:1"
+	out, code := doctor(t, "--host", up.URL+","+down, "--model", "qwen3:8b,llama9:70b")
+	if code != 1 {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	wantLines(t, out,
+		"✓ server   Ollama at "+up.URL+" is reachable",
+		"✓ model    qwen3:8b is present",
+		`✗ model    model "llama9:70b" not found`,
+		"✗ server   cannot reach the Ollama server at "+down,
+	)
+	for line, want := range map[string]int{"python3  ": 1, down + " (": 1} {
+		if n := strings.Count(out, line); n != want {
+			t.Errorf("%q is printed %d times, want %d:\n%s", line, n, want, out)
+		}
+	}
+}

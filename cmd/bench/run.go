@@ -301,22 +301,7 @@ func checkReady(ctx context.Context, errw io.Writer, s *runner.Session, mode san
 func preflightAll(ctx context.Context, s *runner.Session, mode sandbox.Mode) []pf.Check {
 	need := pf.NeedsOf(s.Run.Tracks)
 	need.Think, need.Sandbox = s.Run.Think, mode
-	if !need.Model {
-		return pf.Run(ctx, s.Model, need, s.Tasks)
-	}
-	var all []pf.Check
-	for i, cfg := range s.ServerConfigs() {
-		taskList := s.Tasks
-		if i > 0 {
-			taskList = nil
-		}
-		for _, c := range pf.Run(ctx, cfg, need, taskList) {
-			if i == 0 || !pf.Local(c.Name) {
-				all = append(all, c)
-			}
-		}
-	}
-	return all
+	return pf.RunAll(ctx, s.ServerConfigs(), need, s.Tasks)
 }
 
 // useSandbox puts every test run of this process in the sandbox that mode
