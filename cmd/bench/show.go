@@ -21,12 +21,13 @@ func showCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "show",
 		Usage:     "show one episode's trajectory as a readable transcript, or where two twin episodes diverge",
-		ArgsUsage: "RUN_DIR [--task T] [--track K] [--seed S] [--repeat R] [--format text|markdown|json] [--full] | --diff RUN_DIR --task T --track K --seed S [--repeat A,B]",
-		Description: "Renders trajectories/<task>/<track>/seed-<s>[-r<k>].jsonl of a run folder: the outcome, the system prompt\n" +
+		ArgsUsage: "RUN_DIR [--task T] [--track K] [--model M] [--seed S] [--repeat R] [--format text|markdown|json] [--full] | --diff RUN_DIR --task T --track K --seed S [--repeat A,B]",
+		Description: "Renders trajectories/<task>/<track>[/<model>]/seed-<s>[-r<k>].jsonl of a run folder: the outcome, the system prompt\n" +
 			"(once), then per turn the model's replies, tool calls, tool results, test runs, writes and rejects, and the\n" +
 			"exit reason. Long texts are cut to their first lines unless --full. When the flags do not pick exactly one\n" +
 			"episode, the matching episodes are listed instead. --diff lines up twin episodes (the same seed, repeats 0\n" +
-			"and 1 unless --repeat A,B) one step per line and marks the first step at which they diverge.\n\n" +
+			"and 1 unless --repeat A,B) one step per line and marks the first step at which they diverge. In a run of\n" +
+			"several models, --model picks the model's episodes.\n\n" +
 			"Examples:\n" +
 			"  bench show lesson/run                           # lists the episodes\n" +
 			"  bench show lesson/run --task slugify --track workflow --seed 1\n" +
@@ -34,6 +35,7 @@ func showCommand() *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "task", Aliases: []string{"tasks"}, Usage: "the episode's task"},
 			&cli.StringFlag{Name: "track", Aliases: []string{"tracks"}, Usage: "the episode's track (" + strings.Join(runner.TrackWords(), ", ") + ")"},
+			&cli.StringFlag{Name: "model", Aliases: []string{"models"}, Usage: "the episode's model, in a run of several models"},
 			&cli.StringFlag{Name: "seed", Aliases: []string{"seeds"}, Usage: "the episode's seed"},
 			&cli.StringFlag{Name: "repeat", Usage: "the twin: 0 for the first use of the seed, k for its k-th repeat; with --diff, two of them: A,B"},
 			formatFlag("text", "markdown", "json"),
@@ -67,7 +69,7 @@ func showAction(c *cli.Context) error {
 		return fmt.Errorf("listing the trajectories of %s: %w", data.Dir, err)
 	}
 	sortEntries(entries)
-	f := transcript.Filter{Task: c.String("task"), Track: c.String("track")}
+	f := transcript.Filter{Task: c.String("task"), Track: c.String("track"), Model: c.String("model")}
 	if f.Seed, err = showIntFlag(c, "seed"); err != nil {
 		return err
 	}
@@ -111,19 +113,21 @@ func showAction(c *cli.Context) error {
 // nearestEpisode names, for a --task or --track that no episode has, the
 // nearest one the run does have, as "; did you mean --task slugify?".
 func nearestEpisode(f transcript.Filter, entries []transcript.Entry) string {
-	var taskNames, trackNames []string
+	var taskNames, trackNames, modelNames []string
 	for _, e := range entries {
-		if !slices.Contains(taskNames, e.Task) {
-			taskNames = append(taskNames, e.Task)
-		}
-		if !slices.Contains(trackNames, e.Track) {
-			trackNames = append(trackNames, e.Track)
+		for _, l := range []struct {
+			list *[]string
+			v    string
+		}{{&taskNames, e.Task}, {&trackNames, e.Track}, {&modelNames, e.Model}} {
+			if l.v != "" && !slices.Contains(*l.list, l.v) {
+				*l.list = append(*l.list, l.v)
+			}
 		}
 	}
 	for _, c := range []struct {
 		flag, value string
 		known       []string
-	}{{"--task", f.Task, taskNames}, {"--track", f.Track, trackNames}} {
+	}{{"--task", f.Task, taskNames}, {"--track", f.Track, trackNames}, {"--model", f.Model, modelNames}} {
 		if c.value == "" || slices.Contains(c.known, c.value) {
 			continue
 		}
@@ -157,7 +161,7 @@ func sortEntries(entries []transcript.Entry) {
 	}
 	slices.SortStableFunc(entries, func(a, b transcript.Entry) int {
 		return cmp.Or(cmp.Compare(a.Task, b.Task), cmp.Compare(rank(a.Track), rank(b.Track)), strings.Compare(a.Track, b.Track),
-			cmp.Compare(a.Seed, b.Seed), cmp.Compare(a.Repeat, b.Repeat))
+			strings.Compare(a.Model, b.Model), cmp.Compare(a.Seed, b.Seed), cmp.Compare(a.Repeat, b.Repeat))
 	})
 }
 
@@ -225,7 +229,11 @@ func showList(w io.Writer, dir string, all, picked []transcript.Entry, format, c
 	}
 	if len(list) > 0 {
 		e := list[len(list)-1]
-		fmt.Fprintf(w, "\nPick one with --task, --track, --seed and --repeat, for example:\n  %s --task %s --track %s --seed %d --repeat %d\n", cmd, e.Task, e.Track, e.Seed, e.Repeat)
+		flags, model := "--task, --track, --seed and --repeat", ""
+		if e.Model != "" {
+			flags, model = "--task, --track, --model, --seed and --repeat", " --model "+e.Model
+		}
+		fmt.Fprintf(w, "\nPick one with %s, for example:\n  %s --task %s --track %s%s --seed %d --repeat %d\n", flags, cmd, e.Task, e.Track, model, e.Seed, e.Repeat)
 	}
 	if len(picked) == 0 {
 		return fmt.Errorf("no episode in %s matches the flags; its episodes are listed on stdout", dir)

@@ -12,6 +12,7 @@ import (
 type entryJSON struct {
 	Task       string          `json:"task"`
 	Track      string          `json:"track"`
+	Model      string          `json:"model,omitempty"` // in a run of several models
 	Seed       int             `json:"seed"`
 	Repeat     int             `json:"repeat"`
 	Trajectory string          `json:"trajectory,omitempty"` // relative to the run folder; absent when missing
@@ -19,7 +20,7 @@ type entryJSON struct {
 }
 
 func toEntryJSON(e transcript.Entry) entryJSON {
-	return entryJSON{Task: e.Task, Track: e.Track, Seed: e.Seed, Repeat: e.Repeat, Trajectory: e.Trajectory, Episode: e.Episode}
+	return entryJSON{Task: e.Task, Track: e.Track, Model: e.Model, Seed: e.Seed, Repeat: e.Repeat, Trajectory: e.Trajectory, Episode: e.Episode}
 }
 
 // showListJSON writes the episodes the flags matched (all of them when

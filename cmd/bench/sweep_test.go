@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -227,6 +228,52 @@ func TestRunTwoModels(t *testing.T) {
 	}
 	if _, stderr, err := runCLI(t, "run", "--resume", dir); err != nil || !strings.Contains(stderr, "8 already finished") {
 		t.Errorf("resume of a finished two-model run: %v\n%s", err, stderr)
+	}
+	checkShowTwoModels(t, dir)
+	checkHTMLTwoModels(t, dir)
+}
+
+// checkHTMLTwoModels checks that the HTML page of a two-model run keeps
+// the models apart: every element id unique, rows and episodes per model.
+func checkHTMLTwoModels(t *testing.T, dir string) {
+	t.Helper()
+	page, _, err := runCLI(t, "report", dir, "--format", "html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, m := range regexp.MustCompile(` id="([^"]+)"`).FindAllStringSubmatch(page, -1) {
+		if seen[m[1]] {
+			t.Errorf("id %q is on two elements of the page", m[1])
+		}
+		seen[m[1]] = true
+	}
+	for _, want := range []string{`id="episode-leap_year-agent-gemma3-4b-2-0"`, `id="episode-leap_year-agent-qwen3-8b-2-0"`,
+		`<td>leap_year</td><td>agent</td><td>gemma3:4b</td>`, `href="#row-leap_year-agent-gemma3-4b"`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page lacks %s", want)
+		}
+	}
+}
+
+// checkShowTwoModels checks that bench show tells the models of a
+// two-model run apart: listed, picked with --model, each its own file.
+func checkShowTwoModels(t *testing.T, dir string) {
+	t.Helper()
+	pick := []string{"show", dir, "--task", "leap_year", "--track", "agent", "--seed", "2"}
+	list, _, err := runCLI(t, pick...)
+	if err != nil || !strings.Contains(list, "qwen3:8b") || !strings.Contains(list, "gemma3:4b") {
+		t.Errorf("show without --model (err %v) should list the episode of each model:\n%s", err, list)
+	}
+	all, _, _ := runCLI(t, "show", dir, "--format", "json")
+	if n := strings.Count(all, `"trajectory": "trajectories/`); n != 8 {
+		t.Errorf("show lists %d trajectories on disk, want all 8:\n%s", n, all)
+	}
+	for _, m := range []string{"qwen3:8b", "gemma3:4b"} {
+		out, _, err := runCLI(t, append(pick, "--model", m, "--format", "json")...)
+		if err != nil || !strings.Contains(out, `"model": "`+m+`"`) {
+			t.Errorf("show --model %s (err %v):\n%.600s", m, err, out)
+		}
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 
+	"bench/record"
 	"bench/report"
 )
 
@@ -94,17 +95,18 @@ const (
 	marginL   = 52.0
 )
 
-// axes lists the tasks (in row order) and tracks of a report's rows.
-func axes(rep *report.Report) (tasks, tracks []string) {
+// axes lists the chart groups (tasks, or task and model; in row order) and
+// the tracks of a report's rows.
+func axes(rep *report.Report) (groups, tracks []string) {
 	for _, r := range rep.Rows {
-		if !slices.Contains(tasks, r.Task) {
-			tasks = append(tasks, r.Task)
+		if g := group(rep, r); !slices.Contains(groups, g) {
+			groups = append(groups, g)
 		}
 	}
 	for _, t := range rep.Tracks {
 		tracks = append(tracks, t.Track)
 	}
-	return tasks, tracks
+	return groups, tracks
 }
 
 // newChart lays out one bar per row; value gives its height in [0, 1] of
@@ -135,13 +137,13 @@ func newChart(rep *report.Report, colours map[string]string, ticks []tick, value
 		x0 := marginL + groupGap/2 + float64(i)*groupW
 		c.Labels = append(c.Labels, axisLabel{X: x0 + float64(len(tracks))*barW/2, Y: c.Base + 16, Text: task, Rotate: rotate})
 		for _, r := range rep.Rows {
-			if r.Task != task {
+			if group(rep, r) != task {
 				continue
 			}
 			j := slices.Index(tracks, r.Track)
 			h, low, high, est, title := value(r)
 			b := bar{X: x0 + float64(j)*barW + 2, W: barW - 4, H: h * plotH, Colour: colours[r.Track], Hatched: est,
-				Label: "n=" + strconv.Itoa(r.N), Title: title, Href: "#" + rowID(r.Task, r.Track), Task: r.Task, Track: r.Track}
+				Label: "n=" + strconv.Itoa(r.N), Title: title, Href: "#" + rowID(r.Task, r.Track, shownModel(rep, r.Model)), Task: r.Task, Track: r.Track}
 			b.Y = c.Base - b.H
 			top := b.Y
 			if high > low {
@@ -233,8 +235,35 @@ func compact(v float64) string {
 	return strconv.FormatFloat(v, 'f', -1, 64)
 }
 
-// rowID is the id of a task and track's row in the per-task table.
-func rowID(task, track string) string { return "row-" + idPart(task) + "-" + idPart(track) }
+// rowID is the id of a task and track's row in the per-task table; model
+// is the row's model in a report of several models, else "".
+func rowID(task, track, model string) string {
+	id := "row-" + idPart(task) + "-" + idPart(track)
+	if model != "" {
+		id += "-" + idPart(record.ModelDir(model))
+	}
+	return id
+}
+
+// shownModel is model when the report's rows are of several models (so
+// that rows, bars and episodes name theirs), else "".
+func shownModel(rep *report.Report, model string) string {
+	for _, r := range rep.Rows {
+		if r.Model != rep.Rows[0].Model {
+			return model
+		}
+	}
+	return ""
+}
+
+// group is the chart group (the x-axis label) of a row: its task, and its
+// model in a report of several models.
+func group(rep *report.Report, r report.Row) string {
+	if m := shownModel(rep, r.Model); m != "" {
+		return r.Task + " · " + m
+	}
+	return r.Task
+}
 
 // round1 rounds coordinates to a tenth of a unit, to keep the SVG short.
 func round1(xs ...*float64) {

@@ -14,9 +14,10 @@ import (
 
 // episode is one episode as the page shows it: its outcome and timeline.
 type episode struct {
-	ID           string // the element's id: episode-<task>-<track>-<seed>-<repeat>
+	ID           string // the element's id: episode-<task>-<track>[-<model>]-<seed>-<repeat>
 	Run          string
 	Task, Track  string
+	Model        string // in a run of several models, else ""
 	Seed, Repeat int
 	Name         string // seed-<s>[-r<k>]
 	Finished     bool   // the episode has a line in episodes.jsonl
@@ -46,7 +47,7 @@ func loadEpisodes(runs []record.Data, limit func(nEvents int) int) ([]*episode, 
 		}
 		for _, e := range entries {
 			ep := newEpisode(data.Run.ID, e)
-			ep.ID = unique(ids, "episode-"+idPart(e.Task)+"-"+idPart(e.Track)+"-"+strconv.Itoa(e.Seed)+"-"+strconv.Itoa(e.Repeat))
+			ep.ID = unique(ids, episodeID(e))
 			t, err := transcript.Load(data, e)
 			switch {
 			case err != nil:
@@ -64,9 +65,18 @@ func loadEpisodes(runs []record.Data, limit func(nEvents int) int) ([]*episode, 
 	return out, nil
 }
 
+// episodeID is an entry's element id, before it is made unique.
+func episodeID(e transcript.Entry) string {
+	id := "episode-" + idPart(e.Task) + "-" + idPart(e.Track)
+	if e.Model != "" {
+		id += "-" + idPart(record.ModelDir(e.Model))
+	}
+	return id + "-" + strconv.Itoa(e.Seed) + "-" + strconv.Itoa(e.Repeat)
+}
+
 // newEpisode describes an entry from its line in episodes.jsonl.
 func newEpisode(run string, e transcript.Entry) *episode {
-	ep := &episode{Run: run, Task: e.Task, Track: e.Track, Seed: e.Seed, Repeat: e.Repeat,
+	ep := &episode{Run: run, Task: e.Task, Track: e.Track, Model: e.Model, Seed: e.Seed, Repeat: e.Repeat,
 		Name: record.TrajectoryName(e.Seed, e.Repeat), Outcome: "unfinished (no line in episodes.jsonl)",
 		Trajectory: filepath.ToSlash(e.Path(""))}
 	r := e.Episode

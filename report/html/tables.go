@@ -51,7 +51,8 @@ type episodeLink struct {
 func rowViews(rep *report.Report, eps []*episode) []rowView {
 	var out []rowView
 	for _, r := range rep.Rows {
-		v := rowView{Row: r, ID: rowID(r.Task, r.Track), Rate: rateText(r.Rate, r.Wilson),
+		model := shownModel(rep, r.Model)
+		v := rowView{Row: r, ID: rowID(r.Task, r.Track, model), Rate: rateText(r.Rate, r.Wilson),
 			Tokens: num(r.MedianTokens), Est: num(r.MedianEstTokens), Turns: num(r.MedianTurns)}
 		var ks, exits []string
 		for _, k := range r.PassAtK {
@@ -62,7 +63,7 @@ func rowViews(rep *report.Report, eps []*episode) []rowView {
 		}
 		v.PassK, v.Exits = strings.Join(ks, " "), strings.Join(exits, ", ")
 		for _, e := range eps {
-			if e.Task == r.Task && e.Track == r.Track && e.Finished {
+			if e.Task == r.Task && e.Track == r.Track && e.Model == model && e.Finished {
 				text := strconv.Itoa(e.Seed)
 				if e.Repeat > 0 {
 					text += "r" + strconv.Itoa(e.Repeat)
@@ -88,7 +89,7 @@ func pairViews(rep *report.Report) []pairView {
 	var out []pairView
 	for _, m := range rep.McNemar {
 		v := pairView{Task: m.Task, Tracks: m.A + "/" + m.B, Pairs: m.Pairs, OnlyA: m.OnlyA, OnlyB: m.OnlyB,
-			P: fmt.Sprintf("%.3f", m.P), Href: "#" + rowID(m.Task, m.A)}
+			P: fmt.Sprintf("%.3f", m.P), Href: "#" + rowID(m.Task, m.A, shownModel(rep, m.Model))}
 		for _, r := range rep.Ratios {
 			if r.Task == m.Task && r.Num == m.A && r.Den == m.B {
 				v.Medians = num(r.NumMedian) + "/" + num(r.DenMedian)

@@ -46,10 +46,10 @@ type twinRow struct {
 // twinGroups lays out the report's twin groups, finding each member's
 // episode (by run, task, track and name) for its steps and its link.
 func twinGroups(rep *report.Report, eps []*episode) []twinGroup {
-	type key struct{ run, task, track, name string }
+	type key struct{ run, task, track, model, name string }
 	byKey := map[key]*episode{}
 	for _, e := range eps {
-		k := key{e.Run, e.Task, e.Track, e.Name}
+		k := key{e.Run, e.Task, e.Track, e.Model, e.Name}
 		if byKey[k] == nil {
 			byKey[k] = e
 		}
@@ -59,6 +59,9 @@ func twinGroups(rep *report.Report, eps []*episode) []twinGroup {
 	for _, g := range rep.Twins {
 		tg := twinGroup{Task: g.Task, Track: g.Track, Seed: g.Seed, Notes: g.Notes,
 			ID: unique(ids, "twins-"+idPart(g.Task)+"-"+idPart(g.Track)+"-"+strconv.Itoa(g.Seed))}
+		if m := shownModel(rep, g.Model); m != "" {
+			tg.Track += " · " + m
+		}
 		multiRun := false
 		for _, m := range g.Members {
 			multiRun = multiRun || m.Run != g.Members[0].Run
@@ -73,7 +76,7 @@ func twinGroups(rep *report.Report, eps []*episode) []twinGroup {
 				verdict = "passed"
 			}
 			s.Outcome = fmt.Sprintf("%d steps, %s", m.Steps, verdict)
-			e := byKey[key{m.Run, g.Task, g.Track, m.Name}]
+			e := byKey[key{m.Run, g.Task, g.Track, shownModel(rep, g.Model), m.Name}]
 			if e != nil {
 				s.Href = "#" + e.ID
 			}

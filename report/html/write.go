@@ -80,6 +80,7 @@ type page struct {
 	Open        bool // episodes start unfolded (few of them); else they are built when opened
 	TwinsOpen   bool // twin groups start unfolded (few of them); else they are built when opened
 	TextLimit   int
+	Models      bool // the rows are of several models: the per-task table has a model column
 }
 
 // Up to openEpisodesMax episodes and openTwinsMax twin comparisons start
@@ -113,6 +114,7 @@ func newPage(rep *report.Report, runs []record.Data, opts Options) (*page, error
 		Twins: twinGroups(rep, eps), Episodes: eps, Footnotes: rep.Footnotes,
 		Open: len(eps) <= openEpisodesMax, TextLimit: limit(0),
 	}
+	p.Models = len(rep.Rows) > 0 && shownModel(rep, rep.Rows[0].Model) != ""
 	if err := p.lazyBodies(); err != nil {
 		return nil, err
 	}
@@ -192,7 +194,7 @@ func sortEpisodes(eps []*episode, rep *report.Report) {
 	}
 	slices.SortStableFunc(eps, func(a, b *episode) int {
 		return cmp.Or(cmp.Compare(a.Task, b.Task), cmp.Compare(trackIndex(a.Track), trackIndex(b.Track)),
-			cmp.Compare(a.Track, b.Track), cmp.Compare(a.Seed, b.Seed), cmp.Compare(a.Repeat, b.Repeat))
+			cmp.Compare(a.Track, b.Track), cmp.Compare(a.Model, b.Model), cmp.Compare(a.Seed, b.Seed), cmp.Compare(a.Repeat, b.Repeat))
 	})
 }
 

@@ -17,7 +17,9 @@ import (
 // Entry is one episode of a run folder: a line of episodes.jsonl, a
 // trajectory file, or both.
 type Entry struct {
-	Task, Track  string
+	Task, Track string
+	// Model is the episode's model in a run of several models, else "".
+	Model        string
 	Seed, Repeat int
 	// Episode is the episode's line in episodes.jsonl; nil when the episode
 	// never finished (only its trajectory is on disk).
@@ -27,17 +29,19 @@ type Entry struct {
 	Trajectory string
 }
 
-// Name is the episode's key: task/track/seed-<s>[-r<k>].
+// Name is the episode's key: task/track[/model]/seed-<s>[-r<k>].
 func (e Entry) Name() string {
-	return e.Task + "/" + e.Track + "/" + record.TrajectoryName(e.Seed, e.Repeat)
+	return record.Episode{Task: e.Task, Track: e.Track, Model: e.Model, Seed: e.Seed, Repeat: e.Repeat}.Key()
 }
 
 // trajectoryFile matches a trajectory's file name: seed-<s>[-r<k>].jsonl.
 var trajectoryFile = regexp.MustCompile(`^seed-(-?[0-9]+)(?:-r([0-9]+))?\.jsonl$`)
 
 // Entries lists the episodes of a run folder, from its episodes.jsonl and
-// the trajectory files on disk, sorted by task, track, seed and repeat.
+// the trajectory files on disk, sorted by task, track, model, seed and
+// repeat. In a run of several models each entry names its model.
 func Entries(data record.Data) ([]Entry, error) {
+	several := data.Run.SeveralModels()
 	byName := map[string]*Entry{}
 	var out []*Entry
 	add := func(e Entry) *Entry {
@@ -51,9 +55,13 @@ func Entries(data record.Data) ([]Entry, error) {
 	}
 	for i := range data.Episodes {
 		ep := &data.Episodes[i]
-		add(Entry{Task: ep.Task, Track: ep.Track, Seed: ep.Seed, Repeat: ep.Repeat}).Episode = ep
+		e := Entry{Task: ep.Task, Track: ep.Track, Seed: ep.Seed, Repeat: ep.Repeat}
+		if several {
+			e.Model = ep.Model
+		}
+		add(e).Episode = ep
 	}
-	files, err := trajectoryFiles(data.Dir)
+	files, err := trajectoryFiles(data.Dir, data.Run)
 	if err != nil {
 		return nil, err
 	}
@@ -65,7 +73,8 @@ func Entries(data record.Data) ([]Entry, error) {
 		entries[i] = *p
 	}
 	slices.SortFunc(entries, func(a, b Entry) int {
-		return cmp.Or(cmp.Compare(a.Task, b.Task), cmp.Compare(a.Track, b.Track), cmp.Compare(a.Seed, b.Seed), cmp.Compare(a.Repeat, b.Repeat))
+		return cmp.Or(cmp.Compare(a.Task, b.Task), cmp.Compare(a.Track, b.Track), cmp.Compare(a.Model, b.Model),
+			cmp.Compare(a.Seed, b.Seed), cmp.Compare(a.Repeat, b.Repeat))
 	})
 	return entries, nil
 }
@@ -76,49 +85,76 @@ type found struct {
 	rel string
 }
 
-// trajectoryFiles finds trajectories/<task>/<track>/seed-<s>[-r<k>].jsonl
-// under the run folder dir.
-func trajectoryFiles(dir string) ([]found, error) {
-	matches, err := filepath.Glob(filepath.Join(dir, record.TrajectoriesDir, "*", "*", "seed-*.jsonl"))
+// trajectoryFiles finds the trajectories under the run folder dir:
+// trajectories/<task>/<track>/seed-<s>[-r<k>].jsonl, or with a folder per
+// model between track and file when run has several models.
+func trajectoryFiles(dir string, run record.Run) ([]found, error) {
+	pattern := []string{dir, record.TrajectoriesDir, "*", "*", "seed-*.jsonl"}
+	models := map[string]string{} // folder → model name
+	if run.SeveralModels() {
+		pattern = []string{dir, record.TrajectoriesDir, "*", "*", "*", "seed-*.jsonl"}
+		for _, m := range run.Models {
+			models[record.ModelDir(m.Name)] = m.Name
+		}
+	}
+	matches, err := filepath.Glob(filepath.Join(pattern...))
 	if err != nil {
 		return nil, err
 	}
 	var out []found
 	for _, m := range matches {
+		e, ok := parseTrajectoryPath(m, models)
+		if !ok {
+			continue
+		}
 		rel, err := filepath.Rel(dir, m)
 		if err != nil {
 			return nil, err
 		}
-		sub := trajectoryFile.FindStringSubmatch(filepath.Base(m))
-		if sub == nil {
-			continue
-		}
-		seed, err := strconv.Atoi(sub[1])
-		if err != nil {
-			continue
-		}
-		repeat := 0
-		if sub[2] != "" {
-			if repeat, err = strconv.Atoi(sub[2]); err != nil {
-				continue
-			}
-		}
-		track := filepath.Dir(m)
-		out = append(out, found{Entry{Task: filepath.Base(filepath.Dir(track)), Track: filepath.Base(track), Seed: seed, Repeat: repeat}, rel})
+		out = append(out, found{e, rel})
 	}
 	return out, nil
+}
+
+// parseTrajectoryPath reads task, track, model (when models is not empty:
+// the folder's model, or the folder name for one the run does not list),
+// seed and repeat from a trajectory's path.
+func parseTrajectoryPath(path string, models map[string]string) (Entry, bool) {
+	sub := trajectoryFile.FindStringSubmatch(filepath.Base(path))
+	if sub == nil {
+		return Entry{}, false
+	}
+	seed, err := strconv.Atoi(sub[1])
+	if err != nil {
+		return Entry{}, false
+	}
+	repeat := 0
+	if sub[2] != "" {
+		if repeat, err = strconv.Atoi(sub[2]); err != nil {
+			return Entry{}, false
+		}
+	}
+	e := Entry{Seed: seed, Repeat: repeat}
+	dir := filepath.Dir(path)
+	if len(models) > 0 {
+		folder := filepath.Base(dir)
+		e.Model = cmp.Or(models[folder], folder)
+		dir = filepath.Dir(dir)
+	}
+	e.Track, e.Task = filepath.Base(dir), filepath.Base(filepath.Dir(dir))
+	return e, true
 }
 
 // Filter selects episodes; an empty Task or Track, or a nil Seed or Repeat,
 // matches any.
 type Filter struct {
-	Task, Track  string
-	Seed, Repeat *int
+	Task, Track, Model string
+	Seed, Repeat       *int
 }
 
 // Match reports whether e passes the filter.
 func (f Filter) Match(e Entry) bool {
-	return (f.Task == "" || f.Task == e.Task) && (f.Track == "" || f.Track == e.Track) &&
+	return (f.Task == "" || f.Task == e.Task) && (f.Track == "" || f.Track == e.Track) && (f.Model == "" || f.Model == e.Model) &&
 		(f.Seed == nil || *f.Seed == e.Seed) && (f.Repeat == nil || *f.Repeat == e.Repeat)
 }
 
@@ -139,7 +175,11 @@ func (e Entry) Path(dir string) string {
 	if e.Trajectory != "" {
 		return filepath.Join(dir, e.Trajectory)
 	}
-	return filepath.Join(dir, record.TrajectoriesDir, e.Task, e.Track, record.TrajectoryName(e.Seed, e.Repeat)+".jsonl")
+	parts := []string{dir, record.TrajectoriesDir, e.Task, e.Track}
+	if e.Model != "" {
+		parts = append(parts, record.ModelDir(e.Model))
+	}
+	return filepath.Join(append(parts, record.TrajectoryName(e.Seed, e.Repeat)+".jsonl")...)
 }
 
 // missing says whether a path does not exist.

@@ -5,6 +5,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 )
 
@@ -20,6 +21,7 @@ func WriteList(w io.Writer, title string, entries []Entry, format string) error 
 	if format == Markdown {
 		bw.WriteString("\n")
 	}
+	withModel := slices.ContainsFunc(entries, func(e Entry) bool { return e.Model != "" })
 	rows := make([][]string, len(entries))
 	for i, e := range entries {
 		passed, tests, exit := "-", "-", "unfinished"
@@ -34,9 +36,16 @@ func WriteList(w io.Writer, title string, entries []Entry, format string) error 
 			traj = "missing"
 		}
 		rows[i] = []string{e.Task, e.Track, strconv.Itoa(e.Seed), strconv.Itoa(e.Repeat), passed, tests, exit, traj}
+		if withModel {
+			rows[i] = slices.Insert(rows[i], 2, e.Model)
+		}
 	}
 	if err := s.flush(); err != nil {
 		return err
 	}
-	return table.Write(w, format, []string{"task", "track", "seed", "repeat", "passed", "tests", "exit", "trajectory"}, rows)
+	header := []string{"task", "track", "seed", "repeat", "passed", "tests", "exit", "trajectory"}
+	if withModel {
+		header = slices.Insert(header, 2, "model")
+	}
+	return table.Write(w, format, header, rows)
 }
