@@ -118,3 +118,27 @@ func TestNoTrajectory(t *testing.T) {
 		t.Errorf("Write with no report: %v", err)
 	}
 }
+
+// TestPageShowsTheDesign: when run.json records the tasks' designs, the
+// page has the by-question and by-archetype tables of the text report.
+func TestPageShowsTheDesign(t *testing.T) {
+	runs := readFixture(t)
+	runs[0].Run.Tasks = []record.TaskRef{
+		{Name: "parse_date", Archetype: "masked-second-bug", Answers: "nny"},
+		{Name: "slugify", Archetype: "control", Answers: "yyy"},
+	}
+	var b bytes.Buffer
+	if err := Write(&b, report.Build(runs), runs, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	for _, want := range []string{`<section id="design">`, `href="#design"`,
+		"<td>Q1 no</td><td>1</td>", "<td>Q1 yes</td><td>1</td>", "<td>masked-second-bug</td><td>parse_date</td>", "<th>agent passed</th>"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page lacks %s", want)
+		}
+	}
+	if strings.Contains(string(renderFixture(t)), `id="design"`) {
+		t.Error("a page of runs without designs has a design section")
+	}
+}

@@ -81,6 +81,7 @@ type page struct {
 	TwinsOpen   bool // twin groups start unfolded (few of them); else they are built when opened
 	TextLimit   int
 	Models      bool // the rows are of several models: the per-task table has a model column
+	Design      []designTable
 }
 
 // Up to openEpisodesMax episodes and openTwinsMax twin comparisons start
@@ -112,7 +113,7 @@ func newPage(rep *report.Report, runs []record.Data, opts Options) (*page, error
 		Runs: runViews(runs), Tracks: trackViews(rep, colours), Rows: rowViews(rep, eps),
 		Pairs: pairViews(rep), Sequences: sequenceViews(rep), Kinds: kindLabels,
 		Twins: twinGroups(rep, eps), Episodes: eps, Footnotes: rep.Footnotes,
-		Open: len(eps) <= openEpisodesMax, TextLimit: limit(0),
+		Open: len(eps) <= openEpisodesMax, TextLimit: limit(0), Design: designTables(rep),
 	}
 	p.Models = len(rep.Rows) > 0 && shownModel(rep, rep.Rows[0].Model) != ""
 	if err := p.lazyBodies(); err != nil {
