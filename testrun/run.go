@@ -77,11 +77,16 @@ func RunWith(ctx context.Context, dir string, argv []string, timeout time.Durati
 	}
 	start := time.Now()
 	output, cut, waitErr, err := execute(cmd)
+	if err != nil && timedOut(ctx, runCtx) {
+		// The timeout passed before the tests could start: a timeout, not a broken command.
+		return Result{Sandbox: layers, TimedOut: true, ExitCode: -1,
+			Output: fmt.Sprintf("[bench: the tests were stopped after the %s timeout, before they started]\n", timeout)}, nil
+	}
 	if err != nil {
 		return Result{Sandbox: layers}, fmt.Errorf("starting %s in %s: %w", argv[0], dir, err)
 	}
 	res := Result{ExitCode: cmd.ProcessState.ExitCode(), Duration: time.Since(start), Output: output, CutBytes: cut, Sandbox: layers}
-	res.TimedOut = errors.Is(runCtx.Err(), context.DeadlineExceeded) && ctx.Err() == nil
+	res.TimedOut = timedOut(ctx, runCtx)
 	if opts.Go != nil {
 		opts.Go.apply(&res)
 	} else {
@@ -99,6 +104,12 @@ func RunWith(ctx context.Context, dir string, argv []string, timeout time.Durati
 		return res, fmt.Errorf("running %s: %w", argv[0], waitErr)
 	}
 	return res, nil
+}
+
+// timedOut reports whether runCtx ended by its own timeout, not because
+// ctx, the caller's, was cancelled.
+func timedOut(ctx, runCtx context.Context) bool {
+	return errors.Is(runCtx.Err(), context.DeadlineExceeded) && ctx.Err() == nil
 }
 
 // command builds the test command: its own process group, killed whole

@@ -365,3 +365,12 @@ func TestKillAll(t *testing.T) {
 		t.Errorf("the sleeper grandchild %d outlived KillAll", pid)
 	}
 }
+
+// TestTimeoutBeforeStartIsATimeout: a timeout that passes before the test
+// process could start is a timeout, not a broken test command.
+func TestTimeoutBeforeStartIsATimeout(t *testing.T) {
+	res, err := RunWith(context.Background(), t.TempDir(), []string{"sh", "-c", "exit 0"}, time.Nanosecond, Options{})
+	if err != nil || !res.TimedOut {
+		t.Fatalf("timed out %v, err %v; want a timeout and no error", res.TimedOut, err)
+	}
+}
