@@ -15,10 +15,13 @@ import (
 // ResumeOptions are what may change when a run is resumed: where the server
 // now is, the per-call timeout and how many episodes run at once.
 type ResumeOptions struct {
-	Host     string        // "" = run.json's host
-	Hosts    []string      // several servers, a pool; empty = Host, else run.json's hosts
-	Timeout  time.Duration // per model call; 0 = model.DefaultTimeout
-	Parallel int           // 0 = run.json's
+	Host    string        // "" = run.json's host
+	Hosts   []string      // several servers, a pool; empty = Host, else run.json's hosts
+	Timeout time.Duration // per model call; 0 = model.DefaultTimeout
+	// RetryWindow is how long an unreachable server is waited for, as
+	// model.Config takes it; 0 = the default.
+	RetryWindow time.Duration
+	Parallel    int // 0 = run.json's
 	// ParallelPerHost is how many episodes one server takes at once; 0 = run.json's.
 	ParallelPerHost int
 }
@@ -54,7 +57,7 @@ func Resume(dir string, all []tasks.Task, opts ResumeOptions) (*Session, error) 
 	r.ParallelPerHost = cmp.Or(opts.ParallelPerHost, r.ParallelPerHost)
 	s := &Session{
 		Dir: dir, Run: r, Tasks: selected, Done: namedModels(r, data.Episodes), Resumed: true,
-		Model:    model.Config{Backend: r.Backend, Host: cmp.Or(opts.Host, r.Host), Model: r.Model, Timeout: cmp.Or(opts.Timeout, model.DefaultTimeout)},
+		Model:    model.Config{Backend: r.Backend, Host: cmp.Or(opts.Host, r.Host), Model: r.Model, Timeout: cmp.Or(opts.Timeout, model.DefaultTimeout), RetryWindow: opts.RetryWindow},
 		Warnings: slices.Clone(data.Warnings),
 	}
 	if err := s.resumeHosts(opts); err != nil {

@@ -150,7 +150,7 @@ func (s *Session) ModelNames() []string {
 // host by host: what the preflight checks and Connect asks.
 func (s *Session) ServerConfigs() []model.Config {
 	out := model.Servers(s.Model, s.Hosts, s.ModelNames())
-	if len(s.Hosts) > 1 {
+	if len(s.Hosts) > 1 && s.Model.RetryWindow == 0 {
 		for i := range out {
 			out[i].RetryWindow = PoolRetryWindow
 		}

@@ -62,7 +62,11 @@ func doctorAction(c *cli.Context) error {
 	if need.Sandbox, err = sandboxMode(c); err != nil {
 		return err
 	}
-	servers := model.Servers(modelConfig(c), hostList(c), splitList(c.String("model")))
+	mcfg, err := modelConfig(c)
+	if err != nil {
+		return err
+	}
+	servers := model.Servers(mcfg, hostList(c), splitList(c.String("model")))
 	checks := pf.RunAll(c.Context, servers, need, taskList)
 	if format == "json" {
 		err = writeChecksJSON(c.App.Writer, checks)

@@ -60,7 +60,7 @@ func runCommand() *cli.Command {
 			&cli.DurationFlag{Name: "episode-timeout", Value: runner.DefaultEpisodeTimeout, Usage: "wall-clock limit of one episode; one that reaches it ends with exit reason timeout and does not pass"},
 			sandboxFlag(),
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "results folder (default: " + runner.ResultsDir + "/<UTC time>-<model>)"},
-			&cli.StringFlag{Name: "resume", Usage: "finish the run in this results folder, as its run.json describes it (only --host, --parallel, --parallel-per-host, --timeout, --tasks-dir, --sandbox, --keep-workspaces and --format may be given)"},
+			&cli.StringFlag{Name: "resume", Usage: "finish the run in this results folder, as its run.json describes it (only --host, --parallel, --parallel-per-host, --timeout, --retry-window, --tasks-dir, --sandbox, --keep-workspaces and --format may be given)"},
 			&cli.BoolFlag{Name: "keep-workspaces", Usage: "keep each episode's workspace after grading"},
 			formatFlag(reportFormats...),
 		),
@@ -132,7 +132,10 @@ func specFrom(c *cli.Context) (runner.Spec, error) {
 	if err != nil {
 		return runner.Spec{}, err
 	}
-	mcfg := modelConfig(c)
+	mcfg, err := modelConfig(c)
+	if err != nil {
+		return runner.Spec{}, err
+	}
 	return runner.Spec{
 		Model: mcfg, Models: splitRaw(mcfg.Model), Hosts: hostList(c), ParallelPerHost: c.Int("parallel-per-host"), Shard: shard,
 		Tasks: selected, Tracks: tracks, Seeds: seeds,
@@ -158,7 +161,11 @@ func resumeSession(c *cli.Context, dir string) (*runner.Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts := runner.ResumeOptions{Hosts: hostList(c), Timeout: c.Duration("timeout"), ParallelPerHost: c.Int("parallel-per-host")}
+	window, err := retryWindow(c)
+	if err != nil {
+		return nil, err
+	}
+	opts := runner.ResumeOptions{Hosts: hostList(c), Timeout: c.Duration("timeout"), RetryWindow: window, ParallelPerHost: c.Int("parallel-per-host")}
 	if c.IsSet("parallel") {
 		opts.Parallel = c.Int("parallel") // else the run's own
 		if opts.Parallel == 0 {

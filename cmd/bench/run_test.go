@@ -175,7 +175,8 @@ func TestRunStopsWhenTheServerGoesAway(t *testing.T) {
 		return solver.reply(r)
 	})))
 	dir := filepath.Join(t.TempDir(), "run")
-	_, stderr, err := runCLI(t, "run", "--host", first.URL, "--tracks", "workflow", "--tasks", "leap_year", "--seeds", "1,2,3,4,5,6", "--out", dir)
+	// --retry-window 1s: each episode waits a second, not a minute, for the server that went away.
+	_, stderr, err := runCLI(t, "run", "--host", first.URL, "--retry-window", "1s", "--tracks", "workflow", "--tasks", "leap_year", "--seeds", "1,2,3,4,5,6", "--out", dir)
 	if err == nil {
 		t.Fatalf("a run whose server went away exited 0:\n%s", stderr)
 	}
@@ -242,6 +243,7 @@ func TestRunResumeRefusesBadOptions(t *testing.T) {
 		want string
 	}{
 		{[]string{"--timeout", "-5s"}, "--timeout must be positive"},
+		{[]string{"--retry-window", "-5s"}, "--retry-window must not be negative"},
 		{[]string{"--parallel", "100"}, "--parallel must be at most 64"},
 		{[]string{"--episode-timeout", "1m"}, "drop --episode-timeout"},
 		{[]string{"--token-limit", "5"}, "drop --token-limit"},
