@@ -30,6 +30,7 @@ import (
 type escape struct {
 	home, results string // a folder standing for $HOME, and the run's results folder
 	port          int
+	sock          string // a unix socket outside the workspace, as a D-Bus or Docker socket is
 	token         string
 }
 
@@ -64,6 +65,14 @@ def _attack():
         said.append("CONNECTED")
     except OSError as e:
         said.append("NO CONNECTION " + type(e).__name__)
+    try:
+        _u = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+        _u.settimeout(2)
+        _u.connect(%q)
+        _u.close()
+        said.append("UNIX CONNECTED")
+    except OSError as e:
+        said.append("NO UNIX CONNECTION " + type(e).__name__)
     marker = _os.path.abspath("survivor.marker")
     _sp.Popen(["setsid", "sh", "-c", 'while :; do echo x >> "$1"; sleep 0.05; done', %q, marker],
               stdin=_sp.DEVNULL, stdout=_sp.DEVNULL, stderr=_sp.DEVNULL)
@@ -76,7 +85,7 @@ def _attack():
 
 
 _attack()
-`, pyList(targets), forged, e.port, e.token)
+`, pyList(targets), forged, e.port, e.sock, e.token)
 }
 
 // pyList is a Python list literal of strings.
@@ -88,12 +97,12 @@ func pyList(items []string) string {
 	return "[" + strings.Join(q, ", ") + "]"
 }
 
-// listen opens a loopback TCP listener and counts the connections it gets.
-func listen(t *testing.T) (int, *atomic.Int32) {
+// listen opens a listener and counts the connections it gets.
+func listen(t *testing.T, network, addr string) (net.Addr, *atomic.Int32) {
 	t.Helper()
-	ln, err := net.Listen("tcp4", "127.0.0.1:0")
+	ln, err := net.Listen(network, addr)
 	if err != nil {
-		t.Skip("no loopback listener:", err)
+		t.Skipf("no %s listener: %v", network, err)
 	}
 	t.Cleanup(func() { ln.Close() })
 	var n atomic.Int32
@@ -107,15 +116,20 @@ func listen(t *testing.T) (int, *atomic.Int32) {
 			c.Close()
 		}
 	}()
-	return ln.Addr().(*net.TCPAddr).Port, &n
+	return ln.Addr(), &n
 }
 
-// newEscape prepares an escape attempt into the results folder dir.
-func newEscape(t *testing.T, dir string) (escape, *atomic.Int32) {
+// newEscape prepares an escape attempt into the results folder dir; the
+// counters are the connections the TCP and the unix listener got.
+func newEscape(t *testing.T, dir string) (e escape, tcp, unix *atomic.Int32) {
 	t.Helper()
-	port, conns := listen(t)
-	e := escape{home: t.TempDir(), results: dir, port: port, token: fmt.Sprintf("bench-attack-%d-%d", os.Getpid(), time.Now().UnixNano())}
-	return e, conns
+	home := t.TempDir()
+	addr, tcp := listen(t, "tcp4", "127.0.0.1:0")
+	sock := filepath.Join(home, "bus.sock")
+	_, unix = listen(t, "unix", sock)
+	e = escape{home: home, results: dir, port: addr.(*net.TCPAddr).Port, sock: sock,
+		token: fmt.Sprintf("bench-attack-%d-%d", os.Getpid(), time.Now().UnixNano())}
+	return e, tcp, unix
 }
 
 // escapeModel has both tracks submit the payload; the agent runs the
@@ -137,7 +151,7 @@ func TestAttackEscapesFailThroughTheCLI(t *testing.T) {
 	needPython(t)
 	needSandbox(t, "fs", "net", "pid")
 	dir := filepath.Join(t.TempDir(), "run")
-	e, conns := newEscape(t, dir)
+	e, conns, unixConns := newEscape(t, dir)
 	srv := modeltest.NewOllama(t, escapeModel(t, e))
 	data := benchRunOut(t, srv, dir, "--tracks", "workflow,agent", "--keep-workspaces")
 	if len(data.Warnings) > 0 {
@@ -166,7 +180,7 @@ func TestAttackEscapesFailThroughTheCLI(t *testing.T) {
 		t.Fatalf("tool results %q, want write_file's and run_tests'", results)
 	}
 	ran := results[1]
-	for _, want := range []string{"DENIED escaped.txt errno 13", "DENIED episodes.jsonl errno 13", "NO CONNECTION", "CHILD STARTED"} {
+	for _, want := range []string{"DENIED escaped.txt errno 13", "DENIED episodes.jsonl errno 13", "NO CONNECTION", "NO UNIX CONNECTION", "CHILD STARTED"} {
 		if !strings.Contains(ran, want) {
 			t.Errorf("run_tests does not show the attack saying %q:\n%s", want, ran)
 		}
@@ -182,7 +196,10 @@ func TestAttackEscapesFailThroughTheCLI(t *testing.T) {
 		}
 	}
 	if n := conns.Load(); n != 0 {
-		t.Errorf("the listener got %d connections from model code", n)
+		t.Errorf("the TCP listener got %d connections from model code", n)
+	}
+	if n := unixConns.Load(); n != 0 {
+		t.Errorf("the unix socket outside the workspace got %d connections from model code", n)
 	}
 	if n := lines(filepath.Join(dir, "episodes.jsonl")); n != 2 || len(data.Episodes) != 2 {
 		t.Errorf("episodes.jsonl holds %d lines (%d episodes), want the 2 real ones", n, len(data.Episodes))
@@ -202,7 +219,7 @@ func TestAttackEscapesSucceedUnsandboxed(t *testing.T) {
 	t.Parallel()
 	needPython(t)
 	dir := filepath.Join(t.TempDir(), "run")
-	e, conns := newEscape(t, dir)
+	e, conns, unixConns := newEscape(t, dir)
 	srv := modeltest.NewOllama(t, escapeModel(t, e))
 	benchRunOut(t, srv, dir, "--tracks", "agent", "--sandbox", "off") // warns of the forged line
 	if pids := survivors(e.token); len(pids) == 0 {
@@ -213,8 +230,8 @@ func TestAttackEscapesSucceedUnsandboxed(t *testing.T) {
 			t.Errorf("the unsandboxed payload did not write %s: %v", p, err)
 		}
 	}
-	if conns.Load() == 0 {
-		t.Error("the unsandboxed payload did not reach the listener")
+	if conns.Load() == 0 || unixConns.Load() == 0 {
+		t.Errorf("the unsandboxed payload reached the TCP listener %d times and the unix socket %d times; want both", conns.Load(), unixConns.Load())
 	}
 	raw, _ := os.ReadFile(filepath.Join(dir, "episodes.jsonl"))
 	if !strings.Contains(string(raw), `"seed":7`) {
