@@ -178,3 +178,24 @@ attempt("pair", lambda: socket.socketpair())
 		t.Error("the unix socket outside got a connection")
 	}
 }
+
+// TestWorkspaceRightsInTheSandbox: what tests commonly do in their
+// workspace still works: moving and linking files between its folders,
+// writing /dev/null, reading /dev/urandom.
+func TestWorkspaceRightsInTheSandbox(t *testing.T) {
+	need(t, true, false, false)
+	py := python(t)
+	prog := `import os
+os.makedirs("a"); os.makedirs("b")
+open("a/f", "w").write("x")
+os.rename("a/f", "b/f")
+os.link("b/f", "a/g")
+open("/dev/null", "w").write("x")
+assert len(open("/dev/urandom", "rb").read(8)) == 8
+print("ALL OK")
+`
+	out, _, err := sandboxed(t, t.TempDir(), py, "-c", prog)
+	if err != nil || !strings.Contains(out, "ALL OK") {
+		t.Errorf("%v\n%s", err, out)
+	}
+}

@@ -1,16 +1,15 @@
-package sandbox
+package helper
 
 import (
-	"fmt"
 	"syscall"
 	"unsafe"
 )
 
-// resolveUnixABI is the first Landlock ABI that restricts connecting to
+// ResolveUnixABI is the first Landlock ABI that restricts connecting to
 // pathname unix sockets (LANDLOCK_ACCESS_FS_RESOLVE_UNIX). Before it a
 // test could connect to any socket whose path it knows (Docker's, the
 // D-Bus session bus, an ssh agent), since connect(2) opens no file.
-const resolveUnixABI = 9
+const ResolveUnixABI = 9
 
 // seccomp(2) and BPF constants (linux/seccomp.h, linux/filter.h).
 const (
@@ -42,7 +41,7 @@ func denyUnixSockets() error {
 	}
 	prog := syscall.SockFprog{Len: uint16(len(f)), Filter: &f[0]}
 	if _, _, e := syscall.RawSyscall(syscall.SYS_PRCTL, prSetSeccomp, seccompModeFilter, uintptr(unsafe.Pointer(&prog))); e != 0 {
-		return fmt.Errorf("seccomp filter against unix sockets: %w", e)
+		return failure("installing the seccomp filter against unix sockets", e)
 	}
 	return nil
 }
