@@ -42,7 +42,11 @@ func Grade(ctx context.Context, t tasks.Task, dir string) (Result, error) {
 	if err != nil {
 		return g, err
 	}
-	defer os.RemoveAll(root)
+	forget := testrun.Scratch(root) // a second Ctrl-C removes it too
+	defer func() {
+		os.RemoveAll(root)
+		forget()
+	}()
 	ws, err := seal(ctx, t, dir, root, &g)
 	if err != nil {
 		return g, err

@@ -121,6 +121,7 @@ func runTrack(ctx context.Context, cfg Config, job Job, traj Trajectory, ep *rec
 	}
 	if cfg.Keep {
 		kept = ws.Dir
+		ws.Keep()
 	} else {
 		defer func() {
 			if ws.Remove() != nil {

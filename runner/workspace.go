@@ -9,11 +9,13 @@ import (
 	"path/filepath"
 
 	"bench/tasks"
+	"bench/testrun"
 )
 
 // Workspace is a temporary copy of a task's repo/ that one episode works in.
 type Workspace struct {
-	Dir string // absolute, symlink-resolved path of the copy
+	Dir    string // absolute, symlink-resolved path of the copy
+	forget func() // ends its registration with testrun.Scratch
 }
 
 // NewWorkspace copies the task's repo/ into a fresh temporary directory.
@@ -28,7 +30,8 @@ func NewWorkspace(t tasks.Task) (*Workspace, error) {
 	if real, err := filepath.EvalSymlinks(dir); err == nil {
 		dir = real
 	}
-	w := &Workspace{Dir: dir}
+	// Until it is removed or kept, a second Ctrl-C (testrun.KillAll) removes it.
+	w := &Workspace{Dir: dir, forget: testrun.Scratch(dir)}
 	if err := t.CopyDir("repo", dir); err != nil {
 		w.Remove()
 		return nil, err
@@ -36,11 +39,23 @@ func NewWorkspace(t tasks.Task) (*Workspace, error) {
 	return w, nil
 }
 
+// Keep leaves the workspace in place for good: a second Ctrl-C no longer
+// removes it.
+func (w *Workspace) Keep() { w.release() }
+
+// release ends the workspace's registration with testrun.Scratch.
+func (w *Workspace) release() {
+	if w != nil && w.forget != nil {
+		w.forget()
+	}
+}
+
 // Remove deletes the workspace and everything in it.
 func (w *Workspace) Remove() error {
 	if w == nil || w.Dir == "" {
 		return nil
 	}
+	defer w.release()
 	// A test may have made folders read-only; make them writable so that
 	// RemoveAll can empty them.
 	filepath.WalkDir(w.Dir, func(p string, d fs.DirEntry, err error) error {

@@ -1,13 +1,14 @@
 package sandbox
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"strings"
 	"syscall"
+
+	"bench/sandbox/internal/helper"
 )
 
 // ErrUnavailable is wrapped by the error Plan and Apply return in mode On
@@ -62,15 +63,6 @@ func Apply(cmd *exec.Cmd, cfg Config, spec Spec) (Layers, error) {
 	return l, nil
 }
 
-// helperSpec is what the helper is told, as JSON in its argv.
-type helperSpec struct {
-	ReadOnly  []string `json:"ro"`
-	ReadWrite []string `json:"rw"`
-	Loopback  bool     `json:"lo"`
-	Bin       string   `json:"bin"`
-	Argv      []string `json:"argv"`
-}
-
 // throughHelper rewrites cmd to start the helper, which applies Landlock
 // and then executes the original command.
 func throughHelper(cmd *exec.Cmd, l Layers, spec Spec) error {
@@ -82,19 +74,9 @@ func throughHelper(cmd *exec.Cmd, l Layers, spec Spec) error {
 	if spec.Tmp != "" {
 		rw = append(rw, spec.Tmp)
 	}
-	hs := helperSpec{
-		ReadOnly:  append(systemDirs(), spec.ReadOnly...),
-		ReadWrite: nonEmpty(rw),
-		Loopback:  l.Net == NetNS,
-		Bin:       cmd.Path,
-		Argv:      cmd.Args,
-	}
-	data, err := json.Marshal(hs)
-	if err != nil {
-		return err
-	}
+	args := helper.Args(append(systemDirs(), spec.ReadOnly...), nonEmpty(rw), l.Net == NetNS, cmd.Path, cmd.Args)
 	cmd.Path = self
-	cmd.Args = []string{self, helperMarker, string(data)}
+	cmd.Args = append([]string{self}, args...)
 	return nil
 }
 

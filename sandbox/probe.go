@@ -1,6 +1,10 @@
 package sandbox
 
-import "fmt"
+import (
+	"fmt"
+
+	"bench/sandbox/internal/helper"
+)
 
 // Check is what one layer can do on this machine, for bench doctor.
 type Check struct {
@@ -34,7 +38,11 @@ func Probe() []Check {
 func fsCheck(c caps, l Layers) Check {
 	switch {
 	case l.FS == Landlock:
-		return Check{Layer: "fs", OK: true, Detail: fmt.Sprintf("Landlock ABI %d: tests write only in the workspace and a private temp folder", c.abi)}
+		unix := "Landlock"
+		if c.abi < helper.ResolveUnixABI {
+			unix = "a seccomp filter"
+		}
+		return Check{Layer: "fs", OK: true, Detail: fmt.Sprintf("Landlock ABI %d: tests write only in the workspace and a private temp folder; %s keeps them from unix sockets outside", c.abi, unix)}
 	case c.abi >= 1:
 		return Check{Layer: "fs", Detail: "Landlock is there but this program cannot serve as the sandbox helper", Fix: "link package sandbox into the executable"}
 	}

@@ -3,10 +3,11 @@
 // namespaces, with a parent-death signal so that nothing outlives bench.
 //
 // Landlock cannot be lifted once applied, so it is applied in a helper: the
-// running executable itself, started again with a hidden marker that this
-// package's init function recognises (Init, also called first in main).
-// The helper applies its layers and then executes the test command in its
-// place.
+// running executable itself, started again with a hidden marker that the
+// init function of package sandbox/internal/helper recognises (it depends
+// only on os and syscall, so it runs before bench's heavy dependencies are
+// initialised). The helper applies its layers and then executes the test
+// command in its place.
 //
 // What each layer can do on this machine is in Probe; what a run got is a
 // Layers value, recorded with every run and episode.

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"errors"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -128,5 +129,73 @@ func TestToolchainFindsThePrefixWithoutRunningIt(t *testing.T) {
 	}
 	if got := Toolchain(shim); !slices.Contains(got, root) {
 		t.Errorf("a pyenv shim does not open the pyenv root: %v", got)
+	}
+}
+
+// TestNoUnixSocketOutside: a test cannot connect to a unix socket outside
+// its workspace (a Docker or D-Bus socket), through connect or a datagram
+// socketpair's sendto; a stream socketpair (asyncio's self-pipe) still
+// works.
+func TestNoUnixSocketOutside(t *testing.T) {
+	need(t, true, false, false)
+	py := python(t)
+	sock := filepath.Join(t.TempDir(), "bus.sock")
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Skip("no unix listener:", err)
+	}
+	defer ln.Close()
+	got := make(chan bool, 1)
+	go func() {
+		c, err := ln.Accept()
+		if err == nil {
+			c.Close()
+		}
+		got <- err == nil
+	}()
+	prog := `import socket, sys
+def attempt(name, f):
+    try:
+        f()
+        print(name, "OK")
+    except OSError as e:
+        print(name, "DENIED", e.errno)
+attempt("connect", lambda: socket.socket(socket.AF_UNIX).connect(sys.argv[1]))
+attempt("sendto", lambda: socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)[0].sendto(b"x", sys.argv[1]))
+attempt("pair", lambda: socket.socketpair())
+`
+	out, _, err := sandboxed(t, t.TempDir(), py, "-c", prog, sock)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	for _, want := range []string{"connect DENIED 13", "sendto DENIED 13", "pair OK"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in:\n%s", want, out)
+		}
+	}
+	ln.Close()
+	if <-got {
+		t.Error("the unix socket outside got a connection")
+	}
+}
+
+// TestWorkspaceRightsInTheSandbox: what tests commonly do in their
+// workspace still works: moving and linking files between its folders,
+// writing /dev/null, reading /dev/urandom.
+func TestWorkspaceRightsInTheSandbox(t *testing.T) {
+	need(t, true, false, false)
+	py := python(t)
+	prog := `import os
+os.makedirs("a"); os.makedirs("b")
+open("a/f", "w").write("x")
+os.rename("a/f", "b/f")
+os.link("b/f", "a/g")
+open("/dev/null", "w").write("x")
+assert len(open("/dev/urandom", "rb").read(8)) == 8
+print("ALL OK")
+`
+	out, _, err := sandboxed(t, t.TempDir(), py, "-c", prog)
+	if err != nil || !strings.Contains(out, "ALL OK") {
+		t.Errorf("%v\n%s", err, out)
 	}
 }

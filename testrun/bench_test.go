@@ -46,27 +46,3 @@ func BenchmarkSandboxCost(b *testing.B) {
 		})
 	}
 }
-
-// BenchmarkSandboxOverhead runs `true` unsandboxed and sandboxed: the
-// sandbox's own cost without an interpreter's start-up noise.
-func BenchmarkSandboxOverhead(b *testing.B) {
-	bin, err := exec.LookPath("true")
-	if err != nil {
-		b.Skip("no true on PATH")
-	}
-	dir := b.TempDir()
-	for _, mode := range []sandbox.Mode{sandbox.Off, sandbox.Auto} {
-		b.Run(string(mode), func(b *testing.B) {
-			opts := Options{Sandbox: sandbox.Config{Mode: mode}}
-			var total time.Duration
-			for b.Loop() {
-				res, err := RunWith(context.Background(), dir, []string{bin}, time.Minute, opts)
-				if err != nil || res.ExitCode != 0 {
-					b.Fatalf("%v\n%s", err, res.Output)
-				}
-				total += res.Duration
-			}
-			b.ReportMetric(float64(total.Microseconds())/1000/float64(b.N), "ms/run")
-		})
-	}
-}

@@ -13,7 +13,7 @@ import (
 const parentEnv = "BENCH_TESTRUN_FAKE_PARENT_DIR"
 
 // TestMain lets the test binary serve as the fake parent of
-// TestKill9LeavesNoTestProcess (package sandbox's init function has
+// TestKill9LeavesNoTestProcess (the sandbox helper's init function has
 // already served the helper).
 func TestMain(m *testing.M) {
 	if dir := os.Getenv(parentEnv); dir != "" {

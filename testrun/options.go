@@ -47,12 +47,12 @@ func DefaultSandbox() sandbox.Config {
 }
 
 // removeAll removes a folder the tests may have made read-only in part.
-func removeAll(dir string) {
+func removeAll(dir string) error {
 	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err == nil && d.IsDir() {
 			os.Chmod(p, 0o700)
 		}
 		return nil
 	})
-	os.RemoveAll(dir)
+	return os.RemoveAll(dir)
 }

@@ -63,7 +63,11 @@ func RunWith(ctx context.Context, dir string, argv []string, timeout time.Durati
 	if err != nil {
 		return Result{}, fmt.Errorf("a private temporary folder for the tests: %w", err)
 	}
-	defer removeAll(tmp)
+	forget := Scratch(tmp)
+	defer func() {
+		removeAll(tmp)
+		forget()
+	}()
 	cmd := command(runCtx, bin, argv, dir)
 	cmd.Env = append(cmd.Env, "TMPDIR="+tmp)
 	if opts.Go != nil {

@@ -374,3 +374,24 @@ func TestTimeoutBeforeStartIsATimeout(t *testing.T) {
 		t.Fatalf("timed out %v, err %v; want a timeout and no error", res.TimedOut, err)
 	}
 }
+
+// TestKillAllRemovesScratch: KillAll removes the scratch folders still in
+// use (read-only parts included), not those forgotten.
+func TestKillAllRemovesScratch(t *testing.T) {
+	inUse, kept := t.TempDir(), t.TempDir()
+	sub := filepath.Join(inUse, "ro")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(sub, "f"), []byte("x"), 0o644)
+	os.Chmod(sub, 0o500)
+	defer Scratch(inUse)()
+	Scratch(kept)()
+	KillAll()
+	if _, err := os.Stat(inUse); err == nil {
+		t.Error("KillAll left a scratch folder in use")
+	}
+	if _, err := os.Stat(kept); err != nil {
+		t.Errorf("KillAll removed a folder no longer in use: %v", err)
+	}
+}

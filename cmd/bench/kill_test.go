@@ -4,14 +4,17 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"bench/model"
 	"bench/model/modeltest"
 	"bench/record"
 )
@@ -167,4 +170,77 @@ func TestRunFirstInterruptStopsCleanly(t *testing.T) {
 			t.Errorf("%s after resume: exit %s, passed %v", ep.Key(), ep.ExitReason, ep.Passed)
 		}
 	}
+}
+
+// TestRunSecondInterruptRemovesWorkspaces sends two SIGINTs to a bench
+// process while an episode is being graded (grading goes on after the
+// first, to finish the record): bench quits at once with status 130, and
+// leaves neither a process of the model's code nor a folder behind: no
+// workspace, no sealed grading copy, no temporary folder of a test run.
+func TestRunSecondInterruptRemovesWorkspaces(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("runs a subprocess for a few seconds")
+	}
+	needPython(t)
+	token := fmt.Sprintf("bench-slow-grading-%d-%d", os.Getpid(), time.Now().UnixNano())
+	slow := readTaskFile(t, leapTask(t), "repo") + fmt.Sprintf(
+		"\nimport subprocess\nsubprocess.run([\"sh\", \"-c\", \"sleep 60\", %q])\n", token)
+	srv := modeltest.NewOllama(t, scriptedModel(map[int]script{1: {calls: []model.ToolCall{writeFile("leap.py", slow)}}}))
+	tmp := t.TempDir()
+	dir := filepath.Join(t.TempDir(), "run")
+	cmd := exec.Command(os.Args[0], "run", "--host", srv.URL, "--tracks", "agent", "--tasks", "leap_year", "--out", dir)
+	cmd.Env = append(os.Environ(), benchAsSubprocess+"=1", "TMPDIR="+tmp)
+	out := &syncBuffer{}
+	cmd.Stdout, cmd.Stderr = out, out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill() })
+	deadline := time.Now().Add(60 * time.Second)
+	for len(processesWith(token)) == 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("grading never started the slow code; output:\n%s", out)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	cmd.Process.Signal(os.Interrupt)
+	for !strings.Contains(out.String(), "press Ctrl-C again") {
+		if time.Now().After(deadline) {
+			t.Fatalf("no word of the first interrupt; output:\n%s", out)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	cmd.Process.Signal(os.Interrupt)
+	err := cmd.Wait()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 130 || !strings.Contains(out.String(), "second interrupt") {
+		t.Fatalf("bench after two interrupts: %v, want exit status 130; output:\n%s", err, out)
+	}
+	if pids := survivors(token); len(pids) > 0 {
+		t.Errorf("the model's code %v outlived bench", pids)
+	}
+	left, _ := filepath.Glob(filepath.Join(tmp, "*"))
+	if len(left) > 0 {
+		t.Errorf("bench left %q behind in its TMPDIR", left)
+	}
+}
+
+// syncBuffer is a bytes.Buffer that a running process and the test can
+// use at once.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }

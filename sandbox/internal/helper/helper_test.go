@@ -1,0 +1,52 @@
+package helper
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestArgsParseRoundTrip(t *testing.T) {
+	ro, rw := []string{"/usr", "-odd path", "ro"}, []string{"/tmp/ws", "--"}
+	argv := []string{"python3", "-m", "unittest", "--", "ro"}
+	args := Args(ro, rw, true, "/usr/bin/python3", argv)
+	if args[0] != Marker {
+		t.Fatalf("args %q do not start with the marker", args)
+	}
+	s, err := parse(args[1:])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(s.ro, ro) || !slices.Equal(s.rw, rw) || !s.loopback || s.bin != "/usr/bin/python3" || !slices.Equal(s.argv, argv) {
+		t.Errorf("parsed %+v", s)
+	}
+	for _, bad := range [][]string{{}, {"ro"}, {"--", "/bin/true"}, {"what"}} {
+		if _, err := parse(bad); err == nil {
+			t.Errorf("parse(%q) succeeded", bad)
+		}
+	}
+}
+
+// TestHandledByABI: each ABI handles what it knows, and a rule never
+// grants more than is handled (ABI 1 cannot grant moving files between
+// folders, so the workspace gets no refer right there).
+func TestHandledByABI(t *testing.T) {
+	for abi, want := range map[int]rulesetAttr{
+		1:  {handledFS: 1<<13 - 1},
+		2:  {handledFS: 1<<14 - 1},
+		4:  {handledFS: 1<<15 - 1, handledNet: 3},
+		7:  {handledFS: 1<<16 - 1, handledNet: 3, scoped: 3},
+		12: {handledFS: 1<<17 - 1, handledNet: 3, scoped: 3},
+	} {
+		if got := handled(abi); got != want {
+			t.Errorf("ABI %d handles %+v, want %+v", abi, got, want)
+		}
+	}
+	for _, r := range rules(spec{ro: []string{"/usr"}, rw: []string{"/w"}}) {
+		if r.rights&(fsIoctlDev|fsResolveUnix) != 0 {
+			t.Errorf("a rule grants device ioctls or unix sockets made outside: %b", r.rights)
+		}
+	}
+	if handled(1).handledFS&fsRefer != 0 {
+		t.Error("ABI 1 handles refer")
+	}
+}
