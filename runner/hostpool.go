@@ -25,9 +25,11 @@ type Server struct {
 	Slots   int
 }
 
-// PoolOptions are how RunPool reports: each finished episode that stands
-// (Progress) and a server taken out of the pool (Warn); either may be nil.
+// PoolOptions are how RunPool reports: each job as a worker starts it
+// (Start), each finished episode that stands (Progress) and a server taken
+// out of the pool (Warn); any may be nil.
 type PoolOptions struct {
+	Start    func(Job)
 	Progress func(record.Episode)
 	Warn     func(string)
 }
@@ -56,6 +58,9 @@ func RunPool(ctx context.Context, cfg Config, servers []Server, sink Sink, jobs 
 					j, ok := p.next(ctx, s)
 					if !ok {
 						return
+					}
+					if opts.Start != nil {
+						opts.Start(j)
 					}
 					ep := runOne(ctx, serverConfig(cfg, srv, j), sink, j)
 					p.finish(s, j, ep, func(requeued bool) {

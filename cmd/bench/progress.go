@@ -1,9 +1,12 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -13,12 +16,14 @@ import (
 
 	"bench/internal/words"
 	"bench/record"
+	"bench/runner"
 )
 
 // progress shows how a run is going: on a terminal one line redrawn in
 // place every second and after each episode (a bar, done/total, passed,
-// failed, errors, lost to the server, the ETA and the last finished
-// episode); elsewhere, such as a CI log, one plain line per episode.
+// failed, errors, lost to the server, the ETA, the episodes running and
+// for how long, and the last finished one); elsewhere, such as a CI log,
+// one plain line per episode.
 type progress struct {
 	mu      sync.Mutex
 	stop    chan struct{}
@@ -30,6 +35,13 @@ type progress struct {
 	start   time.Time
 	now     func() time.Time
 	printed bool
+	started map[string]runningEpisode // by job key
+}
+
+// runningEpisode is an episode a worker has started.
+type runningEpisode struct {
+	label string
+	since time.Time
 }
 
 // progressState is what the progress line shows; the rendering functions
@@ -42,7 +54,8 @@ type progressState struct {
 	Lost        int // ended by the server or the network: not counted, redone by --resume
 	Fresh       int // episodes finished in this session, for the ETA
 	Elapsed     time.Duration
-	Last        string // the last finished episode and its outcome
+	Running     []string // the running episodes and how long each has run, oldest first
+	Last        string   // the last finished episode and its outcome
 }
 
 // barWidth is the number of cells of the bar.
@@ -54,7 +67,7 @@ func newProgress(w io.Writer, total, done, passed int) *progress {
 		tty = true
 		width, _, _ = term.GetSize(int(f.Fd()))
 	}
-	p := &progress{w: w, tty: tty, width: width, start: time.Now(), now: time.Now, stop: make(chan struct{}),
+	p := &progress{w: w, tty: tty, width: width, start: time.Now(), now: time.Now, stop: make(chan struct{}), started: map[string]runningEpisode{},
 		state: progressState{Total: total, Done: done, Passed: passed, Failed: done - passed}, done: done}
 	if tty {
 		p.redraw()
@@ -82,14 +95,36 @@ func (p *progress) tick() {
 // redraw rewrites the terminal line.
 func (p *progress) redraw() {
 	p.state.Elapsed = p.now().Sub(p.start)
+	p.state.Running = p.running()
 	fmt.Fprintf(p.w, "\r\033[K%s", fitWidth(renderBar(p.state), p.width))
 	p.printed = true
+}
+
+// begin notes an episode a worker has started.
+func (p *progress) begin(j runner.Job) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.started[j.Key()] = runningEpisode{label: j.Task.Name + " " + j.Track + " " + record.TrajectoryName(j.Seed, j.Repeat), since: p.now()}
+}
+
+// running lists the started episodes, oldest first, each with how long it
+// has run; p.mu is held.
+func (p *progress) running() []string {
+	eps := slices.SortedFunc(maps.Values(p.started), func(a, b runningEpisode) int {
+		return cmp.Or(a.since.Compare(b.since), strings.Compare(a.label, b.label))
+	})
+	out := make([]string, len(eps))
+	for i, e := range eps {
+		out[i] = e.label + " " + p.now().Sub(e.since).Round(time.Second).String()
+	}
+	return out
 }
 
 // episode counts a finished episode and shows it.
 func (p *progress) episode(ep record.Episode) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	delete(p.started, ep.Key())
 	p.state = p.state.add(ep)
 	p.done = p.state.Done
 	if p.tty {
@@ -146,6 +181,9 @@ func renderBar(s progressState) string {
 	bar := strings.Repeat("█", filled) + strings.Repeat("░", barWidth-filled)
 	line := fmt.Sprintf("%s %d/%d  passed %d  failed %d  errors %d  lost %d  elapsed %s  ETA %s",
 		bar, s.Done, s.Total, s.Passed, s.Failed, s.Errors, s.Lost, s.Elapsed.Round(time.Second), s.eta())
+	if len(s.Running) > 0 {
+		line += "  running: " + strings.Join(s.Running, ", ")
+	}
 	if s.Last != "" {
 		line += "  last: " + s.Last
 	}

@@ -2,11 +2,14 @@ package main
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"bench/record"
+	"bench/runner"
+	"bench/tasks"
 )
 
 func TestProgressPlainLines(t *testing.T) {
@@ -63,4 +66,35 @@ func TestFitWidth(t *testing.T) {
 	if fitWidth("short", 40) != "short" || fitWidth(line, 0) != line {
 		t.Error("a line that fits was changed")
 	}
+}
+
+// TestRenderBarShowsRunningEpisodes: the terminal line names what each
+// worker is running, oldest first, with how long it has run.
+func TestRenderBarShowsRunningEpisodes(t *testing.T) {
+	s := progressState{Total: 4, Done: 1, Fresh: 1, Elapsed: 20 * time.Second, Last: "a agent seed-1 passed",
+		Running: []string{"b agent seed-1 12s", "a workflow seed-2 3s"}}
+	want := "  running: b agent seed-1 12s, a workflow seed-2 3s  last: a agent seed-1 passed"
+	if got := renderBar(s); !strings.HasSuffix(got, want) {
+		t.Errorf("got  %q\nwant it to end %q", got, want)
+	}
+}
+
+// TestProgressTracksRunningEpisodes: an episode is running from its start
+// until it finishes.
+func TestProgressTracksRunningEpisodes(t *testing.T) {
+	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	p := newProgress(&bytes.Buffer{}, 2, 0, 0)
+	p.now = func() time.Time { return now }
+	p.begin(runner.Job{Task: tasks.Task{Name: "b"}, Track: "agent", Seed: 1})
+	now = now.Add(5 * time.Second)
+	p.begin(runner.Job{Task: tasks.Task{Name: "a"}, Track: "workflow", Seed: 2})
+	now = now.Add(2 * time.Second)
+	if got, want := p.running(), []string{"b agent seed-1 7s", "a workflow seed-2 2s"}; !slices.Equal(got, want) {
+		t.Errorf("running %q, want %q", got, want)
+	}
+	p.episode(record.Episode{Task: "b", Track: "agent", Seed: 1, ExitReason: "done"})
+	if got, want := p.running(), []string{"a workflow seed-2 2s"}; !slices.Equal(got, want) {
+		t.Errorf("after one finished: running %q, want %q", got, want)
+	}
+	p.finish()
 }

@@ -358,7 +358,7 @@ func execute(ctx context.Context, c *cli.Context, s *runner.Session, servers []r
 	}
 	done, passed := s.Finished()
 	prog := newProgress(out, len(plan), done, passed)
-	runErr := s.Execute(ctx, servers, runner.ExecOptions{Keep: keep, Progress: prog.episode, Warn: func(w string) { fmt.Fprintln(out, "warning:", w) }})
+	runErr := s.Execute(ctx, servers, runner.ExecOptions{Keep: keep, Start: prog.begin, Progress: prog.episode, Warn: func(w string) { fmt.Fprintln(out, "warning:", w) }})
 	prog.finish()
 	var stopped *runner.StopError
 	switch {
