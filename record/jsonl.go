@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"sync"
 )
 
@@ -42,11 +43,12 @@ type jsonlLine struct {
 	at, n int
 }
 
-// scanJSONL decodes each non-blank line of r into a fresh T and passes it to
-// visit in file order, numbering lines from 1. Malformed lines are skipped
-// with a warning; the last one is reported as torn. An error from visit stops
-// the scan.
-func scanJSONL[T any](r io.Reader, path string, visit func(line int, v T) error) (jsonlTail, error) {
+// scanJSONL decodes each non-blank line of r into a fresh T with decode and
+// passes it to visit in file order, numbering lines from 1. Malformed lines
+// (decode fails) are skipped with a warning; the last one is reported as
+// torn. An error from visit stops the scan. What v refers to is valid until
+// visit returns: decode may keep slices of the line.
+func scanJSONL[T any](r io.Reader, path string, decode func([]byte, *T) error, visit func(line int, v *T) error) (jsonlTail, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	tail := jsonlTail{tornAt: -1}
 	var (
@@ -55,6 +57,8 @@ func scanJSONL[T any](r io.Reader, path string, visit func(line int, v T) error)
 		pending string // warning for the last malformed line, until a later line follows
 		batch   []jsonlLine
 		buf     []byte
+		values  []T // decoded lines of the batch, reused
+		errs    []error
 	)
 	for eof := false; !eof; {
 		batch, buf = batch[:0], buf[:0]
@@ -76,7 +80,7 @@ func scanJSONL[T any](r io.Reader, path string, visit func(line int, v T) error)
 				batch = append(batch, l)
 			}
 		}
-		values, errs := decodeBatch[T](buf, batch)
+		values, errs = decodeBatch(buf, batch, decode, values, errs)
 		for i, l := range batch {
 			if pending != "" {
 				tail.warnings = append(tail.warnings, pending)
@@ -86,7 +90,7 @@ func scanJSONL[T any](r io.Reader, path string, visit func(line int, v T) error)
 				pending, tail.tornAt = malformed(path, l.no, l.whole, l.size, errs[i]), l.start
 				continue
 			}
-			if err := visit(l.no, values[i]); err != nil {
+			if err := visit(l.no, &values[i]); err != nil {
 				return tail, err
 			}
 			tail.missingNewline = !l.whole
@@ -99,17 +103,22 @@ func scanJSONL[T any](r io.Reader, path string, visit func(line int, v T) error)
 	return tail, nil
 }
 
-// decodeBatch decodes the lines of a batch, spread over the available CPUs.
-func decodeBatch[T any](buf []byte, lines []jsonlLine) ([]T, []error) {
-	values := make([]T, len(lines))
-	errs := make([]error, len(lines))
+// decodeJSON is the decode of scanJSONL for a line that is one JSON value.
+func decodeJSON[T any](line []byte, v *T) error { return json.Unmarshal(line, v) }
+
+// decodeBatch decodes the lines of a batch into values and errs (reused:
+// grown and cleared), spread over the available CPUs.
+func decodeBatch[T any](buf []byte, lines []jsonlLine, decode func([]byte, *T) error, values []T, errs []error) ([]T, []error) {
+	values, errs = slices.Grow(values[:0], len(lines))[:len(lines)], slices.Grow(errs[:0], len(lines))[:len(lines)]
+	clear(values)
+	clear(errs)
 	workers := min(runtime.GOMAXPROCS(0), len(lines)/64+1)
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Go(func() {
 			for i := w; i < len(lines); i += workers {
 				l := lines[i]
-				errs[i] = json.Unmarshal(buf[l.at:l.at+l.n], &values[i])
+				errs[i] = decode(buf[l.at:l.at+l.n], &values[i])
 			}
 		})
 	}

@@ -1,0 +1,211 @@
+package record
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+)
+
+// Outcome is an episode as a report counts it: its key, verdict, exit and
+// what it spent, without the test names, error text and other fields of
+// its line that no summary reads. An Outcome is kept per episode of runs
+// of a million episodes, so what many share is shared: its Label, and its
+// tool-call and step lists with the outcomes that hold the same list. Read
+// them, never change them.
+type Outcome struct {
+	*Label
+	TrajectorySHA256 string
+	ToolCalls        []string
+	Steps            []string
+	Seed, Repeat     int
+	TestsPassed      int
+	TestsTotal       int
+	Turns            int
+	Tokens           int // reported, prompt + completion
+	EstTokens        int // estimated offline, prompt + completion
+	Retries          int
+	CutReplies       int
+	Passed           bool
+	GradingTimedOut  bool
+}
+
+// Label is the names an Outcome shares with the outcomes of its task,
+// track, model and exit.
+type Label struct {
+	Task, Track, Model    string
+	ExitReason, ErrorKind string
+}
+
+// Outcomes is what a report reads of a run folder: Data with an Outcome
+// for each episode instead of the whole Episode.
+type Outcomes struct {
+	Dir      string
+	Run      Run
+	Episodes []Outcome // in file order; a repeated episode key keeps its last line
+	Warnings []string  // as Data's
+}
+
+// Lost reports whether the episode was ended by an infrastructure failure
+// (as Episode.Lost).
+func (o *Outcome) Lost() bool {
+	return o.ExitReason == ExitError && InfraError(o.ErrorKind)
+}
+
+// Key identifies the episode within its run, as Episode.Key.
+func (o *Outcome) Key() string {
+	return Episode{Task: o.Task, Track: o.Track, Model: o.Model, Seed: o.Seed, Repeat: o.Repeat}.Key()
+}
+
+// ReadOutcomes reads run.json and episodes.jsonl of the run folder dir as
+// Read does, with the same warnings and errors, keeping an Outcome of each
+// episode: a report over a large run holds a few numbers per episode
+// rather than every line.
+func ReadOutcomes(dir string) (Outcomes, error) {
+	out := Outcomes{Dir: dir}
+	in := newInterner()
+	var seen latest[outcomeKey]
+	path := filepath.Join(dir, EpisodesFile)
+	var size, read int64 // of the file and of the lines read, to size out.Episodes
+	if st, err := os.Stat(path); err == nil {
+		size = st.Size()
+	}
+	tail, err := scanEpisodes(dir, &out.Run, decodeOutcomeLine, func(line int, l *outcomeLine) error {
+		if l.format > FormatVersion {
+			return newerFormat(path, line, l.format)
+		}
+		o := in.outcome(l)
+		pos, prev := seen.place(in.key(&o), line, o.ExitReason == ExitInterrupted || o.Lost())
+		if prev > 0 {
+			out.Warnings = append(out.Warnings, repeatWarning(path, line, o.Key(), prev))
+		}
+		read += int64(l.size)
+		if pos < len(out.Episodes) {
+			out.Episodes[pos] = o
+		} else {
+			out.Episodes = append(grow(out.Episodes, read, size), o)
+		}
+		return nil
+	})
+	if err != nil {
+		return Outcomes{}, err
+	}
+	out.Warnings = append(out.Warnings, tail.warnings...)
+	return out, nil
+}
+
+// grow returns eps with room for one more outcome. When it is full after
+// the first few thousand lines, it makes room for as many more as the rest
+// of the file holds at the size of the lines read so far: one copy instead
+// of the many of append, which for a million episodes would hold several
+// times their size at once.
+func grow(eps []Outcome, read, size int64) []Outcome {
+	if len(eps) < cap(eps) || len(eps) < 4096 || read <= 0 {
+		return eps
+	}
+	more := int(float64(len(eps))*float64(size-read)/float64(read)*1.05) + 1024
+	return slices.Grow(eps, more)
+}
+
+// Outcomes returns the Outcome of each episode read.
+func (d Data) Outcomes() Outcomes {
+	out := Outcomes{Dir: d.Dir, Run: d.Run, Warnings: d.Warnings, Episodes: make([]Outcome, len(d.Episodes))}
+	in := newInterner()
+	for i := range d.Episodes {
+		l := lineOf(&d.Episodes[i])
+		out.Episodes[i] = in.outcome(&l)
+	}
+	return out
+}
+
+// interner keeps one copy of each name, label and list of the outcomes
+// read.
+type interner struct {
+	names  map[string]string
+	labels map[Label]*Label
+	lists  map[string][]string // by the list's JSON text
+	cells  map[[3]string]int32 // the task, track and model of outcomeKey
+}
+
+// newInterner returns an empty interner.
+func newInterner() *interner {
+	return &interner{names: map[string]string{}, labels: map[Label]*Label{}, lists: map[string][]string{}, cells: map[[3]string]int32{}}
+}
+
+// outcomeKey identifies an episode within a run, as episodeKey does, in
+// fewer bytes: a number for its task, track and model.
+type outcomeKey struct {
+	cell         int32
+	seed, repeat int
+}
+
+// key returns o's outcomeKey.
+func (in *interner) key(o *Outcome) outcomeKey {
+	names := [3]string{o.Task, o.Track, o.Model}
+	cell, ok := in.cells[names]
+	if !ok {
+		cell = int32(len(in.cells))
+		in.cells[names] = cell
+	}
+	return outcomeKey{cell: cell, seed: o.Seed, repeat: o.Repeat}
+}
+
+// name returns the interned string of b.
+func (in *interner) name(b []byte) string {
+	if s, ok := in.names[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	in.names[s] = s
+	return s
+}
+
+// label returns the interned copy of l.
+func (in *interner) label(l Label) *Label {
+	if p, ok := in.labels[l]; ok {
+		return p
+	}
+	p := new(Label)
+	*p = l
+	in.labels[l] = p
+	return p
+}
+
+// list returns the interned list of the JSON text raw ("null" or nothing
+// is nil, "[]" an empty list), which the decoder has checked to be an
+// array of strings.
+func (in *interner) list(raw []byte) []string {
+	if l, ok := in.lists[string(raw)]; ok {
+		return l
+	}
+	var l []string
+	if len(raw) > 0 {
+		if err := json.Unmarshal(raw, &l); err != nil {
+			panic(fmt.Sprintf("record: a checked list does not decode: %v", err))
+		}
+		for i, s := range l {
+			l[i] = in.name([]byte(s))
+		}
+	}
+	in.lists[string(raw)] = l
+	return l
+}
+
+// outcome makes the Outcome of a decoded line.
+func (in *interner) outcome(l *outcomeLine) Outcome {
+	o := Outcome{
+		Label: in.label(Label{
+			Task: in.name(l.task), Track: in.name(l.track), Model: in.name(l.model),
+			ExitReason: in.name(l.exitReason), ErrorKind: in.name(l.errorKind),
+		}),
+		ToolCalls: in.list(l.toolCalls), Steps: in.list(l.steps),
+		Seed: l.seed, Repeat: l.repeat, TestsPassed: l.testsPassed, TestsTotal: l.testsTotal, Turns: l.turns,
+		Tokens: l.promptTokens + l.completionTokens, EstTokens: l.estPromptTokens + l.estCompletionTokens,
+		Retries: l.retries, CutReplies: l.cutReplies, Passed: l.passed, GradingTimedOut: l.gradingTimedOut,
+	}
+	if len(l.trajectorySHA256) > 0 {
+		o.TrajectorySHA256 = string(l.trajectorySHA256)
+	}
+	return o
+}
