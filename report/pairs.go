@@ -21,7 +21,7 @@ var pairedTracks = func() (pairs [][2]string) {
 
 // pairs computes, per task and paired tracks present, the token ratio A/B
 // and the exact McNemar test, with a footnote where no episode pairs.
-func pairs(cells []*cell, inputs []record.Data, notes *footnotes) ([]Ratio, []McNemar) {
+func pairs(cells []*cell, inputs []record.Outcomes, notes *footnotes) ([]Ratio, []McNemar) {
 	type taskModel struct{ task, model string }
 	byTask := map[taskModel]map[string]*cell{}
 	var tasks []taskModel
@@ -88,7 +88,7 @@ type pairKey struct {
 }
 
 // outcomes maps a cell's episodes by pairKey to whether they passed.
-func outcomes(c *cell, inputs []record.Data) map[pairKey]bool {
+func outcomes(c *cell, inputs []record.Outcomes) map[pairKey]bool {
 	m := make(map[pairKey]bool, len(c.entries))
 	for _, e := range c.entries {
 		m[pairKey{inputs[e.run].Run.ID, e.ep.Seed, e.ep.Repeat}] = e.pass
@@ -98,7 +98,7 @@ func outcomes(c *cell, inputs []record.Data) map[pairKey]bool {
 
 // mcnemar pairs the episodes of a and b by run, seed and repeat and tests
 // them.
-func mcnemar(a, b *cell, inputs []record.Data) McNemar {
+func mcnemar(a, b *cell, inputs []record.Outcomes) McNemar {
 	t := McNemar{Task: a.task, Model: a.model, A: a.track, B: b.track}
 	bm := outcomes(b, inputs)
 	for k, pa := range outcomes(a, inputs) {

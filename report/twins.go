@@ -12,43 +12,79 @@ const notRepeated = "the backend did not repeat a seeded run: twins with the sam
 
 // twins finds the twin groups of every cell (same task, track, seed and
 // configuration) and compares each member with the first.
-func twins(cells []*cell, inputs []record.Data, notes *footnotes) []TwinGroup {
+func twins(cells []*cell, inputs []record.Outcomes, notes *footnotes) []TwinGroup {
 	keys := make([]string, len(inputs))
 	for i, in := range inputs {
 		keys[i] = configKey(in.Run)
 	}
-	var out []TwinGroup
-	for _, c := range cells {
-		type gk struct {
-			seed   int
-			config string
+	groups := make([][][]entry, len(cells))
+	n := 0
+	for i, c := range cells {
+		groups[i] = twinsOf(c, keys)
+		n += len(groups[i])
+	}
+	out := make([]TwinGroup, 0, n)
+	for i, c := range cells {
+		for _, g := range groups[i] {
+			out = append(out, twinGroup(c, g, inputs, notes))
 		}
-		idx := map[gk]int{}
-		var groups [][]entry
-		for _, e := range c.entries {
-			k := gk{e.ep.Seed, keys[e.run]}
-			i, ok := idx[k]
-			if !ok {
-				i = len(groups)
-				idx[k] = i
-				groups = append(groups, nil)
-			}
-			groups[i] = append(groups[i], e)
-		}
-		first := len(out)
-		for _, g := range groups {
-			if len(g) > 1 {
-				out = append(out, twinGroup(c, g, inputs, notes))
-			}
-		}
-		slices.SortStableFunc(out[first:], func(a, b TwinGroup) int { return a.Seed - b.Seed })
 	}
 	return out
 }
 
+// twinsOf groups the entries of c by seed and configuration (keys, by
+// input) and returns the groups of more than one, by seed, then in the
+// order they first appear; each group in entry order. The groups share
+// one array: a run of 200,000 episodes can have 100,000 groups.
+func twinsOf(c *cell, keys []string) [][]entry {
+	type gk struct {
+		seed   int
+		config string
+	}
+	idx := map[gk]int32{}
+	group := make([]int32, len(c.entries)) // the group of each entry
+	var sizes []int32
+	for i, e := range c.entries {
+		k := gk{e.ep.Seed, keys[e.run]}
+		g, ok := idx[k]
+		if !ok {
+			g = int32(len(sizes))
+			idx[k] = g
+			sizes = append(sizes, 0)
+		}
+		group[i] = g
+		sizes[g]++
+	}
+	twinned, groups := 0, 0
+	for _, size := range sizes {
+		if size > 1 {
+			twinned, groups = twinned+int(size), groups+1
+		}
+	}
+	all := make([]entry, twinned)
+	out := make([][]entry, 0, groups)
+	slot := make([]int32, len(sizes)) // each group's index in out, or -1 for a group of one
+	at := 0
+	for g, size := range sizes {
+		slot[g] = -1
+		if size > 1 {
+			slot[g] = int32(len(out))
+			out = append(out, all[at:at:at+int(size)])
+			at += int(size)
+		}
+	}
+	for i, e := range c.entries {
+		if s := slot[group[i]]; s >= 0 {
+			out[s] = append(out[s], e) // within its capacity: in place in all
+		}
+	}
+	slices.SortStableFunc(out, func(a, b []entry) int { return a[0].ep.Seed - b[0].ep.Seed })
+	return out
+}
+
 // twinGroup compares the members of one group with its first member.
-func twinGroup(c *cell, g []entry, inputs []record.Data, notes *footnotes) TwinGroup {
-	tg := TwinGroup{Task: c.task, Track: c.track, Model: c.model, Seed: g[0].ep.Seed}
+func twinGroup(c *cell, g []entry, inputs []record.Outcomes, notes *footnotes) TwinGroup {
+	tg := TwinGroup{Task: c.task, Track: c.track, Model: c.model, Seed: g[0].ep.Seed, Members: make([]TwinMember, 0, len(g))}
 	ref := g[0].ep
 	for i, e := range g {
 		m := TwinMember{

@@ -62,7 +62,7 @@ func (x named) String() string {
 // counts must agree (all of at least one test passed), its grading must not
 // have timed out, and its trajectory, when its digest was recorded and the
 // file is there, must be the file the run wrote.
-func (k *checks) verdict(dir string, run record.Run, ep *record.Episode) verdict {
+func (k *checks) verdict(dir string, run record.Run, ep *record.Outcome) verdict {
 	var v verdict
 	if ep.GradingTimedOut {
 		k.timeouts++
@@ -83,7 +83,7 @@ func (k *checks) verdict(dir string, run record.Run, ep *record.Episode) verdict
 // trajectory checks the trajectory file of an episode of the run folder
 // dir: it counts the file as missing, or as edited after the run when its
 // digest was recorded and differs (then it returns true).
-func (k *checks) trajectory(dir string, run record.Run, ep *record.Episode) (edited bool) {
+func (k *checks) trajectory(dir string, run record.Run, ep *record.Outcome) (edited bool) {
 	folder, name := trajectoryFile(dir, run, ep)
 	if ep.TrajectorySHA256 == "" {
 		if !k.present(folder, name) {
@@ -139,7 +139,7 @@ func (k *checks) present(folder, name string) bool {
 // trajectoryFile is the folder and name of the trajectory file of an
 // episode of the run folder dir (of run, which says whether trajectories
 // sit in a folder per model).
-func trajectoryFile(dir string, run record.Run, ep *record.Episode) (folder, name string) {
-	p := filepath.Join(dir, record.TrajectoryRel(run, *ep))
+func trajectoryFile(dir string, run record.Run, ep *record.Outcome) (folder, name string) {
+	p := filepath.Join(dir, record.TrajectoryRel(run, record.Episode{Task: ep.Task, Track: ep.Track, Model: ep.Model, Seed: ep.Seed, Repeat: ep.Repeat}))
 	return filepath.Dir(p), filepath.Base(p)
 }
