@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"bench/record"
 	"bench/runner"
@@ -83,17 +84,28 @@ func ratio(num, den *cell) (Ratio, bool) {
 // run, seed and repeat. Episodes of different runs never pair: they may
 // differ in settings, and the seeds of two runs are not matched draws.
 type pairKey struct {
-	run          string
+	run          int // the first input with the run's id
 	seed, repeat int
 }
 
 // outcomes maps a cell's episodes by pairKey to whether they passed.
 func outcomes(c *cell, inputs []record.Outcomes) map[pairKey]bool {
+	runs := firstOfRun(inputs)
 	m := make(map[pairKey]bool, len(c.entries))
 	for _, e := range c.entries {
-		m[pairKey{inputs[e.run].Run.ID, e.ep.Seed, e.ep.Repeat}] = e.pass
+		m[pairKey{runs[e.run], e.ep.Seed, e.ep.Repeat}] = e.pass
 	}
 	return m
+}
+
+// firstOfRun maps each input to the first input with its run id: inputs
+// with the same id hold one run.
+func firstOfRun(inputs []record.Outcomes) []int {
+	first := make([]int, len(inputs))
+	for i := range inputs {
+		first[i] = slices.IndexFunc(inputs, func(in record.Outcomes) bool { return in.Run.ID == inputs[i].Run.ID })
+	}
+	return first
 }
 
 // mcnemar pairs the episodes of a and b by run, seed and repeat and tests

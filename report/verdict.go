@@ -31,8 +31,13 @@ type checks struct {
 	edited       named // trajectories whose digest differs from the recorded one
 	missing      named // trajectory files that are not there
 
-	listed map[string]map[string]bool // the files of each trajectory folder seen
+	listed  map[string]map[string]bool // the files of each trajectory folder seen
+	folders map[folderKey]string       // the trajectory folder of each task, track and model of a run folder
 }
+
+// folderKey identifies a trajectory folder: the run folder, and the task,
+// track and model of its episodes.
+type folderKey struct{ dir, task, track, model string }
 
 // named counts paths and keeps the first firstFewMax of them.
 type named struct {
@@ -84,7 +89,7 @@ func (k *checks) verdict(dir string, run record.Run, ep *record.Outcome) verdict
 // dir: it counts the file as missing, or as edited after the run when its
 // digest was recorded and differs (then it returns true).
 func (k *checks) trajectory(dir string, run record.Run, ep *record.Outcome) (edited bool) {
-	folder, name := trajectoryFile(dir, run, ep)
+	folder, name := k.trajectoryFile(dir, run, ep)
 	if ep.TrajectorySHA256 == "" {
 		if !k.present(folder, name) {
 			k.missing.add(folder, name)
@@ -138,8 +143,19 @@ func (k *checks) present(folder, name string) bool {
 
 // trajectoryFile is the folder and name of the trajectory file of an
 // episode of the run folder dir (of run, which says whether trajectories
-// sit in a folder per model).
-func trajectoryFile(dir string, run record.Run, ep *record.Outcome) (folder, name string) {
-	p := filepath.Join(dir, record.TrajectoryRel(run, record.Episode{Task: ep.Task, Track: ep.Track, Model: ep.Model, Seed: ep.Seed, Repeat: ep.Repeat}))
-	return filepath.Dir(p), filepath.Base(p)
+// sit in a folder per model): the folder is joined once per task, track
+// and model, not for each of a million episodes.
+func (k *checks) trajectoryFile(dir string, run record.Run, ep *record.Outcome) (folder, name string) {
+	name = record.TrajectoryName(ep.Seed, ep.Repeat) + ".jsonl"
+	key := folderKey{dir, ep.Task, ep.Track, ep.Model}
+	folder, ok := k.folders[key]
+	if !ok {
+		p := filepath.Join(dir, record.TrajectoryRel(run, record.Episode{Task: ep.Task, Track: ep.Track, Model: ep.Model, Seed: ep.Seed, Repeat: ep.Repeat}))
+		folder = filepath.Dir(p) // name is the rest of p: a file name, which filepath.Join leaves as it is
+		if k.folders == nil {
+			k.folders = map[folderKey]string{}
+		}
+		k.folders[key] = folder
+	}
+	return folder, name
 }
