@@ -65,7 +65,8 @@ func (o *Outcome) Key() string {
 func ReadOutcomes(dir string) (Outcomes, error) {
 	out := Outcomes{Dir: dir}
 	in := newInterner()
-	var seen latest[outcomeKey]
+	var seen latest[uint64]
+	keys := outcomeKeys{cells: map[*Label]uint64{}, names: map[[3]string]uint64{}, odd: map[outcomeKey]uint64{}}
 	path := filepath.Join(dir, EpisodesFile)
 	var size, read int64 // of the file and of the lines read, to size out.Episodes
 	if st, err := os.Stat(path); err == nil {
@@ -76,7 +77,7 @@ func ReadOutcomes(dir string) (Outcomes, error) {
 			return newerFormat(path, line, l.format)
 		}
 		o := in.outcome(l)
-		pos, prev := seen.place(in.key(&o), line, o.ExitReason == ExitInterrupted || o.Lost())
+		pos, prev := seen.place(keys.of(&o), line, o.ExitReason == ExitInterrupted || o.Lost())
 		if prev > 0 {
 			out.Warnings = append(out.Warnings, repeatWarning(path, line, o.Key(), prev))
 		}
@@ -84,7 +85,7 @@ func ReadOutcomes(dir string) (Outcomes, error) {
 		if pos < len(out.Episodes) {
 			out.Episodes[pos] = o
 		} else {
-			out.Episodes = append(grow(out.Episodes, read, size), o)
+			out.Episodes = append(grow(out.Episodes, &seen, read, size), o)
 		}
 		return nil
 	})
@@ -97,14 +98,15 @@ func ReadOutcomes(dir string) (Outcomes, error) {
 
 // grow returns eps with room for one more outcome. When it is full after
 // the first few thousand lines, it makes room for as many more as the rest
-// of the file holds at the size of the lines read so far: one copy instead
-// of the many of append, which for a million episodes would hold several
-// times their size at once.
-func grow(eps []Outcome, read, size int64) []Outcome {
+// of the file holds at the size of the lines read so far, in eps and in
+// seen's index: one copy instead of the many of append, which for a
+// million episodes would hold several times their size at once.
+func grow(eps []Outcome, seen *latest[uint64], read, size int64) []Outcome {
 	if len(eps) < cap(eps) || len(eps) < 4096 || read <= 0 {
 		return eps
 	}
 	more := int(float64(len(eps))*float64(size-read)/float64(read)*1.05) + 1024
+	seen.reserve(len(eps) + more)
 	return slices.Grow(eps, more)
 }
 
@@ -125,30 +127,51 @@ type interner struct {
 	names  map[string]string
 	labels map[Label]*Label
 	lists  map[string][]string // by the list's JSON text
-	cells  map[[3]string]int32 // the task, track and model of outcomeKey
 }
 
 // newInterner returns an empty interner.
 func newInterner() *interner {
-	return &interner{names: map[string]string{}, labels: map[Label]*Label{}, lists: map[string][]string{}, cells: map[[3]string]int32{}}
+	return &interner{names: map[string]string{}, labels: map[Label]*Label{}, lists: map[string][]string{}}
 }
 
-// outcomeKey identifies an episode within a run, as episodeKey does, in
-// fewer bytes: a number for its task, track and model.
+// outcomeKeys numbers the keys of the outcomes read, for a map of 64-bit
+// keys: a million of them go in and out of such a map several times faster
+// than keys of strings.
+type outcomeKeys struct {
+	cells map[*Label]uint64    // cell of each label
+	names map[[3]string]uint64 // cell of each task, track and model
+	odd   map[outcomeKey]uint64
+}
+
+// outcomeKey identifies an episode within a run.
 type outcomeKey struct {
-	cell         int32
+	cell         uint64
 	seed, repeat int
 }
 
-// key returns o's outcomeKey.
-func (in *interner) key(o *Outcome) outcomeKey {
-	names := [3]string{o.Task, o.Track, o.Model}
-	cell, ok := in.cells[names]
+// of returns o's key: its cell, repeat and seed packed in 63 bits when
+// they fit, as they do in runs bench writes, else the top bit and a number
+// for the whole key.
+func (k *outcomeKeys) of(o *Outcome) uint64 {
+	cell, ok := k.cells[o.Label]
 	if !ok {
-		cell = int32(len(in.cells))
-		in.cells[names] = cell
+		names := [3]string{o.Task, o.Track, o.Model}
+		if cell, ok = k.names[names]; !ok {
+			cell = uint64(len(k.names))
+			k.names[names] = cell
+		}
+		k.cells[o.Label] = cell
 	}
-	return outcomeKey{cell: cell, seed: o.Seed, repeat: o.Repeat}
+	if cell < 1<<20 && uint(o.Repeat) < 1<<11 && uint(o.Seed) < 1<<32 {
+		return cell<<43 | uint64(o.Repeat)<<32 | uint64(o.Seed)
+	}
+	key := outcomeKey{cell, o.Seed, o.Repeat}
+	n, ok := k.odd[key]
+	if !ok {
+		n = uint64(len(k.odd))
+		k.odd[key] = n
+	}
+	return 1<<63 | n
 }
 
 // name returns the interned string of b.

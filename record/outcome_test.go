@@ -73,6 +73,8 @@ func trickyLines(t testing.TB) []string {
 		`{"format":1,"task":"bad-list","track":"agent","seed":14,"failed_tests":[1]}`,
 		`{"format":1,"task":"big","track":"agent","seed":12345678901234567890}`,
 		`{"format":1,"task":"neg","track":"agent","seed":-3, "turns" : 2 ,"tool_calls": [ "a" , "b" ] }`,
+		`{"format":1,"task":"neg","track":"agent","seed":4294967293}`, // packs as -3 would in 32 bits
+		`{"format":1,"task":"neg","track":"agent","seed":-3,"repeat":2048}`,
 		"{\"format\":1,\"task\":\"bad-utf8-\xff\",\"track\":\"agent\",\"seed\":15}",
 		`[1,2]`,
 		`null`,
@@ -92,7 +94,7 @@ func TestReadOutcomesReadsAsRead(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := data.Outcomes()
-	if len(want.Warnings) < 5 || len(want.Episodes) < 12 {
+	if len(want.Warnings) < 5 || len(want.Episodes) < 14 {
 		t.Fatalf("the fixture lost its point: %d episodes, warnings %q", len(want.Episodes), want.Warnings)
 	}
 	if !reflect.DeepEqual(got, want) {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 )
@@ -118,6 +119,15 @@ func (l *latest[K]) place(k K, line int, redo bool) (pos, prev int) {
 	}
 	l.lines[pos], l.redo[pos] = line, redo
 	return pos, prev
+}
+
+// reserve makes room in the index for n episodes, when it has less.
+func (l *latest[K]) reserve(n int) {
+	if n > 2*len(l.index) {
+		index := make(map[K]int, n)
+		maps.Copy(index, l.index)
+		l.index = index
+	}
 }
 
 // repeatWarning words the warning for an episode whose key repeats an
