@@ -1,6 +1,7 @@
 package record
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -125,13 +126,14 @@ func (d Data) Outcomes() Outcomes {
 // read.
 type interner struct {
 	names  map[string]string
-	labels map[Label]*Label
+	labels map[string]*Label   // by its names, each after its length
 	lists  map[string][]string // by the list's JSON text
+	key    []byte              // a label's key, reused
 }
 
 // newInterner returns an empty interner.
 func newInterner() *interner {
-	return &interner{names: map[string]string{}, labels: map[Label]*Label{}, lists: map[string][]string{}}
+	return &interner{names: map[string]string{}, labels: map[string]*Label{}, lists: map[string][]string{}}
 }
 
 // outcomeKeys numbers the keys of the outcomes read, for a map of 64-bit
@@ -184,14 +186,21 @@ func (in *interner) name(b []byte) string {
 	return s
 }
 
-// label returns the interned copy of l.
-func (in *interner) label(l Label) *Label {
-	if p, ok := in.labels[l]; ok {
+// label returns the interned label of l's names: one lookup of them all,
+// not one per name.
+func (in *interner) label(l *outcomeLine) *Label {
+	in.key = in.key[:0]
+	for _, name := range [...][]byte{l.task, l.track, l.model, l.exitReason, l.errorKind} {
+		in.key = append(binary.AppendUvarint(in.key, uint64(len(name))), name...)
+	}
+	if p, ok := in.labels[string(in.key)]; ok {
 		return p
 	}
-	p := new(Label)
-	*p = l
-	in.labels[l] = p
+	p := &Label{
+		Task: in.name(l.task), Track: in.name(l.track), Model: in.name(l.model),
+		ExitReason: in.name(l.exitReason), ErrorKind: in.name(l.errorKind),
+	}
+	in.labels[string(in.key)] = p
 	return p
 }
 
@@ -218,10 +227,7 @@ func (in *interner) list(raw []byte) []string {
 // outcome makes the Outcome of a decoded line.
 func (in *interner) outcome(l *outcomeLine) Outcome {
 	o := Outcome{
-		Label: in.label(Label{
-			Task: in.name(l.task), Track: in.name(l.track), Model: in.name(l.model),
-			ExitReason: in.name(l.exitReason), ErrorKind: in.name(l.errorKind),
-		}),
+		Label:     in.label(l),
 		ToolCalls: in.list(l.toolCalls), Steps: in.list(l.steps),
 		Seed: l.seed, Repeat: l.repeat, TestsPassed: l.testsPassed, TestsTotal: l.testsTotal, Turns: l.turns,
 		Tokens: l.promptTokens + l.completionTokens, EstTokens: l.estPromptTokens + l.estCompletionTokens,
