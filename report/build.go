@@ -27,6 +27,8 @@ func BuildOutcomes(inputs []record.Outcomes) *Report {
 	rep.Runs = runInfos(inputs)
 	g := group(inputs)
 	cells := g.cells
+	twinsDone := make(chan []TwinGroup, 1)
+	go func() { twinsDone <- twins(cells, inputs) }() // on the other core, while rows and pairs are built
 	checked := checkNotes(g.checks, inputs, notes)
 	for _, c := range cells {
 		row := summarize(c, notes, checked)
@@ -40,7 +42,8 @@ func BuildOutcomes(inputs []record.Outcomes) *Report {
 	}
 	rep.Tracks = trackRows(cells)
 	rep.Ratios, rep.McNemar = pairs(cells, inputs, notes)
-	rep.Twins = twins(cells, inputs, notes)
+	rep.Twins = <-twinsDone
+	noteDiverged(rep.Twins, notes)
 	markDivergedRows(rep, notes)
 	checkRunNotes(g.checks, inputs, notes)
 	runNotes(inputs, notes)

@@ -37,6 +37,13 @@ func pairs(cells []*cell, inputs []record.Outcomes, notes *footnotes) ([]Ratio, 
 	var ratios []Ratio
 	var tests []McNemar
 	for _, task := range tasks {
+		passed := map[*cell]map[pairKey]bool{} // the task's outcomes, made once per cell: the agent is paired twice
+		outcomesOf := func(c *cell) map[pairKey]bool {
+			if passed[c] == nil {
+				passed[c] = outcomes(c, inputs)
+			}
+			return passed[c]
+		}
 		for _, p := range pairedTracks {
 			a, b := byTask[task][p[0]], byTask[task][p[1]]
 			if a == nil || b == nil || len(a.entries) == 0 || len(b.entries) == 0 {
@@ -45,7 +52,7 @@ func pairs(cells []*cell, inputs []record.Outcomes, notes *footnotes) ([]Ratio, 
 			if r, ok := ratio(a, b); ok {
 				ratios = append(ratios, r)
 			}
-			m := mcnemar(a, b, inputs)
+			m := mcnemar(a, b, outcomesOf(a), outcomesOf(b))
 			if m.Pairs == 0 {
 				notes.add(fmt.Sprintf("%s: no pair of %s and %s episodes: episodes pair only within one run (same run, task, seed and repeat), so no McNemar test", task.task, m.A, m.B))
 			}
@@ -108,12 +115,11 @@ func firstOfRun(inputs []record.Outcomes) []int {
 	return first
 }
 
-// mcnemar pairs the episodes of a and b by run, seed and repeat and tests
-// them.
-func mcnemar(a, b *cell, inputs []record.Outcomes) McNemar {
+// mcnemar pairs the episodes of a and b (their outcomes am and bm) by
+// run, seed and repeat and tests them.
+func mcnemar(a, b *cell, am, bm map[pairKey]bool) McNemar {
 	t := McNemar{Task: a.task, Model: a.model, A: a.track, B: b.track}
-	bm := outcomes(b, inputs)
-	for k, pa := range outcomes(a, inputs) {
+	for k, pa := range am {
 		pb, ok := bm[k]
 		if !ok {
 			continue

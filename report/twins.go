@@ -11,8 +11,10 @@ import (
 const notRepeated = "the backend did not repeat a seeded run: twins with the same seed diverged (seeded sampling is not always repeatable)"
 
 // twins finds the twin groups of every cell (same task, track, seed and
-// configuration) and compares each member with the first.
-func twins(cells []*cell, inputs []record.Outcomes, notes *footnotes) []TwinGroup {
+// configuration) and compares each member with the first. It only reads
+// the cells, so it may run while the rest of the report is built;
+// noteDiverged adds the footnotes.
+func twins(cells []*cell, inputs []record.Outcomes) []TwinGroup {
 	keys := make([]string, len(inputs))
 	for i, in := range inputs {
 		keys[i] = configKey(in.Run)
@@ -26,7 +28,7 @@ func twins(cells []*cell, inputs []record.Outcomes, notes *footnotes) []TwinGrou
 	out := make([]TwinGroup, 0, n)
 	for i, c := range cells {
 		for _, g := range groups[i] {
-			out = append(out, twinGroup(c, g, inputs, notes))
+			out = append(out, twinGroup(c, g, inputs))
 		}
 	}
 	return out
@@ -83,7 +85,7 @@ func twinsOf(c *cell, keys []string) [][]entry {
 }
 
 // twinGroup compares the members of one group with its first member.
-func twinGroup(c *cell, g []entry, inputs []record.Outcomes, notes *footnotes) TwinGroup {
+func twinGroup(c *cell, g []entry, inputs []record.Outcomes) TwinGroup {
 	tg := TwinGroup{Task: c.task, Track: c.track, Model: c.model, Seed: g[0].ep.Seed, Members: make([]TwinMember, 0, len(g))}
 	ref := g[0].ep
 	for i, e := range g {
@@ -100,11 +102,22 @@ func twinGroup(c *cell, g []entry, inputs []record.Outcomes, notes *footnotes) T
 		} else {
 			m.DivergeAt = k + 1
 			m.Hint = toolHint(ref.ToolCalls, e.ep.ToolCalls)
-			tg.Notes = addTo(tg.Notes, notes.add(notRepeated))
 		}
 		tg.Members = append(tg.Members, m)
 	}
 	return tg
+}
+
+// noteDiverged refers each twin group with a member that diverged from
+// the first to the footnote on seeded runs.
+func noteDiverged(groups []TwinGroup, notes *footnotes) {
+	for i, tg := range groups {
+		for _, m := range tg.Members {
+			if m.DivergeAt > 0 {
+				groups[i].Notes = addTo(groups[i].Notes, notes.add(notRepeated))
+			}
+		}
+	}
 }
 
 // firstDiff returns the first index at which a and b differ (the length of
