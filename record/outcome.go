@@ -99,14 +99,15 @@ func ReadOutcomes(dir string) (Outcomes, error) {
 
 // grow returns eps with room for one more outcome. When it is full after
 // the first few thousand lines, it makes room for as many more as the rest
-// of the file holds at the size of the lines read so far, in eps and in
-// seen's index: one copy instead of the many of append, which for a
-// million episodes would hold several times their size at once.
+// of the file holds at the size of the lines read so far (size is the
+// file's when reading began: a quarter more when a live run wrote past
+// it), in eps and in seen's index: one copy instead of the many of append,
+// which for a million episodes would hold several times their size at once.
 func grow(eps []Outcome, seen *latest[uint64], read, size int64) []Outcome {
 	if len(eps) < cap(eps) || len(eps) < 4096 || read <= 0 {
 		return eps
 	}
-	more := int(float64(len(eps))*float64(size-read)/float64(read)*1.05) + 1024
+	more := max(int(float64(len(eps))*float64(size-read)/float64(read)*1.05)+1024, len(eps)/4)
 	seen.reserve(len(eps) + more)
 	return slices.Grow(eps, more)
 }

@@ -127,6 +127,20 @@ func TestOutcomesKeepWhatReportsRead(t *testing.T) {
 	}
 }
 
+func TestGrowMakesRoomFromTheFileSize(t *testing.T) {
+	var seen latest[uint64]
+	eps := make([]Outcome, 4096)
+	if got := cap(grow(eps, &seen, 4096*500, 10*4096*500)); got < 10*4096 || got > 11*4096 {
+		t.Errorf("a tenth read: room for %d, want about %d", got, 10*4096)
+	}
+	if got := cap(grow(eps, &seen, 4096*500, 4096*100)); got < 4096+1024 {
+		t.Errorf("a file that grew while read: room for %d, want at least a quarter more", got)
+	}
+	if got := cap(grow(eps[:100], &seen, 100*500, 4096*500)); got != 4096 {
+		t.Errorf("room left: cap %d, want it unchanged", got)
+	}
+}
+
 func TestReadOutcomesRefusesANewerFormat(t *testing.T) {
 	dir := writeLines(t, episodeLine(t, 1, nil), episodeLine(t, 2, func(e *Episode) { e.Format = FormatVersion + 1 }))
 	_, want := Read(dir)
