@@ -27,8 +27,6 @@ func BuildOutcomes(inputs []record.Outcomes) *Report {
 	rep.Runs = runInfos(inputs)
 	g := group(inputs)
 	cells := g.cells
-	twinsDone := make(chan []TwinGroup, 1)
-	go func() { twinsDone <- twins(cells, inputs) }() // on the other core, while rows and pairs are built
 	checked := checkNotes(g.checks, inputs, notes)
 	for _, c := range cells {
 		row := summarize(c, notes, checked)
@@ -42,7 +40,7 @@ func BuildOutcomes(inputs []record.Outcomes) *Report {
 	}
 	rep.Tracks = trackRows(cells)
 	rep.Ratios, rep.McNemar = pairs(cells, inputs, notes)
-	rep.Twins = <-twinsDone
+	rep.Twins = twins(cells, inputs)
 	noteDiverged(rep.Twins, notes)
 	markDivergedRows(rep, notes)
 	checkRunNotes(g.checks, inputs, notes)

@@ -11,9 +11,8 @@ import (
 const notRepeated = "the backend did not repeat a seeded run: twins with the same seed diverged (seeded sampling is not always repeatable)"
 
 // twins finds the twin groups of every cell (same task, track, seed and
-// configuration) and compares each member with the first. It only reads
-// the cells, so it may run while the rest of the report is built;
-// noteDiverged adds the footnotes.
+// configuration) and compares each member with the first; noteDiverged
+// adds the footnotes.
 func twins(cells []*cell, inputs []record.Outcomes) []TwinGroup {
 	keys := make([]string, len(inputs))
 	for i, in := range inputs {
