@@ -36,11 +36,12 @@ func pairs(cells []*cell, inputs []record.Outcomes, notes *footnotes) ([]Ratio, 
 	}
 	var ratios []Ratio
 	var tests []McNemar
+	var keys packedKeys
 	for _, task := range tasks {
-		passed := map[*cell]map[pairKey]bool{} // the task's outcomes, made once per cell: the agent is paired twice
-		outcomesOf := func(c *cell) map[pairKey]bool {
+		passed := map[*cell]map[uint64]bool{} // the task's outcomes, made once per cell: the agent is paired twice
+		outcomesOf := func(c *cell) map[uint64]bool {
 			if passed[c] == nil {
-				passed[c] = outcomes(c, inputs)
+				passed[c] = outcomes(c, inputs, &keys)
 			}
 			return passed[c]
 		}
@@ -87,20 +88,15 @@ func ratio(num, den *cell) (Ratio, bool) {
 	return r, false
 }
 
-// pairKey identifies an episode within a task and track for pairing: its
-// run, seed and repeat. Episodes of different runs never pair: they may
-// differ in settings, and the seeds of two runs are not matched draws.
-type pairKey struct {
-	run          int // the first input with the run's id
-	seed, repeat int
-}
-
-// outcomes maps a cell's episodes by pairKey to whether they passed.
-func outcomes(c *cell, inputs []record.Outcomes) map[pairKey]bool {
+// outcomes maps a cell's episodes to whether they passed, by their run,
+// seed and repeat (keys numbers them). Episodes of different runs never
+// pair: they may differ in settings, and the seeds of two runs are not
+// matched draws.
+func outcomes(c *cell, inputs []record.Outcomes, keys *packedKeys) map[uint64]bool {
 	runs := firstOfRun(inputs)
-	m := make(map[pairKey]bool, len(c.entries))
+	m := make(map[uint64]bool, len(c.entries))
 	for _, e := range c.entries {
-		m[pairKey{runs[e.run], e.ep.Seed, e.ep.Repeat}] = e.pass
+		m[keys.of(smallKey{runs[e.run], e.ep.Seed, e.ep.Repeat})] = e.pass
 	}
 	return m
 }
@@ -117,7 +113,7 @@ func firstOfRun(inputs []record.Outcomes) []int {
 
 // mcnemar pairs the episodes of a and b (their outcomes am and bm) by
 // run, seed and repeat and tests them.
-func mcnemar(a, b *cell, am, bm map[pairKey]bool) McNemar {
+func mcnemar(a, b *cell, am, bm map[uint64]bool) McNemar {
 	t := McNemar{Task: a.task, Model: a.model, A: a.track, B: b.track}
 	for k, pa := range am {
 		pb, ok := bm[k]

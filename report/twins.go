@@ -14,14 +14,14 @@ const notRepeated = "the backend did not repeat a seeded run: twins with the sam
 // configuration) and compares each member with the first; noteDiverged
 // adds the footnotes.
 func twins(cells []*cell, inputs []record.Outcomes) []TwinGroup {
-	keys := make([]string, len(inputs))
+	configs := make([]int, len(inputs)) // the first input with the same configuration
 	for i, in := range inputs {
-		keys[i] = configKey(in.Run)
+		configs[i] = slices.IndexFunc(inputs, func(o record.Outcomes) bool { return configKey(o.Run) == configKey(in.Run) })
 	}
 	groups := make([][][]entry, len(cells))
 	n := 0
 	for i, c := range cells {
-		groups[i] = twinsOf(c, keys)
+		groups[i] = twinsOf(c, configs)
 		n += len(groups[i])
 	}
 	out := make([]TwinGroup, 0, n)
@@ -33,20 +33,18 @@ func twins(cells []*cell, inputs []record.Outcomes) []TwinGroup {
 	return out
 }
 
-// twinsOf groups the entries of c by seed and configuration (keys, by
-// input) and returns the groups of more than one, by seed, then in the
-// order they first appear; each group in entry order. The groups share
-// one array: a run of 200,000 episodes can have 100,000 groups.
-func twinsOf(c *cell, keys []string) [][]entry {
-	type gk struct {
-		seed   int
-		config string
-	}
-	idx := map[gk]int32{}
+// twinsOf groups the entries of c by seed and configuration (configs
+// numbers them by input) and returns the groups of more than one, by
+// seed, then in the order they first appear; each group in entry order.
+// The groups share one array: a run of 200,000 episodes can have 100,000
+// groups.
+func twinsOf(c *cell, configs []int) [][]entry {
+	var keys packedKeys
+	idx := map[uint64]int32{}
 	group := make([]int32, len(c.entries)) // the group of each entry
 	var sizes []int32
 	for i, e := range c.entries {
-		k := gk{e.ep.Seed, keys[e.run]}
+		k := keys.of(smallKey{configs[e.run], e.ep.Seed, 0})
 		g, ok := idx[k]
 		if !ok {
 			g = int32(len(sizes))
