@@ -310,3 +310,17 @@ func FuzzDecodeOutcomeLine(f *testing.F) {
 		}
 	})
 }
+
+func TestTrajectoryName(t *testing.T) {
+	for _, c := range []struct {
+		seed, repeat int
+		want         string
+	}{{3, 0, "seed-3"}, {3, 2, "seed-3-r2"}, {-1, 1, "seed--1-r1"}, {0, 0, "seed-0"}} {
+		if got := TrajectoryName(c.seed, c.repeat); got != c.want {
+			t.Errorf("TrajectoryName(%d, %d) = %q, want %q", c.seed, c.repeat, got, c.want)
+		}
+		if got := string(AppendTrajectoryName([]byte("x/"), c.seed, c.repeat)); got != "x/"+c.want {
+			t.Errorf("AppendTrajectoryName(x/, %d, %d) = %q", c.seed, c.repeat, got)
+		}
+	}
+}

@@ -33,6 +33,7 @@ type checks struct {
 
 	listed  map[string]map[string]bool // the files of each trajectory folder seen
 	folders map[folderKey]string       // the trajectory folder of each task, track and model of a run folder
+	name    []byte                     // the name trajectoryFile returns, reused
 }
 
 // folderKey identifies a trajectory folder: the run folder, and the task,
@@ -47,10 +48,10 @@ type named struct {
 
 // add counts the file name of folder, keeping its path if it is among the
 // first.
-func (x *named) add(folder, name string) {
+func (x *named) add(folder string, name []byte) {
 	x.n++
 	if len(x.first) < firstFewMax {
-		x.first = append(x.first, filepath.Join(folder, name))
+		x.first = append(x.first, filepath.Join(folder, string(name)))
 	}
 }
 
@@ -96,7 +97,7 @@ func (k *checks) trajectory(dir string, run record.Run, ep *record.Outcome) (edi
 		}
 		return false
 	}
-	edited, err := trajectoryEdited(filepath.Join(folder, name), ep.TrajectorySHA256)
+	edited, err := trajectoryEdited(filepath.Join(folder, string(name)), ep.TrajectorySHA256)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		k.missing.add(folder, name)
@@ -125,7 +126,7 @@ func trajectoryEdited(path, digest string) (bool, error) {
 
 // present reports whether the folder holds a file name, listing each
 // folder once: one system call per task and track, not per episode.
-func (k *checks) present(folder, name string) bool {
+func (k *checks) present(folder string, name []byte) bool {
 	if k.listed == nil {
 		k.listed = map[string]map[string]bool{}
 	}
@@ -138,15 +139,16 @@ func (k *checks) present(folder, name string) bool {
 		}
 		k.listed[folder] = names
 	}
-	return names[name]
+	return names[string(name)]
 }
 
 // trajectoryFile is the folder and name of the trajectory file of an
 // episode of the run folder dir (of run, which says whether trajectories
 // sit in a folder per model): the folder is joined once per task, track
-// and model, not for each of a million episodes.
-func (k *checks) trajectoryFile(dir string, run record.Run, ep *record.Outcome) (folder, name string) {
-	name = record.TrajectoryName(ep.Seed, ep.Repeat) + ".jsonl"
+// and model, not for each of a million episodes, and the name is valid
+// until the next call.
+func (k *checks) trajectoryFile(dir string, run record.Run, ep *record.Outcome) (folder string, name []byte) {
+	k.name = append(record.AppendTrajectoryName(k.name[:0], ep.Seed, ep.Repeat), ".jsonl"...)
 	key := folderKey{dir, ep.Task, ep.Track, ep.Model}
 	folder, ok := k.folders[key]
 	if !ok {
@@ -157,5 +159,5 @@ func (k *checks) trajectoryFile(dir string, run record.Run, ep *record.Outcome) 
 		}
 		k.folders[key] = folder
 	}
-	return folder, name
+	return folder, k.name
 }
