@@ -47,6 +47,24 @@ func BenchmarkRecord(b *testing.B) {
 // BenchmarkRead100k measures reading a run of 100,000 episodes, the size
 // `bench report` must handle in under 2 s.
 func BenchmarkRead100k(b *testing.B) {
+	benchmarkRead(b, func(dir string) (int, any, error) {
+		data, err := Read(dir)
+		return len(data.Episodes), data, err
+	})
+}
+
+// BenchmarkReadOutcomes100k measures reading the same run as outcomes, as
+// `bench report` reads it.
+func BenchmarkReadOutcomes100k(b *testing.B) {
+	benchmarkRead(b, func(dir string) (int, any, error) {
+		data, err := ReadOutcomes(dir)
+		return len(data.Episodes), data, err
+	})
+}
+
+// benchmarkRead writes a run of 100,000 episodes and measures read on it:
+// ns/episode and the live heap it holds (MB-live).
+func benchmarkRead(b *testing.B, read func(dir string) (int, any, error)) {
 	const n = 100_000
 	dir := b.TempDir()
 	w, err := Create(dir, sampleRun())
@@ -66,9 +84,9 @@ func BenchmarkRead100k(b *testing.B) {
 	var live uint64
 	b.ResetTimer()
 	for b.Loop() {
-		data, err := Read(dir)
-		if err != nil || len(data.Episodes) != n {
-			b.Fatalf("%d episodes, err %v", len(data.Episodes), err)
+		got, data, err := read(dir)
+		if err != nil || got != n {
+			b.Fatalf("%d episodes, err %v", got, err)
 		}
 		runtime.GC()
 		var ms runtime.MemStats

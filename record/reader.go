@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 )
@@ -36,46 +37,22 @@ func Read(dir string) (Data, error) {
 
 // read is Read plus where episodes.jsonl's torn tail starts, for Resume.
 func read(dir string) (Data, jsonlTail, error) {
-	run, err := readRun(dir)
-	if err != nil {
-		return Data{}, jsonlTail{}, err
-	}
-	data := Data{Dir: dir, Run: run}
+	data := Data{Dir: dir}
+	var seen latest[episodeKey]
 	path := filepath.Join(dir, EpisodesFile)
-	f, err := os.Open(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		data.Warnings = append(data.Warnings, fmt.Sprintf("%s is missing: no episode finished", path))
-		return data, jsonlTail{tornAt: -1}, nil
-	}
-	if err != nil {
-		return Data{}, jsonlTail{}, fmt.Errorf("reading episodes: %w", err)
-	}
-	defer f.Close()
-
-	type key struct {
-		task, track, model string
-		seed, repeat       int
-	}
-	index := map[key]int{} // episode → position in data.Episodes
-	var lines []int        // line of each of data.Episodes
-	tail, err := scanJSONL(f, path, func(line int, ep Episode) error {
+	tail, err := scanEpisodes(dir, &data.Run, decodeJSON[Episode], func(line int, ep *Episode) error {
 		if ep.Format > FormatVersion {
 			return newerFormat(path, line, ep.Format)
 		}
-		k := key{ep.Task, ep.Track, ep.Model, ep.Seed, ep.Repeat}
-		if i, ok := index[k]; ok {
-			// An interrupted or lost episode is redone by --resume: its later line is expected.
-			if prev := data.Episodes[i]; prev.ExitReason == ExitInterrupted || prev.Lost() {
-				data.Episodes[i], lines[i] = ep, line
-				return nil
-			}
-			data.Warnings = append(data.Warnings, fmt.Sprintf("%s:%d: episode %s repeats line %d; keeping the later line", path, line, ep.Key(), lines[i]))
-			data.Episodes[i], lines[i] = ep, line
-			return nil
+		pos, prev := seen.place(episodeKey{ep.Task, ep.Track, ep.Model, ep.Seed, ep.Repeat}, line, ep.ExitReason == ExitInterrupted || ep.Lost())
+		if prev > 0 {
+			data.Warnings = append(data.Warnings, repeatWarning(path, line, ep.Key(), prev))
 		}
-		index[k] = len(data.Episodes)
-		data.Episodes = append(data.Episodes, ep)
-		lines = append(lines, line)
+		if pos < len(data.Episodes) {
+			data.Episodes[pos] = *ep
+		} else {
+			data.Episodes = append(data.Episodes, *ep)
+		}
 		return nil
 	})
 	if err != nil {
@@ -83,6 +60,80 @@ func read(dir string) (Data, jsonlTail, error) {
 	}
 	data.Warnings = append(data.Warnings, tail.warnings...)
 	return data, tail, nil
+}
+
+// scanEpisodes reads run.json of the run folder dir into *run, then decodes
+// each line of its episodes.jsonl with decode and passes it to visit, in
+// file order (see scanJSONL). A missing episodes.jsonl is a warning.
+func scanEpisodes[T any](dir string, run *Run, decode func([]byte, *T) error, visit func(line int, v *T) error) (jsonlTail, error) {
+	r, err := readRun(dir)
+	if err != nil {
+		return jsonlTail{}, err
+	}
+	*run = r
+	path := filepath.Join(dir, EpisodesFile)
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return jsonlTail{tornAt: -1, warnings: []string{fmt.Sprintf("%s is missing: no episode finished", path)}}, nil
+	}
+	if err != nil {
+		return jsonlTail{}, fmt.Errorf("reading episodes: %w", err)
+	}
+	defer f.Close()
+	return scanJSONL(f, path, decode, visit)
+}
+
+// episodeKey identifies an episode within a run, as Episode.Key does.
+type episodeKey struct {
+	task, track, model string
+	seed, repeat       int
+}
+
+// latest keeps where each episode read sits, by a key K that identifies
+// it, so that a repeated episode key keeps its later line in the place of
+// the first.
+type latest[K comparable] struct {
+	index map[K]int // episode → position among the episodes read
+	lines []int     // line of each position
+	redo  []bool    // whether each position's episode is one --resume redoes
+}
+
+// place returns the position of the episode with key k read at line: a
+// new one (the count so far) or that of the earlier line it replaces, with
+// that line's number when the repeat deserves a warning (else 0: an
+// interrupted or lost episode, which --resume redoes, is expected to repeat).
+// redo says whether this episode is interrupted or lost.
+func (l *latest[K]) place(k K, line int, redo bool) (pos, prev int) {
+	if l.index == nil {
+		l.index = map[K]int{}
+	}
+	pos, ok := l.index[k]
+	if !ok {
+		pos = len(l.lines)
+		l.index[k] = pos
+		l.lines, l.redo = append(l.lines, line), append(l.redo, redo)
+		return pos, 0
+	}
+	if !l.redo[pos] {
+		prev = l.lines[pos]
+	}
+	l.lines[pos], l.redo[pos] = line, redo
+	return pos, prev
+}
+
+// reserve makes room in the index for n episodes, when it has less.
+func (l *latest[K]) reserve(n int) {
+	if n > 2*len(l.index) {
+		index := make(map[K]int, n)
+		maps.Copy(index, l.index)
+		l.index = index
+	}
+}
+
+// repeatWarning words the warning for an episode whose key repeats an
+// earlier line.
+func repeatWarning(path string, line int, key string, prev int) string {
+	return fmt.Sprintf("%s:%d: episode %s repeats line %d; keeping the later line", path, line, key, prev)
 }
 
 // readRun reads and checks run.json.

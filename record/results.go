@@ -191,10 +191,17 @@ func TrajectoryRel(run Run, ep Episode) string {
 
 // TrajectoryName is the file stem of an episode's trajectory: seed-<s>[-r<k>].
 func TrajectoryName(seed, repeat int) string {
-	if repeat == 0 {
-		return "seed-" + strconv.Itoa(seed)
+	return string(AppendTrajectoryName(nil, seed, repeat))
+}
+
+// AppendTrajectoryName appends TrajectoryName(seed, repeat) to dst, for a
+// caller that looks a million of them up without making strings.
+func AppendTrajectoryName(dst []byte, seed, repeat int) []byte {
+	dst = strconv.AppendInt(append(dst, "seed-"...), int64(seed), 10)
+	if repeat != 0 {
+		dst = strconv.AppendInt(append(dst, "-r"...), int64(repeat), 10)
 	}
-	return "seed-" + strconv.Itoa(seed) + "-r" + strconv.Itoa(repeat)
+	return dst
 }
 
 // Event kinds of a trajectory.

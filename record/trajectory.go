@@ -178,11 +178,11 @@ func ReadTrajectory(path string) ([]Event, []string, error) {
 	}
 	defer f.Close()
 	var events []Event
-	tail, err := scanJSONL(f, path, func(line int, ev Event) error {
+	tail, err := scanJSONL(f, path, decodeJSON[Event], func(line int, ev *Event) error {
 		if ev.Format > FormatVersion {
 			return newerFormat(path, line, ev.Format)
 		}
-		events = append(events, ev)
+		events = append(events, *ev)
 		return nil
 	})
 	if err != nil {

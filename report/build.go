@@ -8,7 +8,20 @@ import (
 )
 
 // Build computes the report over the episodes of all inputs (merged runs).
-func Build(inputs []record.Data) *Report {
+func Build(inputs []record.Data) *Report { return BuildOutcomes(outcomesOf(inputs)) }
+
+// outcomesOf returns the outcomes of the episodes of each input.
+func outcomesOf(inputs []record.Data) []record.Outcomes {
+	out := make([]record.Outcomes, len(inputs))
+	for i, in := range inputs {
+		out[i] = in.Outcomes()
+	}
+	return out
+}
+
+// BuildOutcomes computes the report over the episodes of all inputs
+// (merged runs, as record.ReadOutcomes reads them).
+func BuildOutcomes(inputs []record.Outcomes) *Report {
 	rep := &Report{}
 	notes := &footnotes{}
 	rep.Runs = runInfos(inputs)
@@ -27,7 +40,8 @@ func Build(inputs []record.Data) *Report {
 	}
 	rep.Tracks = trackRows(cells)
 	rep.Ratios, rep.McNemar = pairs(cells, inputs, notes)
-	rep.Twins = twins(cells, inputs, notes)
+	rep.Twins = twins(cells, inputs)
+	noteDiverged(rep.Twins, notes)
 	markDivergedRows(rep, notes)
 	checkRunNotes(g.checks, inputs, notes)
 	runNotes(inputs, notes)
@@ -38,7 +52,7 @@ func Build(inputs []record.Data) *Report {
 }
 
 // runInfos describes the inputs.
-func runInfos(inputs []record.Data) []RunInfo {
+func runInfos(inputs []record.Outcomes) []RunInfo {
 	infos := make([]RunInfo, len(inputs))
 	for i, in := range inputs {
 		infos[i] = RunInfo{
@@ -63,8 +77,8 @@ func summarize(c *cell, notes *footnotes, checked checkedNotes) Row {
 		if e.pass {
 			row.Passed++
 		}
-		tokens[i] = float64(e.ep.PromptTokens + e.ep.CompletionTokens)
-		est[i] = float64(e.ep.EstPromptTokens + e.ep.EstCompletionTokens)
+		tokens[i] = float64(e.ep.Tokens)
+		est[i] = float64(e.ep.EstTokens)
 		turns[i] = float64(e.ep.Turns)
 		exits[e.ep.ExitReason]++
 	}
@@ -141,9 +155,9 @@ func tokensOf(c *cell, estimated bool) []float64 {
 	xs := make([]float64, len(c.entries))
 	for i, e := range c.entries {
 		if estimated {
-			xs[i] = float64(e.ep.EstPromptTokens + e.ep.EstCompletionTokens)
+			xs[i] = float64(e.ep.EstTokens)
 		} else {
-			xs[i] = float64(e.ep.PromptTokens + e.ep.CompletionTokens)
+			xs[i] = float64(e.ep.Tokens)
 		}
 	}
 	slices.Sort(xs)
@@ -152,7 +166,7 @@ func tokensOf(c *cell, estimated bool) []float64 {
 
 // runNotes adds the caveats that concern whole runs: digests or settings
 // that differ between merged runs, and the readers' warnings (e.g. torn lines).
-func runNotes(inputs []record.Data, notes *footnotes) {
+func runNotes(inputs []record.Outcomes, notes *footnotes) {
 	digests := map[string][]string{}
 	for _, in := range inputs {
 		for _, m := range modelRefs(in.Run) {

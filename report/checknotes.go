@@ -28,7 +28,7 @@ func (k checkedNotes) of(c *cell) []int {
 
 // checkNotes adds the footnotes on episodes that the report did not take at
 // their word, and on runs given twice.
-func checkNotes(k checks, inputs []record.Data, notes *footnotes) checkedNotes {
+func checkNotes(k checks, inputs []record.Outcomes, notes *footnotes) checkedNotes {
 	var ids checkedNotes
 	if k.lost > 0 {
 		ids.lost = notes.add(words.Plural(k.lost, "episode") + " lost to server errors, not counted (infrastructure errors: unreachable, timeout, server, bad_reply; bench run --resume redoes them)")
@@ -48,7 +48,7 @@ func checkNotes(k checks, inputs []record.Data, notes *footnotes) checkedNotes {
 
 // checkRunNotes adds the footnotes on the run folders that rows do not
 // refer to: missing trajectory files and runs given twice.
-func checkRunNotes(k checks, inputs []record.Data, notes *footnotes) {
+func checkRunNotes(k checks, inputs []record.Outcomes, notes *footnotes) {
 	if k.missing.n > 0 {
 		notes.add(fmt.Sprintf("%s missing (bench show cannot show those episodes): %s", words.Plural(k.missing.n, "trajectory file"), k.missing))
 	}

@@ -46,7 +46,7 @@ type Delta struct {
 // change in pass rate (Fisher's exact test) and in median tokens
 // (Mann-Whitney U test) at significance level alpha. Cells present on one
 // side only are left out; lost episodes are in neither n.
-func Compare(old, new []record.Data, alpha float64) Comparison {
+func Compare(old, new []record.Outcomes, alpha float64) Comparison {
 	c := Comparison{Alpha: alpha, Need: neededPerSide(alpha)}
 	og, ng := group(old), group(new)
 	byModel := severalModels(og.cells) || severalModels(ng.cells)
@@ -86,8 +86,8 @@ func Compare(old, new []record.Data, alpha float64) Comparison {
 
 // Unmatched names the task/track cells that only one side holds, which
 // Compare leaves out.
-func Unmatched(old, new []record.Data) (onlyOld, onlyNew []string) {
-	keys := func(in []record.Data) map[string]bool {
+func Unmatched(old, new []record.Outcomes) (onlyOld, onlyNew []string) {
+	keys := func(in []record.Outcomes) map[string]bool {
 		m := map[string]bool{}
 		for _, c := range group(in).cells {
 			if len(c.entries) > 0 {
@@ -135,8 +135,8 @@ func delta(o, n *cell, alpha float64) Delta {
 // settingsDiff names the run settings (record.Run.Settings) in which the
 // old and new runs differ, with each side's values, or "" when they agree.
 // Runs without a model (oracle only) have no settings to differ in.
-func settingsDiff(old, new []record.Data) string {
-	values := func(in []record.Data, k int) []string {
+func settingsDiff(old, new []record.Outcomes) string {
+	values := func(in []record.Outcomes, k int) []string {
 		var vs []string
 		for _, d := range in {
 			if d.Run.Model == "" {

@@ -79,7 +79,7 @@ func TestCompareShowsTildeForNoise(t *testing.T) {
 	}
 	old := []record.Data{{Episodes: append(mk("workflow", 20, 2, 1000), mk("agent", 4, 3, 5000)...)}}
 	new := []record.Data{{Episodes: append(mk("workflow", 20, 18, 2000), mk("agent", 4, 2, 5001)...)}}
-	cmp := Compare(old, new, Alpha)
+	cmp := Compare(outcomesOf(old), outcomesOf(new), Alpha)
 	ds := cmp.Deltas
 	if len(ds) != 2 {
 		t.Fatalf("deltas = %+v, want two", ds)
@@ -186,7 +186,7 @@ func TestCompareSaysOnceWhenNIsTooSmall(t *testing.T) {
 	}
 	old := []record.Data{{Run: record.Run{ID: "o"}, Episodes: append(mk("a", 1034), mk("b", 1034)...)}}
 	new := []record.Data{{Run: record.Run{ID: "n"}, Episodes: append(mk("a", 1035), mk("b", 1035)...)}}
-	cmp := Compare(old, new, Alpha)
+	cmp := Compare(outcomesOf(old), outcomesOf(new), Alpha)
 	for _, d := range cmp.Deltas {
 		if !d.TooFew || d.TokensSignificant || d.TokensP != 0.1 {
 			t.Errorf("delta %+v: want too few, not significant, p = 0.1", d)
@@ -204,11 +204,11 @@ func TestCompareSaysOnceWhenNIsTooSmall(t *testing.T) {
 	if strings.Contains(out, "p=0.047") {
 		t.Errorf("the normal approximation's p = 0.047 is shown:\n%s", out)
 	}
-	if c := Compare(old, new, 0.2); c.Deltas[0].TooFew || !c.Deltas[0].TokensSignificant {
+	if c := Compare(outcomesOf(old), outcomesOf(new), 0.2); c.Deltas[0].TooFew || !c.Deltas[0].TokensSignificant {
 		t.Errorf("at α = 0.2, 3+3 can show a change (p = 0.1): %+v", c.Deltas[0])
 	}
 	buf.Reset()
-	WriteCompareText(&buf, Compare(old, new, 0.01))
+	WriteCompareText(&buf, Compare(outcomesOf(old), outcomesOf(new), 0.01))
 	if !strings.Contains(buf.String(), "need >= 5 episodes on each side to detect a difference at α = 0.01") {
 		t.Errorf("at α = 0.01 the need is 5 (2/C(10,5) = 0.008):\n%s", buf.String())
 	}
@@ -220,11 +220,11 @@ func TestCompareWarnsWhenSettingsDiffer(t *testing.T) {
 	eps := []record.Episode{episode("t", "agent", 1, 0, true, 10)}
 	old := []record.Data{{Run: record.Run{ID: "o", Model: "m", Temperature: 0.7, Posture: "coding"}, Episodes: eps}}
 	new := []record.Data{{Run: record.Run{ID: "n", Model: "m", Temperature: 0.2, Posture: "coding"}, Episodes: eps}}
-	cmp := Compare(old, new, Alpha)
+	cmp := Compare(outcomesOf(old), outcomesOf(new), Alpha)
 	if len(cmp.Notes) != 1 || !strings.Contains(cmp.Notes[0], "temperature (old: 0.7, new: 0.2)") {
 		t.Errorf("notes = %q, want one naming temperature old 0.7, new 0.2", cmp.Notes)
 	}
-	if same := Compare(old, old, Alpha); len(same.Notes) != 0 {
+	if same := Compare(outcomesOf(old), outcomesOf(old), Alpha); len(same.Notes) != 0 {
 		t.Errorf("same settings: notes = %q, want none", same.Notes)
 	}
 }
@@ -234,7 +234,7 @@ func TestCompareWarnsWhenSettingsDiffer(t *testing.T) {
 func TestCompareFormats(t *testing.T) {
 	old := []record.Data{readRunForTest(t, "testdata/synthetic-run")}
 	new := []record.Data{readRunForTest(t, "testdata/synthetic-new")}
-	cmp := Compare(old, new, Alpha)
+	cmp := Compare(outcomesOf(old), outcomesOf(new), Alpha)
 	for name, write := range map[string]func(*bytes.Buffer) error{
 		"markdown": func(b *bytes.Buffer) error { return WriteCompareMarkdown(b, cmp) },
 		"csv":      func(b *bytes.Buffer) error { return WriteCompareCSV(b, cmp) },

@@ -10,7 +10,7 @@ import (
 // differ, with each run's value, or returns "" when they agree. The model
 // and its digest are left out: rows keep models apart, and runNotes checks
 // each model's digest.
-func configDiff(inputs []record.Data) string {
+func configDiff(inputs []record.Outcomes) string {
 	var diffs []string
 	for k, f := range (record.Run{}).Settings() {
 		if f.Name == "model" || f.Name == "model-digest" {

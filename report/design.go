@@ -38,7 +38,7 @@ type taskDesign struct{ archetype, answers string }
 // designRows groups the rows by the tasks' designs: for each question, the
 // tasks answered no and those answered yes; then each archetype, by name.
 // It is nil when no task of the inputs records a design.
-func designRows(inputs []record.Data, rows []Row) []DesignRow {
+func designRows(inputs []record.Outcomes, rows []Row) []DesignRow {
 	designs := designsOf(inputs)
 	if len(designs) == 0 {
 		return nil
@@ -99,7 +99,7 @@ func designRows(inputs []record.Data, rows []Row) []DesignRow {
 // designsOf reads each task's design from the inputs' run.json, the first
 // input that records one winning; answers that are not three letters y or n
 // are no design.
-func designsOf(inputs []record.Data) map[string]taskDesign {
+func designsOf(inputs []record.Outcomes) map[string]taskDesign {
 	designs := map[string]taskDesign{}
 	for _, in := range inputs {
 		for _, ref := range in.Run.Tasks {

@@ -10,8 +10,8 @@ import (
 // entry is one counted episode, the index of the input (run) it came from,
 // and whether it passed as the report derives it (see verdictOf).
 type entry struct {
-	ep   *record.Episode
-	run  int
+	ep   *record.Outcome
+	run  int32 // a million entries take 16 MB rather than 24
 	pass bool
 }
 
@@ -42,7 +42,7 @@ type grouping struct {
 // and then track (workflow, workflow-retry, agent, oracle, others by name).
 // An episode of a run given twice (the same run id: `bench report D D`, or D
 // and a copy of it) is counted once.
-func group(inputs []record.Data) grouping {
+func group(inputs []record.Outcomes) grouping {
 	type key struct{ task, track, model string }
 	byKey := map[key]*cell{}
 	var g grouping
@@ -78,7 +78,7 @@ func group(inputs []record.Data) grouping {
 
 // modelOf is the model an episode of run asked: its own field, or, for an
 // episode written before episodes named it, its one-model run's.
-func modelOf(run record.Run, ep *record.Episode) string {
+func modelOf(run record.Run, ep *record.Outcome) string {
 	if ep.Model != "" || run.SeveralModels() {
 		return ep.Model
 	}
@@ -88,7 +88,7 @@ func modelOf(run record.Run, ep *record.Episode) string {
 // count adds episode ep of input r (read from the folder dir) to cell c:
 // as an entry with its derived verdict, or, when it was lost to an
 // infrastructure error, only to the cell's count of lost episodes.
-func (g *grouping) count(c *cell, r int, dir string, run record.Run, ep *record.Episode) {
+func (g *grouping) count(c *cell, r int, dir string, run record.Run, ep *record.Outcome) {
 	if len(c.runs) == 0 || c.runs[len(c.runs)-1] != r {
 		c.runs = append(c.runs, r)
 	}
@@ -109,7 +109,7 @@ func (g *grouping) count(c *cell, r int, dir string, run record.Run, ep *record.
 	if v.edited {
 		c.edited++
 	}
-	c.entries = append(c.entries, entry{ep, r, v.pass})
+	c.entries = append(c.entries, entry{ep, int32(r), v.pass})
 }
 
 // episodeID identifies an episode across inputs: its run and its key.
@@ -119,7 +119,7 @@ type episodeID struct {
 }
 
 // duplicateRuns returns the run ids that more than one input holds.
-func duplicateRuns(inputs []record.Data) map[string]bool {
+func duplicateRuns(inputs []record.Outcomes) map[string]bool {
 	n := map[string]int{}
 	for _, in := range inputs {
 		n[in.Run.ID]++

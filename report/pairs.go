@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"bench/record"
 	"bench/runner"
@@ -21,7 +22,7 @@ var pairedTracks = func() (pairs [][2]string) {
 
 // pairs computes, per task and paired tracks present, the token ratio A/B
 // and the exact McNemar test, with a footnote where no episode pairs.
-func pairs(cells []*cell, inputs []record.Data, notes *footnotes) ([]Ratio, []McNemar) {
+func pairs(cells []*cell, inputs []record.Outcomes, notes *footnotes) ([]Ratio, []McNemar) {
 	type taskModel struct{ task, model string }
 	byTask := map[taskModel]map[string]*cell{}
 	var tasks []taskModel
@@ -35,7 +36,15 @@ func pairs(cells []*cell, inputs []record.Data, notes *footnotes) ([]Ratio, []Mc
 	}
 	var ratios []Ratio
 	var tests []McNemar
+	var keys packedKeys
 	for _, task := range tasks {
+		passed := map[*cell]map[uint64]bool{} // the task's outcomes, made once per cell: the agent is paired twice
+		outcomesOf := func(c *cell) map[uint64]bool {
+			if passed[c] == nil {
+				passed[c] = outcomes(c, inputs, &keys)
+			}
+			return passed[c]
+		}
 		for _, p := range pairedTracks {
 			a, b := byTask[task][p[0]], byTask[task][p[1]]
 			if a == nil || b == nil || len(a.entries) == 0 || len(b.entries) == 0 {
@@ -44,7 +53,7 @@ func pairs(cells []*cell, inputs []record.Data, notes *footnotes) ([]Ratio, []Mc
 			if r, ok := ratio(a, b); ok {
 				ratios = append(ratios, r)
 			}
-			m := mcnemar(a, b, inputs)
+			m := mcnemar(a, b, outcomesOf(a), outcomesOf(b))
 			if m.Pairs == 0 {
 				notes.add(fmt.Sprintf("%s: no pair of %s and %s episodes: episodes pair only within one run (same run, task, seed and repeat), so no McNemar test", task.task, m.A, m.B))
 			}
@@ -79,29 +88,34 @@ func ratio(num, den *cell) (Ratio, bool) {
 	return r, false
 }
 
-// pairKey identifies an episode within a task and track for pairing: its
-// run, seed and repeat. Episodes of different runs never pair: they may
-// differ in settings, and the seeds of two runs are not matched draws.
-type pairKey struct {
-	run          string
-	seed, repeat int
-}
-
-// outcomes maps a cell's episodes by pairKey to whether they passed.
-func outcomes(c *cell, inputs []record.Data) map[pairKey]bool {
-	m := make(map[pairKey]bool, len(c.entries))
+// outcomes maps a cell's episodes to whether they passed, by their run,
+// seed and repeat (keys numbers them). Episodes of different runs never
+// pair: they may differ in settings, and the seeds of two runs are not
+// matched draws.
+func outcomes(c *cell, inputs []record.Outcomes, keys *packedKeys) map[uint64]bool {
+	runs := firstOfRun(inputs)
+	m := make(map[uint64]bool, len(c.entries))
 	for _, e := range c.entries {
-		m[pairKey{inputs[e.run].Run.ID, e.ep.Seed, e.ep.Repeat}] = e.pass
+		m[keys.of(smallKey{runs[e.run], e.ep.Seed, e.ep.Repeat})] = e.pass
 	}
 	return m
 }
 
-// mcnemar pairs the episodes of a and b by run, seed and repeat and tests
-// them.
-func mcnemar(a, b *cell, inputs []record.Data) McNemar {
+// firstOfRun maps each input to the first input with its run id: inputs
+// with the same id hold one run.
+func firstOfRun(inputs []record.Outcomes) []int {
+	first := make([]int, len(inputs))
+	for i := range inputs {
+		first[i] = slices.IndexFunc(inputs, func(in record.Outcomes) bool { return in.Run.ID == inputs[i].Run.ID })
+	}
+	return first
+}
+
+// mcnemar pairs the episodes of a and b (their outcomes am and bm) by
+// run, seed and repeat and tests them.
+func mcnemar(a, b *cell, am, bm map[uint64]bool) McNemar {
 	t := McNemar{Task: a.task, Model: a.model, A: a.track, B: b.track}
-	bm := outcomes(b, inputs)
-	for k, pa := range outcomes(a, inputs) {
+	for k, pa := range am {
 		pb, ok := bm[k]
 		if !ok {
 			continue

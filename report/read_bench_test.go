@@ -11,8 +11,8 @@ import (
 )
 
 // BenchmarkReadAndReport100k writes 100,000 generated episodes to a run
-// folder once, then times record.Read plus building and rendering the
-// report in every format, as `bench report` does.
+// folder once, then times record.ReadOutcomes plus building and rendering
+// the report in every format, as `bench report` does.
 func BenchmarkReadAndReport100k(b *testing.B) { benchmarkReadAndReport(b, 100_000) }
 
 // BenchmarkReadAndReport200k is the memory target of issue 9: a report over
@@ -29,15 +29,15 @@ func BenchmarkReadAndReport1M(b *testing.B) { benchmarkReadAndReport(b, 1_000_00
 func benchmarkReadAndReport(b *testing.B, n int) {
 	dir := b.TempDir()
 	writeGeneratedRun(b, dir, n)
-	benchmarkReport(b, func() []record.Data {
-		data, err := record.Read(dir)
+	benchmarkReport(b, func() *Report {
+		data, err := record.ReadOutcomes(dir)
 		if err != nil {
 			b.Fatal(err)
 		}
 		if len(data.Episodes) != n || len(data.Warnings) != 0 {
 			b.Fatalf("read %d episodes, warnings %v", len(data.Episodes), data.Warnings)
 		}
-		return []record.Data{data}
+		return BuildOutcomes([]record.Outcomes{data})
 	})
 }
 

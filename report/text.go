@@ -1,16 +1,12 @@
 package report
 
 import (
-	"bench/internal/words"
 	"bufio"
-	"bytes"
 	"fmt"
 	"io"
-	"strings"
 
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/renderer"
-	"github.com/olekukonko/tablewriter/tw"
+	tablefmt "bench/internal/table"
+	"bench/internal/words"
 )
 
 // WriteText renders the report as plain-text tables for a terminal.
@@ -35,15 +31,9 @@ func writeTextTables(w io.Writer, intro []string, ts []table, notes []Footnote) 
 			fmt.Fprintln(bw)
 		}
 		fmt.Fprintf(bw, "%s\n\n", t.title)
-		var buf bytes.Buffer
-		if err := renderTable(&buf, t, renderer.NewBlueprint(tw.Rendition{
-			Borders:  tw.BorderNone,
-			Symbols:  tw.NewSymbols(tw.StyleASCII),
-			Settings: tw.Settings{Separators: tw.Separators{BetweenColumns: tw.Off, BetweenRows: tw.Off}, Lines: tw.Lines{ShowHeaderLine: tw.On}},
-		}), nil); err != nil {
+		if err := tablefmt.Write(bw, tablefmt.Text, t.header, t.rows); err != nil {
 			return err
 		}
-		writeTrimmed(bw, buf.Bytes())
 	}
 	writeFootnotes(bw, notes, "")
 	return bw.Flush()
@@ -62,56 +52,12 @@ func writeMarkdownTables(w io.Writer, heading string, intro []string, ts []table
 	}
 	for _, t := range ts {
 		fmt.Fprintf(bw, "\n## %s\n\n", t.title)
-		if err := renderTable(bw, t, renderer.NewMarkdown(), escapeMarkdown); err != nil {
+		if err := tablefmt.Write(bw, tablefmt.Markdown, t.header, t.rows); err != nil {
 			return err
 		}
 	}
 	writeFootnotes(bw, notes, "- ")
 	return bw.Flush()
-}
-
-// writeTrimmed writes text without the spaces that pad the last column.
-func writeTrimmed(w *bufio.Writer, text []byte) {
-	for line := range bytes.Lines(text) {
-		w.Write(bytes.TrimRight(line, " \n"))
-		w.WriteByte('\n')
-	}
-}
-
-// renderTable writes one table with the given tablewriter renderer, each
-// cell passed through escape when it is not nil.
-func renderTable(w io.Writer, t table, r tw.Renderer, escape func(string) string) error {
-	tbl := tablewriter.NewTable(w,
-		tablewriter.WithRenderer(r),
-		tablewriter.WithHeaderAutoFormat(tw.Off),
-		tablewriter.WithHeaderAlignment(tw.AlignLeft),
-		tablewriter.WithRowAlignment(tw.AlignLeft),
-		tablewriter.WithRowAutoWrap(tw.WrapNone),
-	)
-	tbl.Header(cells(t.header, escape))
-	for _, row := range t.rows {
-		if err := tbl.Append(cells(row, escape)); err != nil {
-			return err
-		}
-	}
-	return tbl.Render()
-}
-
-// cells applies escape (if any) to a row, returning a new row.
-func cells(row []string, escape func(string) string) []string {
-	if escape == nil {
-		return row
-	}
-	out := make([]string, len(row))
-	for i, c := range row {
-		out[i] = escape(c)
-	}
-	return out
-}
-
-// escapeMarkdown keeps a cell from breaking a pipe table.
-func escapeMarkdown(s string) string {
-	return strings.ReplaceAll(s, "|", `\|`)
 }
 
 // runLines describes the merged runs, one line each.

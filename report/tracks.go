@@ -42,8 +42,8 @@ func trackRows(cells []*cell) []TrackRow {
 			if e.pass {
 				passed++
 			}
-			t.Tokens += e.ep.PromptTokens + e.ep.CompletionTokens
-			t.EstTokens += e.ep.EstPromptTokens + e.ep.EstCompletionTokens
+			t.Tokens += e.ep.Tokens
+			t.EstTokens += e.ep.EstTokens
 		}
 		t.Tasks++
 		if 2*passed > len(c.entries) {

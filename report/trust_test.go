@@ -84,7 +84,7 @@ func TestRunMergedWithItselfCountsEachEpisodeOnce(t *testing.T) {
 	if note := footnoteWith(rep, "counted once"); !strings.Contains(note, "d") || !strings.Contains(note, "D-copy") {
 		t.Errorf("footnote = %q, want one naming run d, its folders, and that each episode is counted once", note)
 	}
-	ds := Compare([]record.Data{d, d}, []record.Data{d}, Alpha)
+	ds := Compare(outcomesOf([]record.Data{d, d}), outcomesOf([]record.Data{d}), Alpha)
 	if len(ds.Deltas) != 1 || ds.Deltas[0].OldN != 2 {
 		t.Errorf("compare of D D against D: %+v, want old n = 2", ds.Deltas)
 	}

@@ -11,44 +11,79 @@ import (
 const notRepeated = "the backend did not repeat a seeded run: twins with the same seed diverged (seeded sampling is not always repeatable)"
 
 // twins finds the twin groups of every cell (same task, track, seed and
-// configuration) and compares each member with the first.
-func twins(cells []*cell, inputs []record.Data, notes *footnotes) []TwinGroup {
-	keys := make([]string, len(inputs))
+// configuration) and compares each member with the first; noteDiverged
+// adds the footnotes.
+func twins(cells []*cell, inputs []record.Outcomes) []TwinGroup {
+	configs := make([]int, len(inputs)) // the first input with the same configuration
 	for i, in := range inputs {
-		keys[i] = configKey(in.Run)
+		configs[i] = slices.IndexFunc(inputs, func(o record.Outcomes) bool { return configKey(o.Run) == configKey(in.Run) })
 	}
-	var out []TwinGroup
-	for _, c := range cells {
-		type gk struct {
-			seed   int
-			config string
+	groups := make([][][]entry, len(cells))
+	n := 0
+	for i, c := range cells {
+		groups[i] = twinsOf(c, configs)
+		n += len(groups[i])
+	}
+	out := make([]TwinGroup, 0, n)
+	for i, c := range cells {
+		for _, g := range groups[i] {
+			out = append(out, twinGroup(c, g, inputs))
 		}
-		idx := map[gk]int{}
-		var groups [][]entry
-		for _, e := range c.entries {
-			k := gk{e.ep.Seed, keys[e.run]}
-			i, ok := idx[k]
-			if !ok {
-				i = len(groups)
-				idx[k] = i
-				groups = append(groups, nil)
-			}
-			groups[i] = append(groups[i], e)
-		}
-		first := len(out)
-		for _, g := range groups {
-			if len(g) > 1 {
-				out = append(out, twinGroup(c, g, inputs, notes))
-			}
-		}
-		slices.SortStableFunc(out[first:], func(a, b TwinGroup) int { return a.Seed - b.Seed })
 	}
 	return out
 }
 
+// twinsOf groups the entries of c by seed and configuration (configs
+// numbers them by input) and returns the groups of more than one, by
+// seed, then in the order they first appear; each group in entry order.
+// The groups share one array: a run of 200,000 episodes can have 100,000
+// groups.
+func twinsOf(c *cell, configs []int) [][]entry {
+	var keys packedKeys
+	idx := map[uint64]int32{}
+	group := make([]int32, len(c.entries)) // the group of each entry
+	var sizes []int32
+	for i, e := range c.entries {
+		k := keys.of(smallKey{configs[e.run], e.ep.Seed, 0})
+		g, ok := idx[k]
+		if !ok {
+			g = int32(len(sizes))
+			idx[k] = g
+			sizes = append(sizes, 0)
+		}
+		group[i] = g
+		sizes[g]++
+	}
+	twinned, groups := 0, 0
+	for _, size := range sizes {
+		if size > 1 {
+			twinned, groups = twinned+int(size), groups+1
+		}
+	}
+	all := make([]entry, twinned)
+	out := make([][]entry, 0, groups)
+	slot := make([]int32, len(sizes)) // each group's index in out, or -1 for a group of one
+	at := 0
+	for g, size := range sizes {
+		slot[g] = -1
+		if size > 1 {
+			slot[g] = int32(len(out))
+			out = append(out, all[at:at:at+int(size)])
+			at += int(size)
+		}
+	}
+	for i, e := range c.entries {
+		if s := slot[group[i]]; s >= 0 {
+			out[s] = append(out[s], e) // within its capacity: in place in all
+		}
+	}
+	slices.SortStableFunc(out, func(a, b []entry) int { return a[0].ep.Seed - b[0].ep.Seed })
+	return out
+}
+
 // twinGroup compares the members of one group with its first member.
-func twinGroup(c *cell, g []entry, inputs []record.Data, notes *footnotes) TwinGroup {
-	tg := TwinGroup{Task: c.task, Track: c.track, Model: c.model, Seed: g[0].ep.Seed}
+func twinGroup(c *cell, g []entry, inputs []record.Outcomes) TwinGroup {
+	tg := TwinGroup{Task: c.task, Track: c.track, Model: c.model, Seed: g[0].ep.Seed, Members: make([]TwinMember, 0, len(g))}
 	ref := g[0].ep
 	for i, e := range g {
 		m := TwinMember{
@@ -64,11 +99,22 @@ func twinGroup(c *cell, g []entry, inputs []record.Data, notes *footnotes) TwinG
 		} else {
 			m.DivergeAt = k + 1
 			m.Hint = toolHint(ref.ToolCalls, e.ep.ToolCalls)
-			tg.Notes = addTo(tg.Notes, notes.add(notRepeated))
 		}
 		tg.Members = append(tg.Members, m)
 	}
 	return tg
+}
+
+// noteDiverged refers each twin group with a member that diverged from
+// the first to the footnote on seeded runs.
+func noteDiverged(groups []TwinGroup, notes *footnotes) {
+	for i, tg := range groups {
+		for _, m := range tg.Members {
+			if m.DivergeAt > 0 {
+				groups[i].Notes = addTo(groups[i].Notes, notes.add(notRepeated))
+			}
+		}
+	}
 }
 
 // firstDiff returns the first index at which a and b differ (the length of

@@ -31,8 +31,14 @@ type checks struct {
 	edited       named // trajectories whose digest differs from the recorded one
 	missing      named // trajectory files that are not there
 
-	listed map[string]map[string]bool // the files of each trajectory folder seen
+	listed  map[string]map[string]bool // the files of each trajectory folder seen
+	folders map[folderKey]string       // the trajectory folder of each task, track and model of a run folder
+	name    []byte                     // the name trajectoryFile returns, reused
 }
+
+// folderKey identifies a trajectory folder: the run folder, and the task,
+// track and model of its episodes.
+type folderKey struct{ dir, task, track, model string }
 
 // named counts paths and keeps the first firstFewMax of them.
 type named struct {
@@ -42,10 +48,10 @@ type named struct {
 
 // add counts the file name of folder, keeping its path if it is among the
 // first.
-func (x *named) add(folder, name string) {
+func (x *named) add(folder string, name []byte) {
 	x.n++
 	if len(x.first) < firstFewMax {
-		x.first = append(x.first, filepath.Join(folder, name))
+		x.first = append(x.first, filepath.Join(folder, string(name)))
 	}
 }
 
@@ -62,7 +68,7 @@ func (x named) String() string {
 // counts must agree (all of at least one test passed), its grading must not
 // have timed out, and its trajectory, when its digest was recorded and the
 // file is there, must be the file the run wrote.
-func (k *checks) verdict(dir string, run record.Run, ep *record.Episode) verdict {
+func (k *checks) verdict(dir string, run record.Run, ep *record.Outcome) verdict {
 	var v verdict
 	if ep.GradingTimedOut {
 		k.timeouts++
@@ -83,15 +89,15 @@ func (k *checks) verdict(dir string, run record.Run, ep *record.Episode) verdict
 // trajectory checks the trajectory file of an episode of the run folder
 // dir: it counts the file as missing, or as edited after the run when its
 // digest was recorded and differs (then it returns true).
-func (k *checks) trajectory(dir string, run record.Run, ep *record.Episode) (edited bool) {
-	folder, name := trajectoryFile(dir, run, ep)
+func (k *checks) trajectory(dir string, run record.Run, ep *record.Outcome) (edited bool) {
+	folder, name := k.trajectoryFile(dir, run, ep)
 	if ep.TrajectorySHA256 == "" {
 		if !k.present(folder, name) {
 			k.missing.add(folder, name)
 		}
 		return false
 	}
-	edited, err := trajectoryEdited(filepath.Join(folder, name), ep.TrajectorySHA256)
+	edited, err := trajectoryEdited(filepath.Join(folder, string(name)), ep.TrajectorySHA256)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		k.missing.add(folder, name)
@@ -120,7 +126,7 @@ func trajectoryEdited(path, digest string) (bool, error) {
 
 // present reports whether the folder holds a file name, listing each
 // folder once: one system call per task and track, not per episode.
-func (k *checks) present(folder, name string) bool {
+func (k *checks) present(folder string, name []byte) bool {
 	if k.listed == nil {
 		k.listed = map[string]map[string]bool{}
 	}
@@ -133,13 +139,25 @@ func (k *checks) present(folder, name string) bool {
 		}
 		k.listed[folder] = names
 	}
-	return names[name]
+	return names[string(name)]
 }
 
 // trajectoryFile is the folder and name of the trajectory file of an
 // episode of the run folder dir (of run, which says whether trajectories
-// sit in a folder per model).
-func trajectoryFile(dir string, run record.Run, ep *record.Episode) (folder, name string) {
-	p := filepath.Join(dir, record.TrajectoryRel(run, *ep))
-	return filepath.Dir(p), filepath.Base(p)
+// sit in a folder per model): the folder is joined once per task, track
+// and model, not for each of a million episodes, and the name is valid
+// until the next call.
+func (k *checks) trajectoryFile(dir string, run record.Run, ep *record.Outcome) (folder string, name []byte) {
+	k.name = append(record.AppendTrajectoryName(k.name[:0], ep.Seed, ep.Repeat), ".jsonl"...)
+	key := folderKey{dir, ep.Task, ep.Track, ep.Model}
+	folder, ok := k.folders[key]
+	if !ok {
+		p := filepath.Join(dir, record.TrajectoryRel(run, record.Episode{Task: ep.Task, Track: ep.Track, Model: ep.Model, Seed: ep.Seed, Repeat: ep.Repeat}))
+		folder = filepath.Dir(p) // name is the rest of p: a file name, which filepath.Join leaves as it is
+		if k.folders == nil {
+			k.folders = map[folderKey]string{}
+		}
+		k.folders[key] = folder
+	}
+	return folder, k.name
 }

@@ -42,11 +42,11 @@ func compareCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			old, err := readRuns(dirs[:1])
+			old, err := readOutcomes(dirs[:1])
 			if err != nil {
 				return err
 			}
-			new, err := readRuns(dirs[1:])
+			new, err := readOutcomes(dirs[1:])
 			if err != nil {
 				return err
 			}

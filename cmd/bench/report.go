@@ -80,11 +80,10 @@ func writeReport(w io.Writer, dirs []string, format, plotPath, predictions strin
 			return err
 		}
 	}
-	inputs, err := readRuns(dirs)
+	rep, inputs, err := buildReport(dirs, strings.EqualFold(strings.TrimSpace(format), "html"))
 	if err != nil {
 		return err
 	}
-	rep := report.Build(inputs)
 	page := reporthtml.Options{}
 	if predictions != "" {
 		if page.Predictions, err = loadScore(predictions, inputs); err != nil {
@@ -98,6 +97,25 @@ func writeReport(w io.Writer, dirs []string, format, plotPath, predictions strin
 		return writePlot(plotPath, rep)
 	}
 	return nil
+}
+
+// buildReport reads the run folders and builds their report. Only the html
+// page shows every episode; for the other formats (withRuns false) the
+// folders are read as outcomes, a few numbers per episode, and the runs
+// returned are nil.
+func buildReport(dirs []string, withRuns bool) (*report.Report, []record.Data, error) {
+	if withRuns {
+		runs, err := readRuns(dirs)
+		if err != nil {
+			return nil, nil, err
+		}
+		return report.Build(runs), runs, nil
+	}
+	outcomes, err := readOutcomes(dirs)
+	if err != nil {
+		return nil, nil, err
+	}
+	return report.BuildOutcomes(outcomes), nil, nil
 }
 
 // checkOutFile checks, before any work, that the file path named by flag
@@ -150,7 +168,20 @@ func readRuns(dirs []string) ([]record.Data, error) {
 		if err != nil {
 			return nil, withRunsInside(dir, err)
 		}
-		inputs = append(inputs, record.Data(data))
+		inputs = append(inputs, data)
+	}
+	return inputs, nil
+}
+
+// readOutcomes reads each run folder with record.ReadOutcomes.
+func readOutcomes(dirs []string) ([]record.Outcomes, error) {
+	inputs := make([]record.Outcomes, 0, len(dirs))
+	for _, dir := range dirs {
+		data, err := record.ReadOutcomes(dir)
+		if err != nil {
+			return nil, withRunsInside(dir, err)
+		}
+		inputs = append(inputs, data)
 	}
 	return inputs, nil
 }

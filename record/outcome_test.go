@@ -1,0 +1,326 @@
+package record
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+	"unsafe"
+)
+
+// writeLines writes run.json and an episodes.jsonl of the given lines
+// (joined by newlines, no newline after the last) into a new run folder.
+func writeLines(t *testing.T, lines ...string) string {
+	t.Helper()
+	dir := t.TempDir()
+	run := sampleRun()
+	run.Format = FormatVersion
+	raw, err := json.Marshal(run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, RunFile), raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, EpisodesFile), []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// episodeLine is the JSON line of sample episode i changed by edit.
+func episodeLine(t testing.TB, i int, edit func(*Episode)) string {
+	t.Helper()
+	ep := sampleEpisode(i)
+	ep.Format, ep.Run = FormatVersion, "run-1"
+	if edit != nil {
+		edit(&ep)
+	}
+	b, err := json.Marshal(ep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// trickyLines are episode lines that only encoding/json reads right, or
+// that it refuses: each must come out of ReadOutcomes as out of Read.
+func trickyLines(t testing.TB) []string {
+	return []string{
+		episodeLine(t, 1, nil),
+		episodeLine(t, 2, func(e *Episode) { e.ToolCalls, e.Steps, e.FailedTests = nil, []string{}, nil }),
+		episodeLine(t, 3, func(e *Episode) {
+			e.Task, e.Steps = "leap_yéar", []string{`a"b`, "c\\d", "<e>"}
+			e.Sandbox = &Sandbox{FS: "landlock", Net: "netns", PID: "pidns"}
+			e.TrajectorySHA256 = "sha256:ABC"
+		}),
+		episodeLine(t, 4, func(e *Episode) { e.ExitReason, e.ErrorKind = ExitError, ErrorServer }),
+		episodeLine(t, 4, nil), // a lost episode redone: silent
+		episodeLine(t, 5, func(e *Episode) { e.ExitReason = ExitInterrupted }),
+		episodeLine(t, 5, nil), // an interrupted one redone: silent
+		episodeLine(t, 2, nil), // a repeat: a warning, the later line kept
+		`{"format":1,"task":"le\u0061p","track":"agent","seed":6,"model":"m","tool_calls":["a\u0062"]}`,
+		`{"format":1,"Task":"upper","track":"agent","seed":7}`,
+		`{"format":1,"task":"extra","track":"agent","seed":8,"new_field":{"x":[1,2]}}`,
+		`{"format":1,"task":"nulls","track":"agent","seed":9,"model":null,"turns":null,"passed":null,"steps":[null,"x"]}`,
+		`{"format":1,"task":"dup","track":"agent","seed":10,"steps":["x","y"],"steps":[],"task":"dup2"}`,
+		`{"format":1,"task":"bad-type","track":"agent","seed":11,"wall_ms":"slow"}`,
+		`{"format":1,"task":"bad-type","track":"agent","seed":12,"seed":1.5}`,
+		`{"format":1,"task":"bad-sandbox","track":"agent","seed":13,"sandbox":{"fs":1}}`,
+		`{"format":1,"task":"bad-list","track":"agent","seed":14,"failed_tests":[1]}`,
+		`{"format":1,"task":"big","track":"agent","seed":12345678901234567890}`,
+		`{"format":1,"task":"neg","track":"agent","seed":-3, "turns" : 2 ,"tool_calls": [ "a" , "b" ] }`,
+		`{"format":1,"task":"neg","track":"agent","seed":4294967293}`, // packs as -3 would in 32 bits
+		`{"format":1,"task":"neg","track":"agent","seed":-3,"repeat":2048}`,
+		"{\"format\":1,\"task\":\"bad-utf8-\xff\",\"track\":\"agent\",\"seed\":15}",
+		`{"format":1,"task":"a\u0000b","track":"c","seed":17}`, // names of one label must not run into each other
+		`{"format":1,"task":"a","track":"b\u0000c","seed":17}`,
+		`[1,2]`,
+		`null`,
+		`{}`,
+		`{"format":1,"task":"leap_year","track":"agent","seed":16,"passed":true,"tests_pass`, // torn
+	}
+}
+
+func TestReadOutcomesReadsAsRead(t *testing.T) {
+	dir := writeLines(t, trickyLines(t)...)
+	data, err := Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadOutcomes(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := data.Outcomes()
+	if len(want.Warnings) < 5 || len(want.Episodes) < 16 {
+		t.Fatalf("the fixture lost its point: %d episodes, warnings %q", len(want.Episodes), want.Warnings)
+	}
+	if !reflect.DeepEqual(got, want) {
+		for i := range min(len(got.Episodes), len(want.Episodes)) {
+			if !reflect.DeepEqual(got.Episodes[i], want.Episodes[i]) {
+				t.Errorf("episode %d:\n got %#v\nwant %#v", i, got.Episodes[i], want.Episodes[i])
+			}
+		}
+		t.Fatalf("ReadOutcomes differs from Read:\n got %d episodes, warnings %q\nwant %d episodes, warnings %q",
+			len(got.Episodes), got.Warnings, len(want.Episodes), want.Warnings)
+	}
+}
+
+func TestOutcomesKeepWhatReportsRead(t *testing.T) {
+	ep := sampleEpisode(3)
+	ep.ExitReason, ep.ErrorKind, ep.GradingTimedOut, ep.Retries, ep.CutReplies = ExitError, ErrorTimeout, true, 2, 1
+	o := Data{Episodes: []Episode{ep}}.Outcomes().Episodes[0]
+	want := Outcome{
+		Label:     &Label{Task: "leap_year", Track: "agent", ExitReason: ExitError, ErrorKind: ErrorTimeout},
+		ToolCalls: ep.ToolCalls, Steps: ep.Steps, Seed: 3, Repeat: 1, TestsPassed: 3, TestsTotal: 4, Turns: 4,
+		Tokens: 1003 + 200, EstTokens: 990 + 210, Retries: 2, CutReplies: 1, Passed: true, GradingTimedOut: true,
+	}
+	if !reflect.DeepEqual(o, want) {
+		t.Fatalf("got %#v\nwant %#v", o, want)
+	}
+	if !o.Lost() || o.Key() != ep.Key() {
+		t.Errorf("Lost %v, Key %q: want true, %q", o.Lost(), o.Key(), ep.Key())
+	}
+}
+
+func TestGrowMakesRoomFromTheFileSize(t *testing.T) {
+	var seen latest[uint64]
+	eps := make([]Outcome, 4096)
+	if got := cap(grow(eps, &seen, 4096*500, 10*4096*500)); got < 10*4096 || got > 11*4096 {
+		t.Errorf("a tenth read: room for %d, want about %d", got, 10*4096)
+	}
+	if got := cap(grow(eps, &seen, 4096*500, 4096*100)); got < 4096+1024 {
+		t.Errorf("a file that grew while read: room for %d, want at least a quarter more", got)
+	}
+	if got := cap(grow(eps[:100], &seen, 100*500, 4096*500)); got != 4096 {
+		t.Errorf("room left: cap %d, want it unchanged", got)
+	}
+}
+
+func TestReadOutcomesRefusesANewerFormat(t *testing.T) {
+	dir := writeLines(t, episodeLine(t, 1, nil), episodeLine(t, 2, func(e *Episode) { e.Format = FormatVersion + 1 }))
+	_, want := Read(dir)
+	_, err := ReadOutcomes(dir)
+	if err == nil || want == nil || err.Error() != want.Error() {
+		t.Fatalf("got error %v, want %v", err, want)
+	}
+}
+
+func TestReadOutcomesSharesNamesAndLists(t *testing.T) {
+	dir := writeLines(t, episodeLine(t, 1, nil), episodeLine(t, 2, nil), episodeLine(t, 3, func(e *Episode) { e.ExitReason = ExitMaxTurns }))
+	got, err := ReadOutcomes(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := got.Episodes[0], got.Episodes[1]
+	if &a.ToolCalls[0] != &b.ToolCalls[0] || &a.Steps[0] != &b.Steps[0] {
+		t.Error("two episodes with the same tool calls and steps hold two copies")
+	}
+	if a.Label != b.Label || unsafe.StringData(a.Task) != unsafe.StringData(got.Episodes[2].Task) {
+		t.Error("episodes of one task hold copies of its name")
+	}
+}
+
+// TestPlainFieldsAreEpisodes checks that the plain reader knows every field
+// of Episode: a field it does not know sends every line to encoding/json.
+func TestPlainFieldsAreEpisodes(t *testing.T) {
+	var names []string
+	for f := range reflect.TypeFor[Episode]().Fields() {
+		names = append(names, strings.Split(f.Tag.Get("json"), ",")[0])
+	}
+	slices.Sort(names)
+	known := slices.Sorted(slices.Values(plainFields))
+	if !slices.Equal(names, known) {
+		t.Fatalf("Episode's fields %v,\nthe plain reader's %v", names, known)
+	}
+	var l outcomeLine
+	for _, name := range known {
+		if l.set(&scanner{b: []byte("{}")}, name) && name != "sandbox" {
+			t.Errorf("field %s takes an object", name)
+		}
+	}
+}
+
+func TestSampleLinesArePlain(t *testing.T) {
+	for i, line := range []string{
+		episodeLine(t, 1, nil),
+		episodeLine(t, 2, func(e *Episode) {
+			e.Model, e.Host, e.Sandbox, e.ErrorKind, e.Error = "qwen3:8b", "http://h", &Sandbox{"landlock", "netns", "pidns"}, ErrorModel, "refused"
+			e.TrajectorySHA256, e.GradingTimedOut = "abc", true
+		}),
+	} {
+		var l outcomeLine
+		if !l.readPlain([]byte(line)) {
+			t.Errorf("line %d is read by encoding/json, not field by field: %s", i, line)
+		}
+	}
+}
+
+// slimEpisode is the fields of a line a report reads, for encoding/json
+// (BenchmarkDecodeLine's comparison).
+type slimEpisode struct {
+	Format              int             `json:"format"`
+	Task                string          `json:"task"`
+	Track               string          `json:"track"`
+	Model               string          `json:"model"`
+	Seed                int             `json:"seed"`
+	Repeat              int             `json:"repeat"`
+	Passed              bool            `json:"passed"`
+	TestsPassed         int             `json:"tests_passed"`
+	TestsTotal          int             `json:"tests_total"`
+	ExitReason          string          `json:"exit_reason"`
+	ErrorKind           string          `json:"error_kind"`
+	Turns               int             `json:"turns"`
+	ToolCalls           json.RawMessage `json:"tool_calls"`
+	Steps               json.RawMessage `json:"steps"`
+	PromptTokens        int             `json:"prompt_tokens"`
+	CompletionTokens    int             `json:"completion_tokens"`
+	EstPromptTokens     int             `json:"est_prompt_tokens"`
+	EstCompletionTokens int             `json:"est_completion_tokens"`
+	Retries             int             `json:"retries"`
+	CutReplies          int             `json:"cut_replies"`
+	GradingTimedOut     bool            `json:"grading_timed_out"`
+	TrajectorySHA256    string          `json:"trajectory_sha256"`
+}
+
+// BenchmarkDecodeLine compares ways to decode one episode line: into a
+// whole Episode, into the fields a report reads with encoding/json, and
+// as ReadOutcomes does; json.Valid alone, one scan of encoding/json, is
+// slower than the plain parser.
+func BenchmarkDecodeLine(b *testing.B) {
+	line := []byte(episodeLineB(b))
+	b.Run("Episode", func(b *testing.B) {
+		b.SetBytes(int64(len(line)))
+		for b.Loop() {
+			var ep Episode
+			if err := json.Unmarshal(line, &ep); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("slim", func(b *testing.B) {
+		b.SetBytes(int64(len(line)))
+		for b.Loop() {
+			var ep slimEpisode
+			if err := json.Unmarshal(line, &ep); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("plain", func(b *testing.B) {
+		b.SetBytes(int64(len(line)))
+		var l outcomeLine
+		for b.Loop() {
+			if err := decodeOutcomeLine(line, &l); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("valid", func(b *testing.B) {
+		b.SetBytes(int64(len(line)))
+		for b.Loop() {
+			json.Valid(line)
+		}
+	})
+}
+
+// episodeLineB is a typical episode line.
+func episodeLineB(b *testing.B) string {
+	ep := sampleEpisode(7)
+	ep.Format, ep.Run, ep.Model = FormatVersion, "run-1", "qwen3:8b"
+	ep.Sandbox = &Sandbox{FS: "landlock", Net: "netns", PID: "pidns"}
+	raw, err := json.Marshal(ep)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return string(raw)
+}
+
+// FuzzDecodeOutcomeLine checks that the plain parser accepts only what
+// encoding/json reads to the same outcome, and that any line gets
+// encoding/json's error.
+func FuzzDecodeOutcomeLine(f *testing.F) {
+	for _, line := range trickyLines(f) {
+		f.Add([]byte(line))
+	}
+	f.Add([]byte(`{"seed":01}`))
+	f.Add([]byte(`{"seed":-}`))
+	f.Add([]byte(`{"passed":true,}`))
+	f.Add([]byte(`{"steps":["a",]} `))
+	f.Add([]byte(`{"task":"a"} x`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var l outcomeLine
+		err := decodeOutcomeLine(b, &l)
+		var ep Episode
+		want := json.Unmarshal(b, &ep)
+		if (err == nil) != (want == nil) || err != nil && err.Error() != want.Error() {
+			t.Fatalf("%q: error %v, encoding/json's %v", b, err, want)
+		}
+		if err != nil {
+			return
+		}
+		wl := lineOf(&ep)
+		got, exp := newInterner().outcome(&l), newInterner().outcome(&wl)
+		if !reflect.DeepEqual(got, exp) || l.format != wl.format {
+			t.Fatalf("%q:\n got %#v %#v\nwant %#v %#v", b, got, *got.Label, exp, *exp.Label)
+		}
+	})
+}
+
+func TestTrajectoryName(t *testing.T) {
+	for _, c := range []struct {
+		seed, repeat int
+		want         string
+	}{{3, 0, "seed-3"}, {3, 2, "seed-3-r2"}, {-1, 1, "seed--1-r1"}, {0, 0, "seed-0"}} {
+		if got := TrajectoryName(c.seed, c.repeat); got != c.want {
+			t.Errorf("TrajectoryName(%d, %d) = %q, want %q", c.seed, c.repeat, got, c.want)
+		}
+		if got := string(AppendTrajectoryName([]byte("x/"), c.seed, c.repeat)); got != "x/"+c.want {
+			t.Errorf("AppendTrajectoryName(x/, %d, %d) = %q", c.seed, c.repeat, got)
+		}
+	}
+}

@@ -1,0 +1,322 @@
+package record
+
+import (
+	"bytes"
+	"encoding/json"
+	"unicode/utf8"
+)
+
+// outcomeLine is what an Outcome is made of, as decodeOutcomeLine reads it
+// from an episode line: names as their text, lists as their JSON text
+// (for the interner to decode once per distinct list).
+type outcomeLine struct {
+	task, track, model, exitReason, errorKind, trajectorySHA256 []byte
+	toolCalls, steps                                            []byte // a JSON array of strings, "null" or nothing
+	format, seed, repeat, testsPassed, testsTotal, turns        int
+	promptTokens, completionTokens                              int
+	estPromptTokens, estCompletionTokens                        int
+	retries, cutReplies                                         int
+	passed, gradingTimedOut                                     bool
+	size                                                        int // of the line, in bytes
+}
+
+// decodeOutcomeLine decodes an episode line into l. A plain line — an
+// object of Episode's fields spelled as their tags, each holding a value
+// of its type: strings without escapes, whole numbers, lists of such
+// strings — is read field by field by a strict parser of just that, its
+// text kept as slices of b. Any other line, valid or not, is decoded by
+// encoding/json into an Episode, so that the two accept and refuse the
+// same lines, with the same errors. The plain parser reads a line in one
+// pass, several times faster than encoding/json (BenchmarkDecodeLine), which a report over a million
+// episodes needs.
+func decodeOutcomeLine(b []byte, l *outcomeLine) error {
+	if !l.readPlain(b) {
+		var ep Episode
+		if err := json.Unmarshal(b, &ep); err != nil {
+			return err
+		}
+		*l = lineOf(&ep)
+	}
+	l.size = len(b)
+	return nil
+}
+
+// lineOf is the outcomeLine of an episode decoded by encoding/json.
+func lineOf(ep *Episode) outcomeLine {
+	list := func(xs []string) []byte {
+		b, _ := json.Marshal(xs) // nil is "null", an empty list "[]": the interner keeps them apart
+		return b
+	}
+	return outcomeLine{
+		task: []byte(ep.Task), track: []byte(ep.Track), model: []byte(ep.Model),
+		exitReason: []byte(ep.ExitReason), errorKind: []byte(ep.ErrorKind), trajectorySHA256: []byte(ep.TrajectorySHA256),
+		toolCalls: list(ep.ToolCalls), steps: list(ep.Steps),
+		format: ep.Format, seed: ep.Seed, repeat: ep.Repeat, testsPassed: ep.TestsPassed, testsTotal: ep.TestsTotal, turns: ep.Turns,
+		promptTokens: ep.PromptTokens, completionTokens: ep.CompletionTokens,
+		estPromptTokens: ep.EstPromptTokens, estCompletionTokens: ep.EstCompletionTokens,
+		retries: ep.Retries, cutReplies: ep.CutReplies, passed: ep.Passed, gradingTimedOut: ep.GradingTimedOut,
+	}
+}
+
+// readPlain reads b into l and reports whether it is a plain line; when
+// it is not, l is left half read.
+func (l *outcomeLine) readPlain(b []byte) bool {
+	*l = outcomeLine{}
+	if !utf8.Valid(b) {
+		return false // encoding/json replaces bad bytes in strings
+	}
+	s := scanner{b: b}
+	if !s.consume('{') {
+		return false
+	}
+	if !s.consume('}') {
+		for {
+			key, ok := s.text()
+			if !ok || !s.consume(':') || !l.set(&s, string(key)) {
+				return false
+			}
+			if s.consume('}') {
+				break
+			}
+			if !s.consume(',') {
+				return false
+			}
+		}
+	}
+	s.space()
+	return s.i == len(s.b)
+}
+
+// set reads the value of the field key from s and reports whether both
+// are plain: key a field of Episode spelled as its tag, the value of its
+// type. Fields an Outcome does not hold are read and checked too.
+func (l *outcomeLine) set(s *scanner, key string) bool {
+	switch key {
+	case "task":
+		return s.textTo(&l.task)
+	case "track":
+		return s.textTo(&l.track)
+	case "model":
+		return s.textTo(&l.model)
+	case "exit_reason":
+		return s.textTo(&l.exitReason)
+	case "error_kind":
+		return s.textTo(&l.errorKind)
+	case "trajectory_sha256":
+		return s.textTo(&l.trajectorySHA256)
+	case "run", "host", "posture", "error":
+		return s.textTo(nil)
+	case "tool_calls":
+		return s.list(&l.toolCalls)
+	case "steps":
+		return s.list(&l.steps)
+	case "failed_tests":
+		return s.list(nil)
+	case "format":
+		return s.integer(&l.format)
+	case "seed":
+		return s.integer(&l.seed)
+	case "repeat":
+		return s.integer(&l.repeat)
+	case "tests_passed":
+		return s.integer(&l.testsPassed)
+	case "tests_total":
+		return s.integer(&l.testsTotal)
+	case "turns":
+		return s.integer(&l.turns)
+	case "prompt_tokens":
+		return s.integer(&l.promptTokens)
+	case "completion_tokens":
+		return s.integer(&l.completionTokens)
+	case "est_prompt_tokens":
+		return s.integer(&l.estPromptTokens)
+	case "est_completion_tokens":
+		return s.integer(&l.estCompletionTokens)
+	case "retries":
+		return s.integer(&l.retries)
+	case "cut_replies":
+		return s.integer(&l.cutReplies)
+	case "model_calls", "wall_ms", "model_ms", "test_ms":
+		return s.integer(nil)
+	case "passed":
+		return s.boolean(&l.passed)
+	case "grading_timed_out":
+		return s.boolean(&l.gradingTimedOut)
+	case "tests_tampered":
+		return s.boolean(nil)
+	case "sandbox":
+		return s.sandbox()
+	}
+	return false // another spelling (encoding/json matches names in any case) or a field Episode lacks
+}
+
+// plainFields are the JSON names set reads: every field of Episode (a test
+// checks it).
+var plainFields = []string{
+	"task", "track", "model", "exit_reason", "error_kind", "trajectory_sha256", "run", "host", "posture", "error",
+	"tool_calls", "steps", "failed_tests",
+	"format", "seed", "repeat", "tests_passed", "tests_total", "turns", "prompt_tokens", "completion_tokens",
+	"est_prompt_tokens", "est_completion_tokens", "retries", "cut_replies", "model_calls", "wall_ms", "model_ms", "test_ms",
+	"passed", "grading_timed_out", "tests_tampered", "sandbox",
+}
+
+// scanner reads the plain subset of JSON: it reports false for anything
+// else, valid JSON or not, for encoding/json to read.
+type scanner struct {
+	b []byte
+	i int
+}
+
+// space skips white space.
+func (s *scanner) space() {
+	for s.i < len(s.b) && (s.b[s.i] == ' ' || s.b[s.i] == '\t' || s.b[s.i] == '\n' || s.b[s.i] == '\r') {
+		s.i++
+	}
+}
+
+// consume skips white space and then c, if it is next, reporting whether it was.
+func (s *scanner) consume(c byte) bool {
+	s.space()
+	if s.i < len(s.b) && s.b[s.i] == c {
+		s.i++
+		return true
+	}
+	return false
+}
+
+// literal skips white space and then word, if it is next, reporting
+// whether it was.
+func (s *scanner) literal(word string) bool {
+	s.space()
+	if !bytes.HasPrefix(s.b[s.i:], []byte(word)) {
+		return false
+	}
+	s.i += len(word)
+	return true
+}
+
+// text reads a string without escapes or control characters and returns
+// its text.
+func (s *scanner) text() ([]byte, bool) {
+	if !s.consume('"') {
+		return nil, false
+	}
+	start := s.i
+	for ; s.i < len(s.b); s.i++ {
+		switch c := s.b[s.i]; {
+		case c == '"':
+			s.i++
+			return s.b[start : s.i-1], true
+		case c == '\\' || c < 0x20:
+			return nil, false
+		}
+	}
+	return nil, false
+}
+
+// textTo reads a string (see text) into *dst, unless dst is nil.
+func (s *scanner) textTo(dst *[]byte) bool {
+	t, ok := s.text()
+	if ok && dst != nil {
+		*dst = t
+	}
+	return ok
+}
+
+// integer reads a whole number of at most 18 digits (which encoding/json
+// reads as strconv.ParseInt does) into *dst, unless dst is nil. A number
+// with a fraction or an exponent stops at its '.' or 'e', which the caller
+// then refuses.
+func (s *scanner) integer(dst *int) bool {
+	neg := s.consume('-')
+	start := s.i
+	n := 0
+	for ; s.i < len(s.b) && s.b[s.i] >= '0' && s.b[s.i] <= '9'; s.i++ {
+		n = n*10 + int(s.b[s.i]-'0')
+	}
+	digits := s.i - start
+	if digits == 0 || digits > 18 || (digits > 1 && s.b[start] == '0') {
+		return false
+	}
+	if neg {
+		n = -n
+	}
+	if dst != nil {
+		*dst = n
+	}
+	return true
+}
+
+// boolean reads true or false into *dst, unless dst is nil.
+func (s *scanner) boolean(dst *bool) bool {
+	v := s.literal("true")
+	if !v && !s.literal("false") {
+		return false
+	}
+	if dst != nil {
+		*dst = v
+	}
+	return true
+}
+
+// list reads null or a list of strings (see text) and stores its JSON text
+// in *dst, unless dst is nil.
+func (s *scanner) list(dst *[]byte) bool {
+	s.space()
+	start := s.i
+	if !s.literal("null") {
+		if !s.consume('[') {
+			return false
+		}
+		if !s.consume(']') {
+			for {
+				if _, ok := s.text(); !ok {
+					return false
+				}
+				if s.consume(']') {
+					break
+				}
+				if !s.consume(',') {
+					return false
+				}
+			}
+		}
+	}
+	if dst != nil {
+		*dst = s.b[start:s.i]
+	}
+	return true
+}
+
+// sandbox reads null or an object of Sandbox's fields, strings (see text).
+func (s *scanner) sandbox() bool {
+	if s.literal("null") {
+		return true
+	}
+	if !s.consume('{') {
+		return false
+	}
+	if s.consume('}') {
+		return true
+	}
+	for {
+		key, ok := s.text()
+		if !ok || !s.consume(':') {
+			return false
+		}
+		switch string(key) {
+		case "fs", "net", "pid":
+		default:
+			return false
+		}
+		if !s.textTo(nil) {
+			return false
+		}
+		if s.consume('}') {
+			return true
+		}
+		if !s.consume(',') {
+			return false
+		}
+	}
+}
