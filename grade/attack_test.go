@@ -12,19 +12,6 @@ import (
 	"bench/track/tracktest"
 )
 
-// fakeTests is a test module whose six tests of leap_year always pass.
-const fakeTests = `import unittest
-
-
-class LeapTest(unittest.TestCase):
-    def test_ordinary_year(self): pass
-    def test_divisible_by_four(self): pass
-    def test_century(self): pass
-    def test_divisible_by_four_hundred(self): pass
-    def test_far_future(self): pass
-    def test_days_in_year(self): pass
-`
-
 // write writes files (relative path → content) into dir.
 func write(t *testing.T, dir string, files map[string]string) {
 	t.Helper()
@@ -58,7 +45,7 @@ func mustNotPass(t *testing.T, dir, want string) Result {
 func TestFakePassPackageShadowsTestModule(t *testing.T) {
 	tracktest.NeedPython(t)
 	dir := workspace(t, task(t, "leap_year"))
-	write(t, dir, map[string]string{"test_leap/__init__.py": fakeTests})
+	write(t, dir, map[string]string{"test_leap/__init__.py": tracktest.FakeLeapTests})
 	mustNotPass(t, dir, "test_leap is a package shadowing a test module")
 }
 
@@ -74,7 +61,7 @@ py_compile.compile(src, cfile=importlib.util.cache_from_source("test_leap.py"),
                    invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)
 `
 	scratch := filepath.Join(t.TempDir(), "fake.py")
-	cmd := exec.Command("python3", "-c", plant, scratch, fakeTests)
+	cmd := exec.Command("python3", "-c", plant, scratch, tracktest.FakeLeapTests)
 	cmd.Dir = dir
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("planting the .pyc: %v\n%s", err, out)

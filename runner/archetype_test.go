@@ -19,6 +19,7 @@ import (
 	"bench/record"
 	"bench/runner"
 	"bench/tasks"
+	"bench/track/tracktest"
 )
 
 // TestArchetypes drives every task of tasks.Suite() through both tracks
@@ -86,10 +87,10 @@ func checkWorkflow(t *testing.T, tk tasks.Task) {
 	if srv.Remaining() != 0 || len(srv.Requests()) != 1 {
 		t.Errorf("%d requests, %d replies left; want exactly the one call", len(srv.Requests()), srv.Remaining())
 	}
-	if w := traj.of(record.EventWrite); len(w) != 1 || w[0].Path != file {
+	if w := traj.Of(record.EventWrite); len(w) != 1 || w[0].Path != file {
 		t.Errorf("write events %+v; want one write of %s", w, file)
 	}
-	runs := traj.of(record.EventTestRun)
+	runs := traj.Of(record.EventTestRun)
 	if len(runs) != 2 {
 		t.Fatalf("%d test runs, want 2 (before and after the edit)", len(runs))
 	}
@@ -249,7 +250,7 @@ func firstLine(s string) string {
 // toolResults returns the results of the named tool, in order.
 func toolResults(traj *fakeTrajectory, tool string) []string {
 	var out []string
-	for _, ev := range traj.of(record.EventToolResult) {
+	for _, ev := range traj.Of(record.EventToolResult) {
 		if ev.Tool == tool {
 			out = append(out, ev.Result)
 		}
@@ -280,29 +281,7 @@ func (s *fakeSink) Append(ep record.Episode) error {
 }
 
 // fakeTrajectory is a runner.Trajectory that keeps its events in memory.
-type fakeTrajectory struct {
-	mu     sync.Mutex
-	events []record.Event
-}
+type fakeTrajectory struct{ tracktest.FakeRecorder }
 
-func (f *fakeTrajectory) Record(ev record.Event) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.events = append(f.events, ev)
-}
-
-func (f *fakeTrajectory) Err() error   { return nil }
-func (f *fakeTrajectory) Close() error { return nil }
-
-// of returns the events of one kind, in order.
-func (f *fakeTrajectory) of(kind string) []record.Event {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	var out []record.Event
-	for _, ev := range f.events {
-		if ev.Kind == kind {
-			out = append(out, ev)
-		}
-	}
-	return out
-}
+func (*fakeTrajectory) Err() error   { return nil }
+func (*fakeTrajectory) Close() error { return nil }
