@@ -10,23 +10,17 @@ import (
 	"testing"
 
 	"bench/tasks"
+	"bench/track/tracktest"
 )
 
-// suiteTask returns the task name of the built-in suite.
+// suiteTask returns the task name of the built-in suite, skipping the
+// test where go is not on PATH.
 func suiteTask(t *testing.T, name string) tasks.Task {
 	t.Helper()
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("go is not on PATH")
 	}
-	all, err := tasks.Load(tasks.Suite())
-	if err != nil {
-		t.Fatal(err)
-	}
-	i := slices.IndexFunc(all, func(tk tasks.Task) bool { return tk.Name == name })
-	if i < 0 {
-		t.Fatalf("no task %s in the suite", name)
-	}
-	return all[i]
+	return tracktest.SuiteTask(t, name)
 }
 
 // gradeGo grades dir as task tk.

@@ -14,18 +14,20 @@ import (
 	"github.com/otiai10/copy"
 )
 
-// suiteTask returns the task name of the built-in suite.
+// suiteTask returns the task name of the built-in suite (tracktest's
+// SuiteTask, which this package's tests cannot import: tracktest imports
+// testrun).
 func suiteTask(t *testing.T, name string) tasks.Task {
 	t.Helper()
 	all, err := tasks.Load(tasks.Suite())
 	if err != nil {
 		t.Fatal(err)
 	}
-	i := slices.IndexFunc(all, func(tk tasks.Task) bool { return tk.Name == name })
-	if i < 0 {
-		t.Fatalf("no task %s in the suite", name)
+	sel, err := tasks.Select(all, []string{name})
+	if err != nil {
+		t.Fatal(err)
 	}
-	return all[i]
+	return sel[0]
 }
 
 // taskCopy copies the task's repo/ with the folder sub overlaid ("" for

@@ -15,7 +15,19 @@ import (
 // CourseTask returns the embedded course task name.
 func CourseTask(t testing.TB, name string) tasks.Task {
 	t.Helper()
-	all, err := tasks.Load(tasks.Embedded())
+	return LoadTask(t, tasks.Embedded(), name)
+}
+
+// SuiteTask returns the task name of the whole built-in suite.
+func SuiteTask(t testing.TB, name string) tasks.Task {
+	t.Helper()
+	return LoadTask(t, tasks.Suite(), name)
+}
+
+// LoadTask loads the tasks of fsys and returns the one called name.
+func LoadTask(t testing.TB, fsys fs.FS, name string) tasks.Task {
+	t.Helper()
+	all, err := tasks.Load(fsys)
 	if err != nil {
 		t.Fatal(err)
 	}
