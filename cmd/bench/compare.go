@@ -7,6 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"bench/record"
 	"bench/report"
 )
 
@@ -42,11 +43,11 @@ func compareCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			old, err := readOutcomes(dirs[:1])
+			old, err := readEach(dirs[:1], record.ReadOutcomes)
 			if err != nil {
 				return err
 			}
-			new, err := readOutcomes(dirs[1:])
+			new, err := readEach(dirs[1:], record.ReadOutcomes)
 			if err != nil {
 				return err
 			}

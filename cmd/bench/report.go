@@ -105,13 +105,13 @@ func writeReport(w io.Writer, dirs []string, format, plotPath, predictions strin
 // returned are nil.
 func buildReport(dirs []string, withRuns bool) (*report.Report, []record.Data, error) {
 	if withRuns {
-		runs, err := readRuns(dirs)
+		runs, err := readEach(dirs, record.Read)
 		if err != nil {
 			return nil, nil, err
 		}
 		return report.Build(runs), runs, nil
 	}
-	outcomes, err := readOutcomes(dirs)
+	outcomes, err := readEach(dirs, record.ReadOutcomes)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -160,24 +160,12 @@ func reportWriter(format string) (renderer, error) {
 	return nil, fmt.Errorf("unknown --format %q: want one of %s", format, strings.Join(reportFormats, ", "))
 }
 
-// readRuns reads each run folder with record.Read.
-func readRuns(dirs []string) ([]record.Data, error) {
-	inputs := make([]record.Data, 0, len(dirs))
+// readEach reads each run folder with read (record.Read for whole
+// episodes, record.ReadOutcomes for what a report counts).
+func readEach[T any](dirs []string, read func(dir string) (T, error)) ([]T, error) {
+	inputs := make([]T, 0, len(dirs))
 	for _, dir := range dirs {
-		data, err := record.Read(dir)
-		if err != nil {
-			return nil, withRunsInside(dir, err)
-		}
-		inputs = append(inputs, data)
-	}
-	return inputs, nil
-}
-
-// readOutcomes reads each run folder with record.ReadOutcomes.
-func readOutcomes(dirs []string) ([]record.Outcomes, error) {
-	inputs := make([]record.Outcomes, 0, len(dirs))
-	for _, dir := range dirs {
-		data, err := record.ReadOutcomes(dir)
+		data, err := read(dir)
 		if err != nil {
 			return nil, withRunsInside(dir, err)
 		}

@@ -113,16 +113,15 @@ func showAction(c *cli.Context) error {
 // nearestEpisode names, for a --task or --track that no episode has, the
 // nearest one the run does have, as "; did you mean --task slugify?".
 func nearestEpisode(f transcript.Filter, entries []transcript.Entry) string {
+	add := func(list []string, v string) []string {
+		if v == "" || slices.Contains(list, v) {
+			return list
+		}
+		return append(list, v)
+	}
 	var taskNames, trackNames, modelNames []string
 	for _, e := range entries {
-		for _, l := range []struct {
-			list *[]string
-			v    string
-		}{{&taskNames, e.Task}, {&trackNames, e.Track}, {&modelNames, e.Model}} {
-			if l.v != "" && !slices.Contains(*l.list, l.v) {
-				*l.list = append(*l.list, l.v)
-			}
-		}
+		taskNames, trackNames, modelNames = add(taskNames, e.Task), add(trackNames, e.Track), add(modelNames, e.Model)
 	}
 	for _, c := range []struct {
 		flag, value string
