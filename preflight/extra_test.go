@@ -21,15 +21,15 @@ func TestThinkChecked(t *testing.T) {
 	)
 	need := NeedsOf([]string{"workflow"})
 	need.Think = true
-	c := find(t, Run(context.Background(), model.Config{Host: srv.URL, Model: "tiny"}, need, nil), Think)
+	c := find(t, Run(context.Background(), []model.Config{{Host: srv.URL, Model: "tiny"}}, need, nil), Think)
 	if c.Status != Fail || !strings.Contains(c.Text, "cannot think") {
 		t.Errorf("tiny with --think: %v", c)
 	}
-	if c := find(t, Run(context.Background(), model.Config{Host: srv.URL, Model: "deep"}, need, nil), Think); c.Status != Pass {
+	if c := find(t, Run(context.Background(), []model.Config{{Host: srv.URL, Model: "deep"}}, need, nil), Think); c.Status != Pass {
 		t.Errorf("deep with --think: %v", c)
 	}
 	need.Think = false
-	for _, c := range Run(context.Background(), model.Config{Host: srv.URL, Model: "tiny"}, need, nil) {
+	for _, c := range Run(context.Background(), []model.Config{{Host: srv.URL, Model: "tiny"}}, need, nil) {
 		if c.Name == Think {
 			t.Errorf("a think check without --think: %v", c)
 		}

@@ -107,17 +107,12 @@ func NeedsOf(tracks []string) Needs {
 // All is what every track together needs: the doctor's default.
 func All() Needs { return NeedsOf(runner.TrackWords()) }
 
-// Run makes the checks need calls for, in order: the model server's when a
-// track calls the model (tool support only when one uses tools), python3,
-// and the oracle check of every task in taskList (none when it is empty).
-func Run(ctx context.Context, cfg model.Config, need Needs, taskList []tasks.Task) []Check {
-	return RunAll(ctx, []model.Config{cfg}, need, taskList)
-}
-
-// RunAll is Run over several servers (model.Servers: each host and model of
-// a run): the server checks of each, in order, a host that cannot be
-// reached named once, then the local checks once.
-func RunAll(ctx context.Context, servers []model.Config, need Needs, taskList []tasks.Task) []Check {
+// Run makes the checks need calls for, in order: the model server's of
+// each of servers (model.Servers: each host and model of a run) when a
+// track calls the model (tool support only when one uses tools; a host that
+// cannot be reached named once), then once python3, the sandbox and the
+// oracle check of every task in taskList (none when it is empty).
+func Run(ctx context.Context, servers []model.Config, need Needs, taskList []tasks.Task) []Check {
 	var checks []Check
 	if need.Model {
 		down := map[string]bool{}

@@ -25,7 +25,7 @@ func find(t *testing.T, checks []Check, name string) Check {
 
 func TestRunReady(t *testing.T) {
 	srv := modeltest.NewOllama(t)
-	checks := Run(context.Background(), model.Config{Host: srv.URL, Model: model.DefaultModel}, All(), nil)
+	checks := Run(context.Background(), []model.Config{{Host: srv.URL, Model: model.DefaultModel}}, All(), nil)
 	if !OK(checks) {
 		t.Fatalf("not ok: %v", checks)
 	}
@@ -46,11 +46,11 @@ func TestToolsOnlyForTracksThatUseThem(t *testing.T) {
 	srv := modeltest.NewOllama(t)
 	srv.SetModels(modeltest.Model{Name: "gemma:2b", Digest: "sha256:0123", Capabilities: []string{"completion"}})
 	cfg := model.Config{Host: srv.URL, Model: "gemma:2b"}
-	checks := Run(context.Background(), cfg, NeedsOf([]string{"workflow"}), nil)
+	checks := Run(context.Background(), []model.Config{cfg}, NeedsOf([]string{"workflow"}), nil)
 	if !OK(checks) || find(t, checks, Tools).Status != Skipped {
 		t.Errorf("workflow alone needs no tools: %v", checks)
 	}
-	checks = Run(context.Background(), cfg, NeedsOf([]string{"workflow", "agent"}), nil)
+	checks = Run(context.Background(), []model.Config{cfg}, NeedsOf([]string{"workflow", "agent"}), nil)
 	c := find(t, checks, Tools)
 	if c.Status != Fail || !strings.Contains(c.Text, "does not support tool calling") || !strings.Contains(c.Text, "--model") {
 		t.Errorf("agent needs tools: %v", c)
@@ -58,7 +58,7 @@ func TestToolsOnlyForTracksThatUseThem(t *testing.T) {
 }
 
 func TestOracleNeedsNoServer(t *testing.T) {
-	checks := Run(context.Background(), model.Config{Host: "127.0.0.1:1"}, NeedsOf([]string{"oracle"}), nil)
+	checks := Run(context.Background(), []model.Config{{Host: "127.0.0.1:1"}}, NeedsOf([]string{"oracle"}), nil)
 	if !OK(checks) || len(checks) != 2+len(sandbox.Probe()) || checks[0].Status != Skipped || checks[1].Name != Python {
 		t.Fatalf("checks = %v", checks)
 	}
@@ -74,7 +74,7 @@ func TestHostDownHintFromModelError(t *testing.T) {
 	}
 	addr := l.Addr().String()
 	l.Close()
-	checks := Run(context.Background(), model.Config{Host: addr, Model: "m"}, All(), nil)
+	checks := Run(context.Background(), []model.Config{{Host: addr, Model: "m"}}, All(), nil)
 	c := find(t, checks, Server)
 	want := (&model.Error{Kind: model.ErrUnreachable, Backend: model.BackendOllama, Host: "http://" + addr}).Error()
 	// The hint is the model package's, not a copy: the text ends as its error does.
@@ -89,7 +89,7 @@ func TestHostDownHintFromModelError(t *testing.T) {
 
 func TestModelMissingListsWhatTheServerHas(t *testing.T) {
 	srv := modeltest.NewOllama(t)
-	checks := Run(context.Background(), model.Config{Host: srv.URL, Model: "llama9:70b"}, All(), nil)
+	checks := Run(context.Background(), []model.Config{{Host: srv.URL, Model: "llama9:70b"}}, All(), nil)
 	c := find(t, checks, Model)
 	if c.Status != Fail || !strings.Contains(c.Text, "ollama pull llama9:70b") || !strings.Contains(c.Text, "(the server has: qwen3:8b)") {
 		t.Errorf("model check %v", c)
@@ -120,7 +120,7 @@ func TestShortDigest(t *testing.T) {
 }
 
 func TestSkippedWithoutTrackNames(t *testing.T) {
-	checks := Run(context.Background(), model.Config{}, Needs{}, nil)
+	checks := Run(context.Background(), []model.Config{{}}, Needs{}, nil)
 	if got := checks[0].Text; got != "not needed: no track calls a model" {
 		t.Errorf("got %q", got)
 	}

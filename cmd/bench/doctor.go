@@ -67,7 +67,7 @@ func doctorAction(c *cli.Context) error {
 		return err
 	}
 	servers := model.Servers(mcfg, hostList(c), splitList(c.String("model")))
-	checks := pf.RunAll(c.Context, servers, need, taskList)
+	checks := pf.Run(c.Context, servers, need, taskList)
 	if format == "json" {
 		err = writeChecksJSON(c.App.Writer, checks)
 	} else {

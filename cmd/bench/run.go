@@ -308,7 +308,7 @@ func checkReady(ctx context.Context, errw io.Writer, s *runner.Session, mode san
 func preflightAll(ctx context.Context, s *runner.Session, mode sandbox.Mode) []pf.Check {
 	need := pf.NeedsOf(s.Run.Tracks)
 	need.Think, need.Sandbox = s.Run.Think, mode
-	return pf.RunAll(ctx, s.ServerConfigs(), need, s.Tasks)
+	return pf.Run(ctx, s.ServerConfigs(), need, s.Tasks)
 }
 
 // useSandbox puts every test run of this process in the sandbox that mode
