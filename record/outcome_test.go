@@ -191,6 +191,7 @@ func TestSampleLinesArePlain(t *testing.T) {
 		episodeLine(t, 2, func(e *Episode) {
 			e.Model, e.Host, e.Sandbox, e.ErrorKind, e.Error = "qwen3:8b", "http://h", &Sandbox{"landlock", "netns", "pidns"}, ErrorModel, "refused"
 			e.TrajectorySHA256, e.GradingTimedOut = "abc", true
+			e.WorkflowCalls, e.WorkflowTokens, e.WorkflowEstTokens = 1, 600, 580
 		}),
 	} {
 		var l outcomeLine

@@ -154,6 +154,14 @@ type Episode struct {
 	GradingTimedOut     bool     `json:"grading_timed_out,omitempty"`
 	TrajectorySHA256    string   `json:"trajectory_sha256,omitempty"` // digest of the trajectory file as it was when the episode ended
 
+	// WorkflowCalls, WorkflowTokens and WorkflowEstTokens are the share of
+	// ModelCalls and of the tokens (the server's prompt plus completion
+	// count, and the offline estimate) spent by the workflow the hybrid
+	// agent ran as its run_workflow tool; 0 for every other track.
+	WorkflowCalls     int `json:"workflow_calls,omitempty"`
+	WorkflowTokens    int `json:"workflow_tokens,omitempty"`
+	WorkflowEstTokens int `json:"workflow_est_tokens,omitempty"`
+
 	// Sandbox is what the grading run was confined by (nil in runs from before the sandbox).
 	Sandbox *Sandbox `json:"sandbox,omitempty"`
 }
@@ -238,6 +246,10 @@ type Event struct {
 	Time   time.Time `json:"time"`
 	Kind   string    `json:"kind"`
 	Turn   int       `json:"turn,omitempty"`
+	// Within names the tool whose run recorded the event, for the events a
+	// tool makes on the model's behalf (the hybrid's run_workflow: its test
+	// runs, its own model call, its write); "" for every other event.
+	Within string `json:"within,omitempty"`
 
 	// request: the messages added since the previous request (all of them on the first).
 	Messages  []Message `json:"messages,omitempty"`
