@@ -8,6 +8,7 @@ import (
 
 	"bench/model"
 	"bench/record"
+	"bench/testrun"
 )
 
 // Conversation is the message history of one episode. It sends requests
@@ -17,19 +18,23 @@ import (
 // The first message is the system prompt; it is set once, when the
 // conversation is made, and never changes afterwards.
 type Conversation struct {
-	env   *Env
-	rec   record.Recorder // the episode's recorder
-	msgs  []model.Message
-	sent  int              // messages already shown in a request event
-	count *model.Estimator // nil when no encoding loads: the estimate is then 0
-	out   Outcome
+	env    *Env
+	rec    record.Recorder // the episode's recorder, or the conversation an aside is part of
+	chat   model.Chatter   // where the calls go: env.Model, or an aside's own model
+	parent *Conversation   // the conversation an aside is part of; nil for the episode's own
+	within string          // an aside's mark on its events (Event.Within)
+	msgs   []model.Message
+	sent   int              // messages already shown in a request event
+	turn   int              // calls this conversation started itself
+	count  *model.Estimator // nil when no encoding loads: the estimate is then 0
+	out    Outcome
 }
 
 // NewConversation starts a conversation whose first message is system. It
 // routes env.Rec through the conversation, so that every event of the
 // episode (test runs included) is stamped with the turn it belongs to.
 func NewConversation(env *Env, system string) *Conversation {
-	c := &Conversation{env: env, rec: env.Rec}
+	c := &Conversation{env: env, rec: env.Rec, chat: env.Model}
 	env.Rec = c
 	if e, err := model.NewEstimator(""); err == nil { // the estimate is informative; without it, it stays 0
 		c.count = e
@@ -43,8 +48,46 @@ func (c *Conversation) Add(msgs ...model.Message) {
 	c.msgs = append(c.msgs, msgs...)
 }
 
-// Turn is the number of model calls started so far; events are stamped with it.
-func (c *Conversation) Turn() int { return c.out.ModelCalls }
+// Aside starts a side conversation within c, whose first message is
+// system: a track's own step that asks a model apart from c's history
+// (the workflow the hybrid agent runs as a tool). Its calls go to chat
+// (env.Model when nil). Its events go through c, stamped with c's turn and
+// marked within (Event.Within, when they carry no mark of their own). Each
+// of its calls counts once in c's outcome as in its own: in ModelCalls,
+// Usage, ModelTime and Steps, and also in WorkflowCalls and WorkflowUsage;
+// it is no turn of c.
+func (c *Conversation) Aside(system, within string, chat model.Chatter) *Conversation {
+	if chat == nil {
+		chat = c.env.Model
+	}
+	a := &Conversation{env: c.env, rec: c, chat: chat, parent: c, within: within, count: c.count}
+	a.Add(model.Message{Role: model.RoleSystem, Content: system})
+	return a
+}
+
+// Turn is the number of model calls the episode's own conversation has
+// started so far (an aside's calls are not turns); events are stamped with it.
+func (c *Conversation) Turn() int {
+	if c.parent != nil {
+		return c.parent.Turn()
+	}
+	return c.turn
+}
+
+// Env is the episode the conversation belongs to.
+func (c *Conversation) Env() *Env { return c.env }
+
+// Spent is what the calls so far, an aside's included, cost against a
+// token budget: per call, the backend's own count, or the offline
+// estimate when the backend reported none (some OpenAI-compatible servers
+// send no usage), so that a budget always stops a track.
+func (c *Conversation) Spent() int { return c.out.spent }
+
+// RunTests runs the task's test command as Env.RunTests does, recording
+// its test_run event through c (marked, in an aside).
+func (c *Conversation) RunTests(ctx context.Context) (testrun.Result, error) {
+	return c.env.runTests(ctx, c)
+}
 
 // End returns the outcome summed so far (model calls, usage, model time,
 // steps) with the exit reason and error. It records no event: the episode
@@ -56,9 +99,13 @@ func (c *Conversation) End(exit string, err error) Outcome {
 	return o
 }
 
-// Record stamps ev with the current turn and hands it to the recorder.
+// Record stamps ev with the current turn (and an aside's mark) and hands
+// it to the recorder.
 func (c *Conversation) Record(ev record.Event) {
 	ev.Turn = c.Turn()
+	if ev.Within == "" {
+		ev.Within = c.within
+	}
 	c.rec.Record(ev)
 }
 
@@ -66,7 +113,8 @@ func (c *Conversation) Record(ev record.Event) {
 // (only the messages added since the previous one) and, on success, the
 // response, and appends the reply to the history.
 func (c *Conversation) Call(ctx context.Context, tools []model.Tool) (model.Response, error) {
-	c.out.ModelCalls++
+	c.turn++
+	c.tally(func(o *Outcome) { o.ModelCalls++ }, func(o *Outcome) { o.WorkflowCalls++ })
 	req := model.Request{Messages: append([]model.Message(nil), c.msgs...), Tools: tools, Options: c.env.Options}
 	ev := record.Event{Kind: record.EventRequest, Messages: toResults(c.msgs[c.sent:]), EstTokens: c.promptEstimate(req)}
 	for _, t := range tools {
@@ -74,7 +122,7 @@ func (c *Conversation) Call(ctx context.Context, tools []model.Tool) (model.Resp
 	}
 	c.sent = len(c.msgs)
 	c.Record(ev)
-	resp, err := c.env.Model.Chat(ctx, req)
+	resp, err := c.chat.Chat(ctx, req)
 	if err != nil {
 		return resp, err
 	}
@@ -92,10 +140,35 @@ func (c *Conversation) Call(ctx context.Context, tools []model.Tool) (model.Resp
 		DurationMS:    resp.Wall.Milliseconds(), Retries: resp.Retries,
 		StopReason: resp.DoneReason,
 	})
-	c.out.Usage = c.out.Usage.Add(resp.Usage)
-	c.out.ModelTime += resp.ModelTime
-	c.out.Steps = append(c.out.Steps, Digest(reply))
+	step := Digest(reply)
+	c.tally(func(o *Outcome) {
+		o.Usage = o.Usage.Add(resp.Usage)
+		o.ModelTime += resp.ModelTime
+		o.Steps = append(o.Steps, step)
+		o.spent += budgetTokens(resp.Usage)
+	}, func(o *Outcome) { o.WorkflowUsage = o.WorkflowUsage.Add(resp.Usage) })
 	return resp, nil
+}
+
+// tally applies add to c's outcome and to the outcomes of the
+// conversations c is an aside of, so that an aside's call counts once in
+// the episode's sums; to those alone it also applies inner, their count of
+// what their asides spent.
+func (c *Conversation) tally(add, inner func(*Outcome)) {
+	add(&c.out)
+	for p := c.parent; p != nil; p = p.parent {
+		add(&p.out)
+		inner(&p.out)
+	}
+}
+
+// budgetTokens is what one call costs against a token budget: the
+// backend's own counts, or the offline estimate when it reported none.
+func budgetTokens(u model.Usage) int {
+	if n := u.Total(); n > 0 {
+		return n
+	}
+	return u.EstPromptTokens + u.EstCompletionTokens
 }
 
 // Digest is a short, stable fingerprint of a reply: the first 8 hex digits

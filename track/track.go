@@ -26,7 +26,10 @@ type Env struct {
 	MaxToolCalls int
 	Guidance     string // coding guidance for the system prompt; "" keeps the general posture
 	Snapshot     string // workspace snapshot for the system prompt; may be ""
-	Rec          record.Recorder
+	// WorkflowModel is the model the hybrid's run_workflow tool asks (the
+	// editor to the agent's architect); nil asks Model.
+	WorkflowModel model.Chatter
+	Rec           record.Recorder
 
 	testTime time.Duration
 }
@@ -40,7 +43,15 @@ type Outcome struct {
 	Steps      []string // a short digest of each model reply
 	Usage      model.Usage
 	ModelTime  time.Duration
-	Err        error
+	// WorkflowCalls and WorkflowUsage are the share of ModelCalls and Usage
+	// spent by side conversations (Conversation.Aside): the workflow the
+	// hybrid agent runs as a tool. They are part of ModelCalls and Usage,
+	// not added to them.
+	WorkflowCalls int
+	WorkflowUsage model.Usage
+	Err           error
+
+	spent int // tokens against the budget (Conversation.Spent)
 }
 
 // Func is a track: it runs one episode in env and says how it stopped.
@@ -48,14 +59,17 @@ type Func func(ctx context.Context, env *Env) Outcome
 
 // RunTests runs the task's test command in the workspace, records a
 // test_run event and adds the run's duration to TestTime.
-func (e *Env) RunTests(ctx context.Context) (testrun.Result, error) {
+func (e *Env) RunTests(ctx context.Context) (testrun.Result, error) { return e.runTests(ctx, e.Rec) }
+
+// runTests is RunTests recording into rec.
+func (e *Env) runTests(ctx context.Context, rec record.Recorder) (testrun.Result, error) {
 	res, err := testrun.RunTask(ctx, e.Task, e.Dir)
 	e.testTime += res.Duration
 	ev := record.Event{Kind: record.EventTestRun, TestsPassed: res.Passed, TestsTotal: res.Total, Output: res.Normalized}
 	if err != nil {
 		ev.Error = err.Error()
 	}
-	e.Rec.Record(ev)
+	rec.Record(ev)
 	return res, err
 }
 
