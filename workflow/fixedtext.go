@@ -8,6 +8,14 @@ import "bench/tasks"
 // different prompts are never twins.
 func Prompts() string {
 	t := tasks.Task{Instruction: "<instruction>", TestCmd: []string{"<test command>"}, Source: "<file>"}
-	return systemPrompt + "\n" + fixPrompt(t, "<test output>", "<source>") + "\n" +
+	return systemPrompt + "\n" + fixPrompt(t, t.Source, "<test output>", "<source>", "") + "\n" +
 		rejectPrompt("<file>", "<problem>") + "\n" + againPrompt("<file>", "<test output>")
+}
+
+// PassPrompts returns the fixed text a pass run as a tool sends: the
+// standing instruction and the request, with a note, filled with
+// placeholders.
+func PassPrompts() string {
+	t := tasks.Task{Instruction: "<instruction>", TestCmd: []string{"<test command>"}, Source: "<file>"}
+	return systemPrompt + "\n" + fixPrompt(t, t.Source, "<test output>", "<source>", "<note>")
 }

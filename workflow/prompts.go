@@ -14,15 +14,27 @@ Answer in exactly this shape:
 FILE: <path of the file, as given>
 followed by one fenced code block holding the complete new content of that file, every line of it, not only the part you changed.`
 
-// fixPrompt is the one request of the workflow and the first of workflow-retry.
-func fixPrompt(t tasks.Task, testOutput, source string) string {
+// SystemPrompt is the standing instruction of a workflow pass: a side
+// conversation that runs one (the hybrid's tool) starts with it.
+const SystemPrompt = systemPrompt
+
+// fixPrompt is the one request of a workflow pass over file (the workflow's,
+// and the first of workflow-retry); a note that is not blank comes before
+// the closing instruction.
+func fixPrompt(t tasks.Task, file, testOutput, source, note string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Task: %s\n\n", strings.TrimSpace(t.Instruction))
 	fmt.Fprintf(&b, "The tests (%s) fail with this output:\n\n%s\n\n", strings.Join(t.TestCmd, " "), fenced(testOutput))
-	fmt.Fprintf(&b, "The file to fix is %s:\n\n%s\n\n", t.Source, fenced(source))
-	fmt.Fprintf(&b, "Reply with the line \"FILE: %s\" and then one code block with the complete corrected file.", t.Source)
+	fmt.Fprintf(&b, "The file to fix is %s:\n\n%s\n\n", file, fenced(source))
+	if note = strings.TrimSpace(note); note != "" {
+		fmt.Fprintf(&b, notePrompt, fenced(note))
+	}
+	fmt.Fprintf(&b, "Reply with the line \"FILE: %s\" and then one code block with the complete corrected file.", file)
 	return b.String()
 }
+
+// notePrompt introduces the note of whoever asked for the pass.
+const notePrompt = "The engineer who sent you this file adds a note:\n\n%s\n\n"
 
 // rejectPrompt asks again after a reply that broke the format; nothing was written.
 func rejectPrompt(source, problem string) string {

@@ -4,9 +4,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"bench/tasks"
-	"bench/track"
 )
 
 func TestParseReply(t *testing.T) {
@@ -62,8 +59,7 @@ func TestUnclosedFenceIsACutOffReply(t *testing.T) {
 	if !r.Unclosed || len(r.AfterMark) != 1 || strings.Contains(r.AfterMark[0], "```") {
 		t.Errorf("got %+v", r)
 	}
-	env := &track.Env{Dir: t.TempDir(), Task: tasks.Task{Source: "calc.py"}}
-	if _, problem := strict(env, r, false); !strings.Contains(problem, "cut off") {
+	if _, problem := strict("calc.py", r, false); !strings.Contains(problem, "cut off") {
 		t.Errorf("strict problem = %q, want one saying the reply is cut off", problem)
 	}
 }

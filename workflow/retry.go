@@ -28,9 +28,9 @@ func Retry(ctx context.Context, env *track.Env) track.Outcome {
 	if tries <= 0 {
 		tries = DefaultTries
 	}
-	conv, stop := begin(ctx, env)
-	if stop != nil {
-		return *stop
+	conv := track.NewConversation(env, systemPrompt)
+	if p, err := (Fix{}).open(ctx, conv); err != nil {
+		return end(conv, p.exit(ctx, err), err)
 	}
 	for attempt := 1; attempt <= tries; attempt++ {
 		resp, err := conv.Call(ctx, nil)
@@ -38,7 +38,7 @@ func Retry(ctx context.Context, env *track.Env) track.Outcome {
 			return end(conv, track.ExitFor(ctx, err), err)
 		}
 		r := parseReply(resp.Message.Content)
-		content, problem := strict(env, r, track.IsCut(resp))
+		content, problem := strict(env.Task.Source, r, track.IsCut(resp))
 		if problem != "" {
 			conv.Record(record.Event{Kind: record.EventReject, Path: r.Path, Reason: problem})
 			if attempt < tries {
@@ -46,10 +46,10 @@ func Retry(ctx context.Context, env *track.Env) track.Outcome {
 			}
 			continue
 		}
-		if err := write(conv, env, env.Task.Source, content, record.EventWrite, ""); err != nil {
+		if err := write(conv, env.Task.Source, content, record.EventWrite, "", &Pass{}); err != nil {
 			return end(conv, record.ExitError, err)
 		}
-		res, err := env.RunTests(ctx)
+		res, err := conv.RunTests(ctx)
 		if err != nil {
 			return end(conv, track.ExitFor(ctx, err), err)
 		}
@@ -63,18 +63,18 @@ func Retry(ctx context.Context, env *track.Env) track.Outcome {
 	return end(conv, record.ExitMaxTurns, nil)
 }
 
-// strict checks a reply against the format and returns the content to write,
-// or the problem that makes it unusable; cut says the server cut the reply
-// off at the reply cap.
-func strict(env *track.Env, r reply, cut bool) (content, problem string) {
+// strict checks a reply against the format, for the file to fix, and
+// returns the content to write, or the problem that makes it unusable; cut
+// says the server cut the reply off at the reply cap.
+func strict(file string, r reply, cut bool) (content, problem string) {
 	if !r.HasMarker {
 		return "", "the reply has no \"FILE: <path>\" line"
 	}
 	if _, err := workspace.Clean(r.Path); err != nil {
 		return "", fmt.Sprintf("the FILE: path %q is not allowed: %v", r.Path, err)
 	}
-	if filepath.Clean(r.Path) != filepath.Clean(env.Task.Source) {
-		return "", fmt.Sprintf("the FILE: line names %s, but the file to fix is %s", r.Path, env.Task.Source)
+	if filepath.Clean(r.Path) != filepath.Clean(file) {
+		return "", fmt.Sprintf("the FILE: line names %s, but the file to fix is %s", r.Path, file)
 	}
 	if r.Unclosed && cut {
 		return "", "the reply was cut off at the reply cap inside the code block; send only the FILE: line and the complete file, with no explanation"
