@@ -5,7 +5,8 @@
 // The loop itself only schedules: the prompt text lives in prompts.go, the
 // tools in tools.go, files.go and runtests.go, confined file access in
 // package workspace, and the message history and its trajectory events in
-// track.Conversation.
+// track.Conversation. A Spec builds another agent track on the loop, with
+// tools of its own beside the five (the hybrid track's run_workflow).
 package loop
 
 import (
@@ -37,20 +38,26 @@ const DefaultMaxToolCalls = 16
 // goes on (it costs a turn). The loop stops with done when a reply asks for
 // no tool; with max_turns after one last call without tools once
 // env.MaxTurns turns are spent; with token_budget once the tokens spent
-// reach env.MaxTokens (see budgetTokens); with interrupted when ctx is
+// reach env.MaxTokens (see track.Conversation.Spent); with interrupted when ctx is
 // cancelled; with error when the model or the workspace fails.
-func Agent(ctx context.Context, env *track.Env) track.Outcome {
+func Agent(ctx context.Context, env *track.Env) track.Outcome { return Spec{}.Run(ctx, env) }
+
+// Run is an agent track with spec's tools beside the agent's five, and
+// spec's words on them in the system prompt; it runs as Agent does. A
+// tool that returns an error wrapped by Stop ends the episode as a failed
+// model call does; the token budget counts the model calls a tool makes.
+func (spec Spec) Run(ctx context.Context, env *track.Env) track.Outcome {
 	maxTurns := env.MaxTurns
 	if maxTurns <= 0 {
 		maxTurns = DefaultMaxTurns
 	}
-	tools, maxCalls := newRegistry(), maxToolCalls(env)
+	tools, maxCalls := newRegistry(spec.Tools), maxToolCalls(env)
 	specs := tools.specs()
-	conv := track.NewConversation(env, systemPrompt(env.Guidance, env.Snapshot))
+	conv := track.NewConversation(env, systemPrompt(spec.About, env.Guidance, env.Snapshot))
 	conv.Add(model.Message{Role: model.RoleUser, Content: taskPrompt(env.Task)})
 
 	var calls []string
-	turns, spent := 0, 0
+	turns := 0
 	end := func(exit string, err error) track.Outcome {
 		out := conv.End(exit, err)
 		out.Turns, out.ToolCalls = turns, calls
@@ -61,7 +68,7 @@ func Agent(ctx context.Context, env *track.Env) track.Outcome {
 		return end(record.ExitError, err)
 	}
 	defer ws.Close()
-	s := &session{env: env, ws: ws}
+	s := &session{env: env, ws: ws, conv: conv}
 	for {
 		if err := ctx.Err(); err != nil {
 			return end(record.ExitInterrupted, err)
@@ -79,9 +86,8 @@ func Agent(ctx context.Context, env *track.Env) track.Outcome {
 		if !final {
 			turns++
 		}
-		spent += budgetTokens(resp.Usage)
 		switch {
-		case env.MaxTokens > 0 && spent >= env.MaxTokens:
+		case overBudget(env, conv):
 			return end(record.ExitTokenBudget, nil)
 		case final:
 			return end(record.ExitMaxTurns, nil)
@@ -94,17 +100,29 @@ func Agent(ctx context.Context, env *track.Env) track.Outcome {
 		for i, tc := range resp.Message.ToolCalls {
 			calls = append(calls, tc.Name)
 			conv.Record(record.Event{Kind: record.EventToolCall, Tool: tc.Name, Args: tc.Arguments})
-			text, isErr := skipped(i, len(resp.Message.ToolCalls), maxCalls), true
+			text, isErr, stop := skipped(i, len(resp.Message.ToolCalls), maxCalls), true, error(nil)
 			if i < maxCalls {
-				text, isErr = tools.call(ctx, s, tc)
+				text, isErr, stop = tools.call(ctx, s, tc)
 			}
 			conv.Record(record.Event{Kind: record.EventToolResult, Tool: tc.Name, Result: text, IsError: isErr})
 			conv.Add(model.Message{Role: model.RoleTool, Content: text, ToolName: tc.Name, ToolCallID: tc.ID})
+			if stop != nil {
+				return end(track.ExitFor(ctx, stop), stop)
+			}
 			if err := ctx.Err(); err != nil {
 				return end(record.ExitInterrupted, err)
 			}
 		}
+		if overBudget(env, conv) { // a tool's own model calls count too
+			return end(record.ExitTokenBudget, nil)
+		}
 	}
+}
+
+// overBudget reports whether the episode has spent its token budget
+// (env.MaxTokens; 0 is none), the calls of its tools included.
+func overBudget(env *track.Env, conv *track.Conversation) bool {
+	return env.MaxTokens > 0 && conv.Spent() >= env.MaxTokens
 }
 
 // skipped is the result of the i-th (from 0) of n tool calls of one reply
@@ -120,15 +138,4 @@ func maxToolCalls(env *track.Env) int {
 		return env.MaxToolCalls
 	}
 	return DefaultMaxToolCalls
-}
-
-// budgetTokens is what one call costs against the token budget: the
-// backend's own counts, or the offline estimate when the backend reported
-// none (some OpenAI-compatible servers send no usage), so that a budget
-// always stops the loop.
-func budgetTokens(u model.Usage) int {
-	if n := u.Total(); n > 0 {
-		return n
-	}
-	return u.EstPromptTokens + u.EstCompletionTokens
 }

@@ -383,7 +383,7 @@ func TestAgentModelErrorEndsWithError(t *testing.T) {
 }
 
 func TestToolSchemas(t *testing.T) {
-	specs := newRegistry().specs()
+	specs := newRegistry(nil).specs()
 	want := map[string][]string{"edit_file": {"path", "old", "new"}, "list_files": {"path"}, "read_file": {"path"},
 		"run_tests": {}, "write_file": {"path", "content"}}
 	for _, s := range specs {

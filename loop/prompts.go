@@ -30,10 +30,16 @@ const guidanceHeader = "\n\n# Coding guidance\n\n"
 const snapshotHeader = "\n\n# Workspace\n\n"
 
 // systemPrompt builds the system prompt of an episode. It is called once per
-// episode; guidance and snapshot are added only in the coding posture.
-func systemPrompt(guidance, snapshot string) string {
+// episode; about (a track's words on its added tools) follows the standing
+// instruction, and guidance and snapshot are added only in the coding
+// posture.
+func systemPrompt(about, guidance, snapshot string) string {
 	var b strings.Builder
 	b.WriteString(systemBase)
+	if about != "" {
+		b.WriteString("\n\n")
+		b.WriteString(about)
+	}
 	if strings.TrimSpace(guidance) != "" {
 		b.WriteString(guidanceHeader)
 		b.WriteString(strings.TrimSpace(guidance))

@@ -16,13 +16,13 @@ func runTests(ctx context.Context, s *session, _ map[string]string) (string, err
 	if err != nil {
 		return "", fmt.Errorf("could not run the tests: %w", err)
 	}
-	head := verdict(res) + "\n\n"
-	return head + capMiddle(res.Normalized, ResultCap-len(head)), nil
+	head := Verdict(res) + "\n\n"
+	return head + CapMiddle(res.Normalized, ResultCap-len(head)), nil
 }
 
-// verdict is the first line of a run_tests result: "6/6 passed", or
+// Verdict is the first line of a run_tests result: "6/6 passed", or
 // "2 of 6 failed: test_a, test_b", or what else stopped the run.
-func verdict(res testrun.Result) string {
+func Verdict(res testrun.Result) string {
 	if res.TimedOut {
 		return fmt.Sprintf("timed out: the test command was stopped (%d tests had passed)", res.Passed)
 	}
@@ -44,10 +44,10 @@ func verdict(res testrun.Result) string {
 	return v
 }
 
-// capMiddle keeps text whole when it fits in limit bytes; else its first
+// CapMiddle keeps text whole when it fits in limit bytes; else its first
 // and last parts (cut on character boundaries) around a line saying how
 // much was cut, all within limit.
-func capMiddle(text string, limit int) string {
+func CapMiddle(text string, limit int) string {
 	if len(text) <= limit {
 		return text
 	}

@@ -24,8 +24,8 @@ func TestVerdict(t *testing.T) {
 		{testrun.Result{ExitCode: 1, Total: 1, LoadError: true, Failed: []string{"test_leap"}}, "a test module could not be imported: 1 of 1 failed: test_leap"},
 		{testrun.Result{ExitCode: -1, TimedOut: true, Passed: 2, Total: 2}, "timed out: the test command was stopped (2 tests had passed)"},
 	} {
-		if got := verdict(tc.res); got != tc.want {
-			t.Errorf("verdict(%+v) = %q, want %q", tc.res, got, tc.want)
+		if got := Verdict(tc.res); got != tc.want {
+			t.Errorf("Verdict(%+v) = %q, want %q", tc.res, got, tc.want)
 		}
 	}
 }

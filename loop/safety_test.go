@@ -100,7 +100,7 @@ func TestToolsTakeTheContext(t *testing.T) {
 	defer ws.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	r := newRegistry()
+	r := newRegistry(nil)
 	for _, tc := range []model.ToolCall{
 		{Name: "list_files", Arguments: `{"path":"."}`},
 		{Name: "read_file", Arguments: `{"path":"calc.py"}`},
@@ -108,7 +108,7 @@ func TestToolsTakeTheContext(t *testing.T) {
 		{Name: "edit_file", Arguments: `{"path":"calc.py","old":"a - b","new":"a + b"}`},
 		{Name: "run_tests", Arguments: `{}`},
 	} {
-		text, isErr := r.call(ctx, &session{env: env, ws: ws}, tc)
+		text, isErr, _ := r.call(ctx, &session{env: env, ws: ws}, tc)
 		if !isErr || !strings.Contains(text, "context canceled") {
 			t.Errorf("%s with a cancelled context = %q", tc.Name, text)
 		}

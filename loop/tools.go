@@ -3,6 +3,7 @@ package loop
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -16,10 +17,12 @@ import (
 // ResultCap is the most bytes of a tool result the model is shown.
 const ResultCap = 16 << 10
 
-// session is what a tool works on: the episode and its open workspace.
+// session is what a tool works on: the episode, its open workspace and
+// its conversation.
 type session struct {
-	env *track.Env
-	ws  *workspace.Root
+	env  *track.Env
+	ws   *workspace.Root
+	conv *track.Conversation
 }
 
 // toolFunc runs one tool with its checked arguments.
@@ -28,47 +31,52 @@ type toolFunc func(ctx context.Context, s *session, args map[string]string) (str
 // tool is one tool the agent may call.
 type tool struct {
 	spec   model.Tool
-	params []string // required string arguments, in schema order
+	params []Param // its string arguments, in schema order
 	run    toolFunc
 }
 
 // registry holds the tools by name.
 type registry map[string]tool
 
-// newRegistry returns the agent's five tools.
-func newRegistry() registry {
+// newRegistry returns the agent's five tools and the added ones.
+func newRegistry(added []Tool) registry {
 	r := registry{}
 	r.add("list_files", "List the files under a directory of the workspace, recursively, one relative path per line. Use \".\" for the whole workspace.",
-		[]param{{"path", "directory relative to the workspace root"}}, listFiles)
+		[]Param{{Name: "path", Description: "directory relative to the workspace root"}}, listFiles)
 	r.add("read_file", "Return the full text of a file in the workspace.",
-		[]param{{"path", "file path relative to the workspace root"}}, readFile)
+		[]Param{{Name: "path", Description: "file path relative to the workspace root"}}, readFile)
 	r.add("write_file", "Create or replace a file in the workspace with the given content.",
-		[]param{{"path", "file path relative to the workspace root"}, {"content", "the complete new content of the file"}}, writeFile)
+		[]Param{{Name: "path", Description: "file path relative to the workspace root"}, {Name: "content", Description: "the complete new content of the file"}}, writeFile)
 	r.add("edit_file", "Replace one exact piece of text in a file. The old text must occur exactly once in the file; include enough surrounding lines to make it unique.",
-		[]param{{"path", "file path relative to the workspace root"}, {"old", "the exact text to replace"}, {"new", "the text to put in its place"}}, editFile)
+		[]Param{{Name: "path", Description: "file path relative to the workspace root"}, {Name: "old", Description: "the exact text to replace"}, {Name: "new", Description: "the text to put in its place"}}, editFile)
 	r.add("run_tests", "Run the project's test command in the workspace and return its output with a summary line.",
 		nil, runTests)
+	for _, t := range added {
+		if _, ok := r[t.Name]; ok {
+			panic("loop: an added tool is named " + t.Name + " like one of the agent's own") // static data: a test builds every track's registry
+		}
+		r.add(t.Name, t.Description, t.Params, func(ctx context.Context, s *session, args map[string]string) (string, error) {
+			return t.Run(ctx, Call{Args: args, Conv: s.conv})
+		})
+	}
 	return r
 }
 
-// param is one string argument of a tool and its description.
-type param struct{ name, desc string }
-
-// add registers a tool whose arguments are the required strings params.
-func (r registry) add(name, desc string, params []param, run toolFunc) {
+// add registers a tool whose arguments are the strings params.
+func (r registry) add(name, desc string, params []Param, run toolFunc) {
 	props := map[string]any{}
 	required := []string{}
-	names := []string{}
 	for _, p := range params {
-		props[p.name] = map[string]string{"type": "string", "description": p.desc}
-		required = append(required, p.name)
-		names = append(names, p.name)
+		props[p.Name] = map[string]string{"type": "string", "description": p.Description}
+		if !p.Optional {
+			required = append(required, p.Name)
+		}
 	}
 	schema, err := json.Marshal(map[string]any{"type": "object", "properties": props, "required": required})
 	if err != nil {
 		panic(err) // static data; cannot fail
 	}
-	r[name] = tool{spec: model.Tool{Name: name, Description: desc, Parameters: schema}, params: names, run: run}
+	r[name] = tool{spec: model.Tool{Name: name, Description: desc, Parameters: schema}, params: params, run: run}
 }
 
 // specs returns the tool descriptions sorted by name.
@@ -82,13 +90,18 @@ func (r registry) specs() []model.Tool {
 }
 
 // call runs one tool call and returns the text the model sees, capped, and
-// whether it is an error. Every failure becomes an "error: ..." result.
-func (r registry) call(ctx context.Context, s *session, tc model.ToolCall) (string, bool) {
+// whether it is an error. Every failure becomes an "error: ..." result; one
+// wrapped by Stop is also returned as stop, to end the episode.
+func (r registry) call(ctx context.Context, s *session, tc model.ToolCall) (text string, isErr bool, stop error) {
 	text, err := r.dispatch(ctx, s, tc)
 	if err != nil {
 		text = "error: " + strings.ReplaceAll(err.Error(), s.env.Dir, ".")
+		var st stopError
+		if errors.As(err, &st) {
+			stop = st.err
+		}
 	}
-	return capText(text, ResultCap), err != nil
+	return capText(text, ResultCap), err != nil, stop
 }
 
 // dispatch finds the tool tc names, checks its arguments and the episode's
@@ -114,8 +127,9 @@ func (r registry) dispatch(ctx context.Context, s *session, tc model.ToolCall) (
 }
 
 // parseArgs decodes a JSON object of string arguments and checks it holds
-// exactly the named ones.
-func parseArgs(raw string, want []string) (map[string]string, error) {
+// every required one of want and nothing else; an optional one left out
+// is "".
+func parseArgs(raw string, want []Param) (map[string]string, error) {
 	obj := map[string]json.RawMessage{}
 	if strings.TrimSpace(raw) != "" {
 		if err := json.Unmarshal([]byte(raw), &obj); err != nil {
@@ -123,16 +137,20 @@ func parseArgs(raw string, want []string) (map[string]string, error) {
 		}
 	}
 	args := map[string]string{}
-	for _, name := range want {
-		v, ok := obj[name]
+	for _, p := range want {
+		v, ok := obj[p.Name]
 		if !ok {
-			return nil, fmt.Errorf("missing argument %q (expected: %s)", name, argList(want))
+			if p.Optional {
+				args[p.Name] = ""
+				continue
+			}
+			return nil, fmt.Errorf("missing argument %q (expected: %s)", p.Name, argList(want))
 		}
 		var s string
 		if err := json.Unmarshal(v, &s); err != nil {
-			return nil, fmt.Errorf("argument %q must be a string", name)
+			return nil, fmt.Errorf("argument %q must be a string", p.Name)
 		}
-		args[name] = s
+		args[p.Name] = s
 	}
 	var extra []string
 	for name := range obj {
@@ -147,10 +165,17 @@ func parseArgs(raw string, want []string) (map[string]string, error) {
 	return args, nil
 }
 
-// argList words the expected argument names for an error.
-func argList(names []string) string {
-	if len(names) == 0 {
+// argList words the expected arguments for an error.
+func argList(params []Param) string {
+	if len(params) == 0 {
 		return "no arguments"
+	}
+	names := make([]string, len(params))
+	for i, p := range params {
+		names[i] = p.Name
+		if p.Optional {
+			names[i] += " (optional)"
+		}
 	}
 	return strings.Join(names, ", ")
 }
