@@ -24,10 +24,10 @@ const SystemPrompt = systemPrompt
 func fixPrompt(t tasks.Task, file, testOutput, source, note string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Task: %s\n\n", strings.TrimSpace(t.Instruction))
-	fmt.Fprintf(&b, "The tests (%s) fail with this output:\n\n%s\n\n", strings.Join(t.TestCmd, " "), fenced(testOutput))
-	fmt.Fprintf(&b, "The file to fix is %s:\n\n%s\n\n", file, fenced(source))
+	fmt.Fprintf(&b, "The tests (%s) fail with this output:\n\n%s\n\n", strings.Join(t.TestCmd, " "), Fenced(testOutput))
+	fmt.Fprintf(&b, "The file to fix is %s:\n\n%s\n\n", file, Fenced(source))
 	if note = strings.TrimSpace(note); note != "" {
-		fmt.Fprintf(&b, notePrompt, fenced(note))
+		fmt.Fprintf(&b, notePrompt, Fenced(note))
 	}
 	fmt.Fprintf(&b, "Reply with the line \"FILE: %s\" and then one code block with the complete corrected file.", file)
 	return b.String()
@@ -45,11 +45,11 @@ func rejectPrompt(source, problem string) string {
 // againPrompt carries the test output after a written fix that did not pass.
 func againPrompt(source, testOutput string) string {
 	return fmt.Sprintf("Your file was written, but the tests still fail:\n\n%s\n\n"+
-		"Reply again with the line \"FILE: %s\" and then one code block with the complete corrected file.", fenced(testOutput), source)
+		"Reply again with the line \"FILE: %s\" and then one code block with the complete corrected file.", Fenced(testOutput), source)
 }
 
-// fenced wraps text in a code fence longer than any fence inside it.
-func fenced(text string) string {
+// Fenced wraps text in a code fence longer than any fence inside it.
+func Fenced(text string) string {
 	fence := "```"
 	for strings.Contains(text, fence) {
 		fence += "`"
