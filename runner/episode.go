@@ -64,6 +64,8 @@ func Episode(ctx context.Context, cfg Config, job Job, traj Trajectory) record.E
 	ep.Steps = append(ep.Steps, out.Steps...)
 	ep.PromptTokens, ep.CompletionTokens = out.Usage.PromptTokens, out.Usage.CompletionTokens
 	ep.EstPromptTokens, ep.EstCompletionTokens = out.Usage.EstPromptTokens, out.Usage.EstCompletionTokens
+	ep.WorkflowCalls, ep.WorkflowTokens = out.WorkflowCalls, out.WorkflowUsage.Total()
+	ep.WorkflowEstTokens = out.WorkflowUsage.EstPromptTokens + out.WorkflowUsage.EstCompletionTokens
 	ep.ModelMS = out.ModelTime.Milliseconds()
 	ep.TestMS = testTime.Milliseconds()
 	traj.Record(record.Event{Kind: record.EventEnd, Exit: ep.ExitReason, Error: ep.Error, Path: kept,
