@@ -19,7 +19,7 @@ func TestRunRejectsBadInput(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--tracks", "workflow,agnet"}, `unknown track "agnet" in --tracks (did you mean agent?): valid tracks are workflow, workflow-retry, agent, oracle`},
+		{[]string{"--tracks", "workflow,agnet"}, `unknown track "agnet" in --tracks (did you mean agent?): valid tracks are workflow, workflow-retry, hybrid, agent, oracle`},
 		{[]string{"--seeds", "1,two"}, `bad --seeds "1,two": "two" is not a whole number`},
 		{[]string{"--seeds", " , "}, "--seeds is empty"},
 		{[]string{"--tasks", "parse_date,nosuch"}, "nosuch"},
