@@ -95,6 +95,11 @@ type Run struct {
 	ParallelPerHost int `json:"parallel_per_host,omitempty"`
 	// Shard is the part of the plan this run holds (--shard i/n); nil = all of it.
 	Shard *Shard `json:"shard,omitempty"`
+	// WorkflowModel is the model the hybrid track's run_workflow asks
+	// (--workflow-model), with the digest of its weights; "" = the
+	// episode's own model.
+	WorkflowModel       string `json:"workflow_model,omitempty"`
+	WorkflowModelDigest string `json:"workflow_model_digest,omitempty"`
 
 	// Sandbox is what the test runs were confined by (nil in runs from before the sandbox).
 	Sandbox *Sandbox `json:"sandbox,omitempty"`

@@ -32,6 +32,8 @@ func (r Run) Settings() []Setting {
 		{"episode-timeout", (time.Duration(r.EpisodeTimeoutMS) * time.Millisecond).String()},
 		{"tries", strconv.Itoa(r.Tries)},
 		{"prompts", r.PromptsSHA256},
+		{"workflow-model", r.WorkflowModel},
+		{"workflow-model-digest", r.WorkflowModelDigest},
 	}
 }
 
