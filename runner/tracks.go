@@ -16,7 +16,7 @@ import (
 var tracks = []track.Track{
 	{Name: "workflow", Run: workflow.Workflow, NeedsModel: true, Prompts: workflow.Prompts()},
 	{Name: "workflow-retry", Run: workflow.Retry, NeedsModel: true, Prompts: workflow.Prompts()},
-	{Name: "hybrid", Run: hybrid.Hybrid, NeedsModel: true, UsesTools: true, UsesPosture: true,
+	{Name: "hybrid", Run: hybrid.Hybrid, NeedsModel: true, UsesTools: true, UsesPosture: true, Delegates: true,
 		ComparedTo: []string{"workflow", "agent"}, Prompts: hybrid.Prompts()},
 	{Name: "agent", Run: loop.Agent, NeedsModel: true, UsesTools: true, UsesPosture: true,
 		ComparedTo: []string{"workflow", "workflow-retry"}, Prompts: loop.Prompts()},

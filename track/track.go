@@ -85,6 +85,9 @@ type Track struct {
 	UsesTools   bool     // offers the model tools, which a model without tool support cannot take
 	UsesPosture bool     // gets the coding guidance and snapshot that --posture decides
 	ComparedTo  []string // tracks this one is paired with per task (token ratio, McNemar)
+	// Delegates says the track asks Env.WorkflowModel (the hybrid's
+	// run_workflow), which --workflow-model may make a second model.
+	Delegates bool
 	// Prompts is the fixed text the track sends (prompts and tool schemas);
 	// its digest is a run setting, so runs with different prompts are never twins.
 	Prompts string
