@@ -33,6 +33,11 @@ type Config struct {
 	Keep           bool          // keep workspaces after grading
 	Tracks         []track.Track // the registry (Tracks()), or fakes in tests
 	EpisodeTimeout time.Duration // wall-clock limit of one episode's track; 0 = none
+
+	// WorkflowModelName is the model the hybrid's run_workflow asks
+	// (--workflow-model; "" = Model), and WorkflowModel its client.
+	WorkflowModelName string
+	WorkflowModel     model.Chatter
 }
 
 // Episode runs one job: a fresh workspace, the track, grading with pristine
@@ -134,7 +139,7 @@ func runTrack(ctx context.Context, cfg Config, job Job, traj Trajectory, ep *rec
 	opts := cfg.Options
 	opts.Seed = job.Seed
 	env := &track.Env{
-		Task: job.Task, Dir: ws.Dir, Model: cfg.Model, Options: opts,
+		Task: job.Task, Dir: ws.Dir, Model: cfg.Model, WorkflowModel: cfg.WorkflowModel, Options: opts,
 		MaxTurns: cfg.MaxTurns, MaxTokens: cfg.TokenLimit, Tries: cfg.Tries, Rec: traj,
 	}
 	tr := cfg.Tracks[i]

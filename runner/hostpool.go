@@ -85,11 +85,15 @@ func RunPool(ctx context.Context, cfg Config, servers []Server, sink Sink, jobs 
 }
 
 // serverConfig is cfg for job j on server srv: the server's client for the
-// job's model and its URL, which the episode records.
+// job's model (and for the workflow model, when the run names one) and its
+// URL, which the episode records.
 func serverConfig(cfg Config, srv Server, j Job) Config {
 	cfg.Host = srv.URL
 	if c, ok := srv.Clients[j.Model]; ok {
 		cfg.Model = c
+	}
+	if c, ok := srv.Clients[cfg.WorkflowModelName]; ok {
+		cfg.WorkflowModel = c
 	}
 	return cfg
 }

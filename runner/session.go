@@ -58,6 +58,7 @@ func NewRun(spec Spec) (*Session, error) {
 	if NeedsAnyModel(spec.Tracks) {
 		models := orList(spec.Models, []string{spec.Model.Model})
 		r.Model, mcfg.Model = strings.Join(models, ","), models[0]
+		r.WorkflowModel = spec.WorkflowModel
 		for _, m := range models {
 			r.Models = append(r.Models, record.ModelRef{Name: m})
 		}
@@ -149,7 +150,11 @@ func (s *Session) ModelNames() []string {
 // ServerConfigs are the model.Config of every host and model of the run,
 // host by host: what the preflight checks and Connect asks.
 func (s *Session) ServerConfigs() []model.Config {
-	out := model.Servers(s.Model, s.Hosts, s.ModelNames())
+	names := s.ModelNames()
+	if wm := s.Run.WorkflowModel; wm != "" && !slices.Contains(names, wm) {
+		names = append(names, wm) // asked by the hybrid's run_workflow, no dimension of the plan
+	}
+	out := model.Servers(s.Model, s.Hosts, names)
 	if len(s.Hosts) > 1 && s.Model.RetryWindow == 0 {
 		for i := range out {
 			out[i].RetryWindow = PoolRetryWindow
@@ -221,6 +226,9 @@ func (s *Session) Connect(ctx context.Context) ([]Server, error) {
 		if len(s.Run.Models) == 1 {
 			s.Run.ModelDigest = s.Run.Models[0].Digest
 		}
+		if wm := s.Run.WorkflowModel; wm != "" {
+			s.Run.WorkflowModelDigest = digests[wm]
+		}
 	}
 	return servers, nil
 }
@@ -252,6 +260,9 @@ func (s *Session) recordedDigest(name string) string {
 		if m.Name == name && m.Digest != "" {
 			return m.Digest
 		}
+	}
+	if name == s.Run.WorkflowModel {
+		return s.Run.WorkflowModelDigest
 	}
 	return s.Run.ModelDigest
 }

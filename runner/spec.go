@@ -11,6 +11,7 @@ import (
 	"bench/model"
 	"bench/record"
 	"bench/tasks"
+	"bench/track"
 )
 
 // Spec is what a person chooses for a new run. DefaultSpec fills in the
@@ -19,6 +20,7 @@ import (
 type Spec struct {
 	Model           model.Config  // backend, host, model, per-call timeout; unused when no track calls a model
 	Models          []string      // several models (--model a,b), a dimension of the plan; empty = Model.Model
+	WorkflowModel   string        // the model the hybrid's run_workflow asks (--workflow-model); "" = the episode's
 	Hosts           []string      // several servers (--host URL1,URL2), a pool; empty = Model.Host
 	ParallelPerHost int           // episodes one server takes at once; 0 = Parallel spread over the hosts
 	Shard           *record.Shard // the part of the plan to run (--shard i/n); nil = all
@@ -86,7 +88,26 @@ func (s Spec) Check() error {
 	if err := checkSweep(s); err != nil {
 		return err
 	}
+	if err := checkWorkflowModel(s); err != nil {
+		return err
+	}
 	return CheckParallel(s.Parallel)
+}
+
+// checkWorkflowModel checks --workflow-model: one model, for a track that asks it.
+func checkWorkflowModel(s Spec) error {
+	m := s.WorkflowModel
+	if m == "" {
+		return nil
+	}
+	if strings.Contains(m, ",") || strings.TrimSpace(m) != m {
+		return fmt.Errorf("--workflow-model %q: give one model name, such as qwen3:0.6b", m)
+	}
+	delegates := func(name string) bool { return trackHas(name, func(t track.Track) bool { return t.Delegates }) }
+	if !slices.ContainsFunc(s.Tracks, delegates) {
+		return fmt.Errorf("--workflow-model is the model the hybrid track's run_workflow asks, and no track of --tracks asks it; add hybrid to --tracks or drop --workflow-model")
+	}
+	return nil
 }
 
 // checkSweep checks the sweep's dimensions: models named once each (and
