@@ -53,6 +53,7 @@ func runCommand() *cli.Command {
 			&cli.IntFlag{Name: "max-turns", Value: runner.DefaultMaxTurns, Usage: "agent: model turns before the final call without tools"},
 			&cli.IntFlag{Name: "token-limit", Usage: "agent: token budget per episode (0 = none)"},
 			&cli.IntFlag{Name: "tries", Value: runner.DefaultTries, Usage: "workflow-retry: attempts"},
+			&cli.StringFlag{Name: "workflow-model", Usage: "hybrid: the model run_workflow asks, on the same servers (default: the episode's model)"},
 			&cli.StringFlag{Name: "posture", Value: runner.DefaultPosture, Usage: "coding guidance and workspace snapshot for the agent: off, auto (ask the detector) or on"},
 			&cli.IntFlag{Name: "parallel", Value: runner.DefaultParallel, Usage: fmt.Sprintf("episodes run at once (at most %d)", runner.MaxParallel)},
 			&cli.IntFlag{Name: "parallel-per-host", Usage: "episodes one model server takes at once (default: --parallel spread over the --host servers, at least 1)"},
@@ -137,7 +138,7 @@ func specFrom(c *cli.Context) (runner.Spec, error) {
 		return runner.Spec{}, err
 	}
 	return runner.Spec{
-		Model: mcfg, Models: splitRaw(mcfg.Model), Hosts: hostList(c), ParallelPerHost: c.Int("parallel-per-host"), Shard: shard,
+		Model: mcfg, Models: splitRaw(mcfg.Model), WorkflowModel: c.String("workflow-model"), Hosts: hostList(c), ParallelPerHost: c.Int("parallel-per-host"), Shard: shard,
 		Tasks: selected, Tracks: tracks, Seeds: seeds,
 		Temperature: c.Float64("temperature"), NumCtx: c.Int("num-ctx"), TopP: c.Float64("top-p"), Think: c.Bool("think"),
 		MaxTokens: c.Int("max-tokens"), TokenLimit: c.Int("token-limit"), MaxTurns: c.Int("max-turns"), Tries: c.Int("tries"),
@@ -179,7 +180,7 @@ func resumeSession(c *cli.Context, dir string) (*runner.Session, error) {
 // run takes them from there and refuses new ones.
 // --host is not among them: a server may move between sessions, and the
 // model digest check in Connect still proves the same weights answer.
-var runDefiningFlags = []string{"backend", "model", "tasks", "tracks", "seeds", "temperature", "num-ctx", "top-p", "max-tokens", "think", "max-turns", "token-limit", "tries", "posture", "episode-timeout", "out", "shard"}
+var runDefiningFlags = []string{"backend", "model", "tasks", "tracks", "seeds", "temperature", "num-ctx", "top-p", "max-tokens", "think", "max-turns", "token-limit", "tries", "workflow-model", "posture", "episode-timeout", "out", "shard"}
 
 // shardFlag reads --shard; nil when not given.
 func shardFlag(c *cli.Context) (*record.Shard, error) {
