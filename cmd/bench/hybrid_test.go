@@ -1,6 +1,8 @@
 package main
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"path/filepath"
 	"regexp"
@@ -8,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"bench/hybrid"
 	"bench/model"
 	"bench/model/modeltest"
 	"bench/record"
@@ -164,8 +167,15 @@ func TestHybridDelegatesOnceAndPasses(t *testing.T) {
 	if len(reqs) != 3 || !hybridIsWorkflowRequest(reqs[1]) || hybridIsWorkflowRequest(reqs[0]) {
 		t.Fatalf("%d requests; want the agent's, the workflow's, the agent's", len(reqs))
 	}
-	if sys := reqs[0].Messages[0].Content; !strings.Contains(sys, "# The run_workflow tool") {
-		t.Errorf("the agent's system prompt does not describe run_workflow:\n%s", sys)
+	sys := reqs[0].Messages[0].Content
+	i := strings.Index(sys, "# The run_workflow tool")
+	if i < 0 || !strings.Contains(hybrid.Prompts(), sys[i:]) {
+		t.Errorf("the agent's system prompt does not describe run_workflow in words the prompts text holds:\n%s", sys)
+	}
+	// The run's prompts digest is of the hybrid's prompts text (recomputed
+	// here as the registry's digest is documented: name, NUL, text, NUL).
+	if sum := sha256.Sum256([]byte("hybrid\x00" + hybrid.Prompts() + "\x00")); data.Run.PromptsSHA256 != hex.EncodeToString(sum[:]) {
+		t.Errorf("run.json's prompts digest %s is not of the hybrid's prompts text", data.Run.PromptsSHA256)
 	}
 	if user := reqs[1].Messages[1].Content; !strings.Contains(user, "The file to fix is leap.py") || strings.Contains(user, "note") {
 		t.Errorf("the workflow's request is not the workflow's, for leap.py:\n%s", user)
