@@ -93,24 +93,6 @@ func (r *testRun) lookup(name string) (status, *failure) {
 	return unknown, nil
 }
 
-// failures returns every failure the run shows: each failed test's and
-// the load failure.
-func (r *testRun) failures() []*failure {
-	if r == nil {
-		return nil
-	}
-	var out []*failure
-	if r.load != nil {
-		out = append(out, r.load)
-	}
-	for _, o := range r.tests {
-		if o.fail != nil {
-			out = append(out, o.fail)
-		}
-	}
-	return out
-}
-
 // shows reports whether the run's output shows the failure's first line.
 func (r *testRun) shows(f *failure) bool {
 	return r != nil && r.known && f != nil && f.text != "" && strings.Contains(r.output, f.text)
