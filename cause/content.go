@@ -36,7 +36,7 @@ func (d *deriver) cutReply() []Cause {
 		if f != nil {
 			ev += ": " + quote(f)
 		}
-		return []Cause{{Name: CutReply, Evidence: ev, Tests: tests, File: p, written: true}}
+		return []Cause{{Name: CutReply, Evidence: ev, Tests: tests, File: p}}
 	}
 	ev := plural(n, "reply was", "replies were") + " cut off at the reply cap"
 	if len(turns) > 0 {

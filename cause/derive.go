@@ -17,7 +17,8 @@ type Cause struct {
 	// needs_other_file and cut_reply when their evidence is a failure).
 	Tests []string `json:"tests,omitempty"`
 	// File is the file concerned: the file that lost content, the other
-	// file a fix needed, the file a cut or malformed reply was written to.
+	// file a fix needed, the file a cut or malformed reply was written to
+	// (a cut_reply without one was never written).
 	File string `json:"file,omitempty"`
 	// Lost are the lines of the original file the write removed and the
 	// tests need (lost_content), as the original has them, trimmed.
@@ -25,8 +26,6 @@ type Cause struct {
 	// Fallback says the workflow's naive fallback (no FILE: line) made
 	// the write (lost_content, malformed_reply).
 	Fallback bool `json:"fallback,omitempty"`
-
-	written bool // cut_reply: the cut reply was written, which ranks it first
 }
 
 // String is the cause as one line: "name: evidence".
@@ -54,8 +53,15 @@ func Derive(in Input) []Cause {
 	for _, rule := range rules {
 		out = append(out, rule(d)...)
 	}
-	sort.SliceStable(out, func(i, j int) bool { return order(out[i]) < order(out[j]) })
+	Sort(out)
 	return out
+}
+
+// Sort puts causes in Derive's order: the order of Vocabulary, except
+// that a cut_reply naming the file its reply was written to comes first.
+// Causes of one name keep their order.
+func Sort(cs []Cause) {
+	sort.SliceStable(cs, func(i, j int) bool { return order(cs[i]) < order(cs[j]) })
 }
 
 // explainable reports whether an episode failed in a way its causes can
@@ -66,8 +72,8 @@ func explainable(ep record.Episode) bool {
 
 // order is where a cause goes in Derive's answer.
 func order(c Cause) int {
-	if c.written {
-		return -1
+	if c.Name == CutReply && c.File != "" {
+		return -1 // the cut reply was written: it explains what follows
 	}
 	return rank(c.Name)
 }

@@ -6,7 +6,9 @@
 // events, the episode's verdict and, when a caller has them, grading's own
 // test output, the output of the tests on the original files and passing
 // episodes of the same task) and returns the causes, most specific first,
-// each with one line of evidence. Read builds an Input from a run folder.
+// each with one line of evidence. Read builds an Input from a run folder,
+// Gather adds what other episodes of the run hold, and AddWitnesses adds
+// that evidence to causes recorded without it.
 //
 // # The vocabulary
 //

@@ -1,7 +1,9 @@
 package cause
 
 import (
+	"path"
 	"slices"
+	"strings"
 
 	"bench/record"
 )
@@ -50,4 +52,37 @@ func Gather(data record.Data, ep record.Episode, task Task) (Input, []string, er
 		}
 	}
 	return in, warnings, nil
+}
+
+// AddWitnesses adds the evidence of witnesses to the causes of a failed
+// episode that wrote the files wrote, as Derive does with Input.Witnesses:
+// needs_other_file, when a witness wrote a file of the task that is
+// neither its source nor a test file and that the episode did not write
+// (or, when the causes have needs_other_file already, the witness that
+// wrote its file, added to its evidence). The result is in Derive's order
+// and equals what Derive gives with the same witnesses. It is for a view
+// that holds many episodes' causes and written files (recorded as each
+// episode ended) rather than their trajectories.
+func AddWitnesses(causes []Cause, task Task, wrote []string, ws []Witness) []Cause {
+	rp := &replay{files: map[string]*written{}}
+	for _, p := range wrote {
+		p = path.Clean(p)
+		rp.files[p] = &written{path: p}
+	}
+	d := &deriver{in: Input{Task: task, Witnesses: ws}, rp: rp}
+	others := d.otherFiles()
+	out := slices.Clone(causes)
+	if i := slices.IndexFunc(out, func(c Cause) bool { return c.Name == NeedsOtherFile }); i >= 0 {
+		if ev, _ := d.witnessOf(others, out[i].File); ev != "" && !strings.Contains(out[i].Evidence, ev) {
+			out[i].Evidence += "; " + ev
+		}
+		return out
+	}
+	ev, file := d.witnessOf(others, "")
+	if ev == "" {
+		return causes
+	}
+	out = append(out, Cause{Name: NeedsOtherFile, Evidence: ev, File: file})
+	Sort(out)
+	return out
 }

@@ -94,14 +94,31 @@ type Witness struct {
 }
 
 // Read reads the trajectory of episode ep of the run folder data into an
-// Input for Derive, with the warnings of a torn or malformed line.
-// Baseline and Witnesses are left to the caller (see Baseline and Wrote).
+// Input for Derive, with the warnings of a torn or malformed line. When
+// the end event holds grading's test output (its output field, which the
+// end event, recorded once grading is done, has room for), that is
+// Grading. Baseline and Witnesses are left to the caller (see Gather,
+// Baseline and Wrote).
 func Read(data record.Data, ep record.Episode, task Task) (Input, []string, error) {
 	events, warnings, err := record.ReadTrajectory(data.TrajectoryPath(ep))
 	if err != nil {
 		return Input{}, nil, err
 	}
-	return Input{Task: task, Episode: ep, Events: events}, warnings, nil
+	return Input{Task: task, Episode: ep, Events: events, Grading: gradingOf(events)}, warnings, nil
+}
+
+// gradingOf is grading's output as the last end event of events holds it,
+// or nil.
+func gradingOf(events []record.Event) *Grading {
+	for i := len(events) - 1; i >= 0; i-- {
+		if ev := events[i]; ev.Kind == record.EventEnd {
+			if ev.Output == "" {
+				return nil
+			}
+			return &Grading{Output: ev.Output}
+		}
+	}
+	return nil
 }
 
 // Baseline returns the output of the first test run of a trajectory

@@ -393,7 +393,7 @@ func TestNoCauseWithoutAModelFailure(t *testing.T) {
 
 // TestCauseJSON: the fields scripts read.
 func TestCauseJSON(t *testing.T) {
-	b, err := json.Marshal(Cause{Name: LostContent, Evidence: "e", Tests: []string{"test_a"}, File: "m.py", Lost: []string{"import re"}, Fallback: true, written: true})
+	b, err := json.Marshal(Cause{Name: LostContent, Evidence: "e", Tests: []string{"test_a"}, File: "m.py", Lost: []string{"import re"}, Fallback: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -403,5 +403,54 @@ func TestCauseJSON(t *testing.T) {
 	b, _ = json.Marshal(Cause{Name: Budget, Evidence: "max_turns"})
 	if want := `{"name":"budget","evidence":"max_turns"}`; string(b) != want {
 		t.Errorf("JSON %s, want %s", b, want)
+	}
+}
+
+// TestAddWitnesses: a view that holds an episode's causes and written
+// files gets from AddWitnesses what Derive gives with the witnesses.
+func TestAddWitnesses(t *testing.T) {
+	witnesses := []Witness{{Episode: "fake/agent/seed-1", Track: "agent", Wrote: []string{"m.py", "./helper.py"}}}
+	witnessed := 0
+	for _, events := range [][]record.Event{
+		workflowEvents(first, sourceWith("+ 1", "+ 2"), first),
+		workflowEvents(first, sourceWith("+ 1", "+ 2"), fakeUnittest(okA, bAssert, okC)),
+		append(workflowEvents(first, sourceWith("+ 1", "+ 2"), first)[:4], evWrite(1, "helper.py", "x"), evTestRun(first)),
+		workflowEvents(first, sourceWith("+ 1", "+ 2"), fakeUnittest(okA,
+			fakeCase{"test_b", "ERROR", fakeTraceback("test_b", "ValueError: bad g", "m.py:8:f:return g(x) + 2", "helper.py:2:g:return x")}, okC)),
+	} {
+		in := Input{Task: fakeTask(fakeSource), Events: events, Episode: failedEpisode("test_b")}
+		without := Derive(in)
+		in.Witnesses = witnesses
+		with := Derive(in)
+		if !slices.EqualFunc(with, without, sameCause) {
+			witnessed++
+		}
+		got := AddWitnesses(without, in.Task, Wrote(events), witnesses)
+		if !slices.EqualFunc(got, with, sameCause) {
+			t.Errorf("AddWitnesses gives %v, Derive with witnesses %v", got, with)
+		}
+		if again := AddWitnesses(with, in.Task, Wrote(events), witnesses); !slices.EqualFunc(again, with, sameCause) {
+			t.Errorf("AddWitnesses on causes that have needs_other_file changed them: %v", again)
+		}
+	}
+	if witnessed != 3 {
+		t.Errorf("the witness changed Derive's causes in %d cases, want 3 (all but the episode that wrote helper.py)", witnessed)
+	}
+}
+
+func sameCause(a, b Cause) bool {
+	return a.Name == b.Name && a.Evidence == b.Evidence && a.File == b.File && slices.Equal(a.Tests, b.Tests) && slices.Equal(a.Lost, b.Lost) && a.Fallback == b.Fallback
+}
+
+// TestGradingFromTheEndEvent: an end event that holds grading's output
+// gives Read's Grading; today's, without one, gives none.
+func TestGradingFromTheEndEvent(t *testing.T) {
+	events := workflowEvents(first, sourceWith("+ 1", "+ 2"), first)
+	if g := gradingOf(append(events, record.Event{Kind: record.EventEnd, Exit: record.ExitDone})); g != nil {
+		t.Errorf("an end event without output gave grading %+v", g)
+	}
+	g := gradingOf(append(events, record.Event{Kind: record.EventEnd, Exit: record.ExitDone, Output: "graded"}))
+	if g == nil || g.Output != "graded" {
+		t.Errorf("grading %+v, want the end event's output", g)
 	}
 }
