@@ -96,15 +96,14 @@ var rules = []func(*deriver) []Cause{
 
 // deriver holds what the rules share about one episode.
 type deriver struct {
-	in       Input
-	rp       *replay
-	base     *testRun // the tests on the original files; nil when unknown
-	final    *testRun // the tests after the last write (grading's when given); nil when unknown
-	failing  []string // the tests that failed at grading, sorted
-	claimed  map[string]bool
-	agent    bool // the track offered tools
-	same     bool // the writes left every file as it was
-	baseline bool // base came from the trajectory itself
+	in      Input
+	rp      *replay
+	base    *testRun // the tests on the original files; nil when unknown
+	final   *testRun // the tests after the last write (grading's when given); nil when unknown
+	failing []string // the tests that failed at grading, sorted
+	claimed map[string]bool
+	agent   bool // the track offered tools
+	same    bool // the writes left every file as it was
 }
 
 // newDeriver reads the input's runs and writes.
@@ -114,7 +113,7 @@ func newDeriver(in Input) *deriver {
 	d.same = d.rp.unchanged(in.Task.Files)
 	fw := in.Task.Framework
 	if out, ok := Baseline(in.Events); ok {
-		d.base, d.baseline = readRun(out, fw), true
+		d.base = readRun(out, fw)
 	} else if in.Baseline != "" {
 		d.base = readRun(in.Baseline, fw)
 	}
