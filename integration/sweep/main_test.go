@@ -59,6 +59,7 @@ func run(m *testing.M) int {
 		fmt.Fprintf(os.Stderr, "sweep: building bench: %v\n%s", err, out)
 		return 1
 	}
+	defer stopCluster()
 	return m.Run()
 }
 
