@@ -3,6 +3,7 @@ package deploy_test
 import (
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -116,7 +117,8 @@ func sbatchOption(t *testing.T, name string) string {
 	return m[1]
 }
 
-// TestSlurmAndKubernetesAgree: a Slurm task and a pod get the same resources.
+// TestSlurmAndKubernetesAgree: a Slurm task and a pod get the same
+// resources, and the documented sweeps the same bench run flags.
 func TestSlurmAndKubernetesAgree(t *testing.T) {
 	var job batchv1.Job
 	decode(t, "sweep-job.yaml", &job)
@@ -128,4 +130,31 @@ func TestSlurmAndKubernetesAgree(t *testing.T) {
 	if limit := c.Resources.Limits.Memory(); limit.Cmp(mem) != 0 {
 		t.Errorf("a pod's memory limit is %s, a Slurm task's --mem %s", limit, sbatchOption(t, "mem"))
 	}
+	pod := flagsAfter(t, script(c), "set -- ")
+	readme := readText(t, "README.md")
+	for _, recipe := range []struct{ name, prefix, end string }{
+		{"the Slurm recipe", "sbatch --array=0-3 deploy/slurm/bench-sweep.sbatch results/sweep ", ""},
+		{"the GNU parallel recipe", "parallel --link -j 3 deploy/bench-sweep shard results/sweep {1} 3 --host {2} ", " :::"},
+	} {
+		got := flagsAfter(t, readme, recipe.prefix)
+		if i := slices.Index(got, strings.TrimSpace(recipe.end)); recipe.end != "" && i >= 0 {
+			got = got[:i]
+		}
+		if !slices.Equal(got, pod) {
+			t.Errorf("%s in deploy/README.md runs %q, the Kubernetes pods %q", recipe.name, got, pod)
+		}
+	}
+}
+
+// flagsAfter are the words after the first line of text that starts with
+// prefix (leading blanks aside).
+func flagsAfter(t *testing.T, text, prefix string) []string {
+	t.Helper()
+	for line := range strings.Lines(text) {
+		if rest, ok := strings.CutPrefix(strings.TrimSpace(line), prefix); ok {
+			return strings.Fields(rest)
+		}
+	}
+	t.Fatalf("no line starts with %q", prefix)
+	return nil
 }
