@@ -91,7 +91,7 @@ func TestSlurmSweepMatchesOneMachine(t *testing.T) {
 	t.Logf("shard-%d is held mid-run after %.1fs", k, time.Since(start).Seconds())
 
 	second := submit()
-	secondJobs := c.wait(t, time.Minute, second)[second]
+	secondJobs := c.wait(t, 2*time.Minute, second)[second]
 	for _, j := range secondJobs {
 		if j["ArrayTaskId"] == strconv.Itoa(k) && (j["JobState"] != "FAILED" || j["ExitCode"] != "75:0") {
 			t.Errorf("the second copy of shard-%d ran beside the first: %v", k, j)
