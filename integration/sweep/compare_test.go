@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -20,11 +21,45 @@ var plan = []string{"--tasks", "leap_year,parse_date", "--tracks", "workflow,age
 // planEpisodes is how many episodes plan holds.
 const planEpisodes = 12
 
-// oneMachine runs plan into dir against the server at host, in one bench
-// run; it may run beside the test, on a goroutine of its own.
+// oneMachine runs plan into dir against the server at host, in one bench run.
 func oneMachine(host, dir string) error {
 	_, err := benchOutput(filepath.Dir(dir), os.Environ(), append([]string{"run", "--host", host, "--parallel", "2", "--out", dir, "--format", "json"}, plan...)...)
 	return err
+}
+
+// oneMachineRun is the plan run on one machine, once for the suite: the
+// fake model answers the same wherever it runs, so every sweep compares
+// with this one run.
+var oneMachineRun struct {
+	once sync.Once
+	done chan struct{}
+	dir  string
+	err  error
+}
+
+// startOneMachine starts the one-machine run on a goroutine beside the
+// calling test, unless a test did before; the function it returns waits
+// for the run and returns its folder. The run's server lives as long as
+// the test that started it, which waits for the run unless it fails first.
+func startOneMachine(t *testing.T) func() string {
+	r := &oneMachineRun
+	r.once.Do(func() {
+		r.done = make(chan struct{})
+		srv := newFakeModel(t).serve(t)
+		r.dir = filepath.Join(suite.tmp, "one")
+		go func() {
+			defer close(r.done)
+			r.err = oneMachine(srv.URL, r.dir)
+		}()
+	})
+	return func() string {
+		t.Helper()
+		<-r.done
+		if r.err != nil {
+			t.Fatalf("the one-machine run: %v", r.err)
+		}
+		return r.dir
+	}
 }
 
 // line is what the comparison reads of one line of episodes.jsonl, by the
