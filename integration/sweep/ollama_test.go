@@ -38,7 +38,7 @@ func TestSlurmOllamaPerTask(t *testing.T) {
 	array := c.run(t, base, env, "sbatch", "--parsable", "--array=0-1", sbatchScript(), sweep,
 		"--model", "tiny", "--tracks", "workflow", "--tasks", "leap_year", "--seeds", "1,2", "--max-tokens", "16")
 	report := reportJob(t, sweep, array)
-	final := c.wait(t, 3*time.Minute, array, report)
+	final := c.wait(t, 5*time.Minute, array, report)
 	for _, j := range append(final[array], final[report]...) {
 		if j["JobState"] != "COMPLETED" {
 			t.Fatalf("job %s ended %s:\n%s", j["JobId"], j["JobState"], logs(base))

@@ -80,13 +80,13 @@ func TestSlurmSweepMatchesOneMachine(t *testing.T) {
 	var k int
 	select {
 	case k = <-held:
-	case <-time.After(2 * time.Minute):
-		t.Fatalf("no shard reached its held reply in 2 minutes:\n%s", logs(base))
+	case <-time.After(5 * time.Minute):
+		t.Fatalf("no shard reached its held reply in 5 minutes:\n%s", logs(base))
 	}
 	t.Logf("shard-%d is held mid-run after %.1fs", k, time.Since(start).Seconds())
 
 	second := submit()
-	secondJobs := c.wait(t, 2*time.Minute, second)[second]
+	secondJobs := c.wait(t, 5*time.Minute, second)[second]
 	for _, j := range secondJobs {
 		if j["ArrayTaskId"] == strconv.Itoa(k) && (j["JobState"] != "FAILED" || j["ExitCode"] != "75:0") {
 			t.Errorf("the second copy of shard-%d ran beside the first: %v", k, j)
@@ -98,7 +98,7 @@ func TestSlurmSweepMatchesOneMachine(t *testing.T) {
 
 	requeue(t, c, array, k)
 	report := reportJob(t, sweep, array)
-	final := c.wait(t, 3*time.Minute, array, report)
+	final := c.wait(t, 5*time.Minute, array, report)
 	for _, j := range final[array] {
 		if j["JobState"] != "COMPLETED" {
 			t.Errorf("array task %s ended %s (exit %s):\n%s", j["ArrayTaskId"], j["JobState"], j["ExitCode"], logs(base))
@@ -139,7 +139,7 @@ func requeue(t *testing.T, c *cluster, array string, k int) {
 	t.Helper()
 	id := fmt.Sprintf("%s_%d", array, k)
 	c.run(t, "", c.env(), "scontrol", "requeue", id)
-	deadline := time.Now().Add(time.Minute)
+	deadline := time.Now().Add(2 * time.Minute)
 	for {
 		j := c.task(t, array, k)
 		if j["JobState"] == "PENDING" {
@@ -147,7 +147,7 @@ func requeue(t *testing.T, c *cluster, array string, k int) {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("task %s is not pending a minute after scontrol requeue: %v", id, j)
+			t.Fatalf("task %s is not pending 2 minutes after scontrol requeue: %v", id, j)
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
@@ -158,7 +158,7 @@ func requeue(t *testing.T, c *cluster, array string, k int) {
 func reportJob(t *testing.T, sweep, array string) string {
 	t.Helper()
 	marker := filepath.Join(sweep, ".report-"+array)
-	deadline := time.Now().Add(time.Minute)
+	deadline := time.Now().Add(2 * time.Minute)
 	for {
 		if b, err := os.ReadFile(marker); err == nil && strings.TrimSpace(string(b)) != "" {
 			return strings.TrimSpace(string(b))
