@@ -33,8 +33,9 @@ func script(c corev1.Container) string {
 	return strings.Join(append(append([]string{}, c.Command...), c.Args...), " ")
 }
 
-// shardExpr finds the --shard expression of a pod: $((JOB_COMPLETION_INDEX+1))/n.
-var shardExpr = regexp.MustCompile(`--shard \$\(\(JOB_COMPLETION_INDEX\+1\)\)/([0-9]+)`)
+// shardVars finds the variables a pod gives the shard block:
+// sweep=/results k=$JOB_COMPLETION_INDEX n=N.
+var shardVars = regexp.MustCompile(`(?m)^sweep=/results k=\$JOB_COMPLETION_INDEX n=([0-9]+) bench=bench$`)
 
 func TestSweepJobIsAnIndexedJobOfShards(t *testing.T) {
 	var job batchv1.Job
@@ -59,17 +60,20 @@ func TestSweepJobIsAnIndexedJobOfShards(t *testing.T) {
 	if len(pod.Containers) != 1 {
 		t.Fatalf("%d containers, want the bench container", len(pod.Containers))
 	}
+	if s.PodReplacementPolicy == nil || *s.PodReplacementPolicy != batchv1.Failed {
+		t.Errorf("podReplacementPolicy %v, want Failed: a retried pod must wait until the old one is gone", s.PodReplacementPolicy)
+	}
 	c := pod.Containers[0]
 	sh := script(c)
-	m := shardExpr.FindStringSubmatch(sh)
+	m := shardVars.FindStringSubmatch(sh)
 	if m == nil {
-		t.Fatalf("the container does not run bench run --shard $((JOB_COMPLETION_INDEX+1))/n:\n%s", sh)
+		t.Fatalf("the container does not set sweep=/results k=$JOB_COMPLETION_INDEX n=… bench=bench for the shard block:\n%s", sh)
 	}
 	if n, _ := strconv.Atoi(m[1]); int32(n) != *s.Completions {
-		t.Errorf("--shard …/%d but completions: %d: shards would be missed or run twice", n, *s.Completions)
+		t.Errorf("n=%d but completions: %d: shards would be missed or run twice", n, *s.Completions)
 	}
-	if !strings.Contains(sh, "--out /results/shard-$JOB_COMPLETION_INDEX") || !strings.Contains(sh, "--resume") {
-		t.Errorf("each pod must write its own folder and resume it when retried:\n%s", sh)
+	if !strings.Contains(sh, "# >>> shard") {
+		t.Errorf("the container does not run the shard block:\n%s", sh)
 	}
 	checkRequests(t, c)
 	checkResultsVolume(t, pod)
@@ -85,8 +89,8 @@ func TestReportJobMergesTheShards(t *testing.T) {
 	if len(pod.Containers) != 1 {
 		t.Fatalf("%d containers, want one", len(pod.Containers))
 	}
-	if sh := script(pod.Containers[0]); !strings.Contains(sh, "bench report /results/shard-*") {
-		t.Errorf("the report Job does not merge the shard folders:\n%s", sh)
+	if sh := script(pod.Containers[0]); !strings.Contains(sh, "sweep=/results bench=bench\n# >>> report") {
+		t.Errorf("the report Job does not run the report block over /results:\n%s", sh)
 	}
 	checkRequests(t, pod.Containers[0])
 	checkResultsVolume(t, pod)
