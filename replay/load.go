@@ -101,8 +101,8 @@ func checkCalls(ep record.Episode, events []record.Event) string {
 		return fmt.Sprintf("holds %d model calls, but episodes.jsonl says the episode made %d: calls are missing", requests, ep.ModelCalls)
 	case failed >= 0 && failed != lastRequest(events):
 		return fmt.Sprintf("has a model call without a reply at seq %d, before later calls: its reply is missing", failed)
-	case failed >= 0 && ep.ExitReason == record.ExitDone:
-		return fmt.Sprintf("has a model call without a reply at seq %d, but the episode ended done: the reply is missing", failed)
+	case failed >= 0 && endedByItself(ep.ExitReason):
+		return fmt.Sprintf("has a model call without a reply at seq %d, but the episode ended %s: the reply is missing", failed, ep.ExitReason)
 	case prompt != ep.PromptTokens || completion != ep.CompletionTokens:
 		return fmt.Sprintf("has replies of %d prompt and %d completion tokens, but episodes.jsonl says %d and %d: replies are missing or changed",
 			prompt, completion, ep.PromptTokens, ep.CompletionTokens)

@@ -195,7 +195,7 @@ func (p *Player) atRequest(ev record.Event, seq int) {
 	if j == len(p.rec) {
 		d := Divergence{Seq: -1, FreshSeq: seq, Turn: ev.Turn, Kind: ev.Kind, Within: ev.Within, Fields: "request",
 			Want: fmt.Sprintf("%q", fmt.Sprintf("no further call (the recording made %d)", p.ep.ModelCalls)), Got: `"another model call"`,
-			Stop: "the replayed track asks for more model calls than were recorded"}
+			Stop: p.noMoreCalls()}
 		p.stopAt(d)
 		return
 	}
@@ -215,6 +215,20 @@ func (p *Player) atRequest(ev record.Event, seq int) {
 	} else {
 		p.next = call{what: callFail, at: j}
 	}
+}
+
+// noMoreCalls says why a call past the recording's last cannot be
+// answered: the recorded track ended by itself before it, or the
+// recording ends early (an error, a time limit).
+func (p *Player) noMoreCalls() string {
+	if endedByItself(p.ep.ExitReason) {
+		return "the replayed track asks for more model calls than were recorded"
+	}
+	why := p.ep.ExitReason
+	if e := firstLine(p.end.Error); e != "" {
+		why += ": " + e
+	}
+	return fmt.Sprintf("the recording ends before this call: the recorded episode ended %s", why)
 }
 
 // nextRequest is the index of the next recorded request from pos, or

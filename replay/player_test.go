@@ -161,3 +161,27 @@ func TestDivergenceShowsTheDifference(t *testing.T) {
 		t.Fatalf("%d differences, want 1 (the episode's verdict is the same)", res.Differences)
 	}
 }
+
+// TestPlayerStopsWhereATimedOutRecordingEnds: a recording cut by the
+// episode's time limit has no call after its last; the replay stops
+// there, saying the recording ends, not that the track asked too much.
+func TestPlayerStopsWhereATimedOutRecordingEnds(t *testing.T) {
+	limit := "the episode ran past its limit of 1m0s (--episode-timeout)"
+	rec := trajectory(request("", user("go")), reply("a", 1, 1), record.Event{Kind: record.EventEnd, Exit: record.ExitTimeout, Error: limit})
+	p, err := replay.NewPlayer(record.Episode{Task: "t", Track: "agent", ModelCalls: 1, PromptTokens: 1, CompletionTokens: 1, ExitReason: record.ExitTimeout}, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := p.Watch(&memTrajectory{})
+	w.Record(request("", user("go")))
+	if _, err := p.Chat(context.Background(), model.Request{}); err != nil {
+		t.Fatal(err)
+	}
+	w.Record(reply("a", 1, 1))
+	w.Record(request(""))
+	_, err = p.Chat(context.Background(), model.Request{})
+	var d *replay.DivergedError
+	if !errors.As(err, &d) || d.At.Seq != -1 || d.At.FreshSeq != 2 || d.At.Stop != "the recording ends before this call: the recorded episode ended timeout: "+limit {
+		t.Fatalf("past the recording's end: %v", err)
+	}
+}

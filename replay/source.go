@@ -77,6 +77,10 @@ func Open(dir string, current []tasks.Task) (*Source, error) {
 			s.Skipped = append(s.Skipped, Skipped{Key: ep.Key(), Reason: why})
 			continue
 		}
+		if err := plainNames(ep); err != nil {
+			refused = append(refused, err)
+			continue
+		}
 		path := data.TrajectoryPath(ep)
 		if _, err := Load(path, ep); err != nil {
 			refused = append(refused, err)
@@ -127,6 +131,19 @@ func (s *Source) checkTasks(byName map[string]tasks.Task, eps []record.Episode) 
 		slices.Sort(missing)
 		return fmt.Errorf("the recording ran %s, which the current tasks lack: replay needs every task it ran (give --tasks-dir with the folder that holds them)",
 			strings.Join(missing, ", "))
+	}
+	return nil
+}
+
+// plainNames refuses an episode whose track or model would not name a
+// folder inside the run's trajectories (a line of episodes.jsonl written
+// by hand or by a hostile hand): its trajectory is never looked for
+// outside the recording.
+func plainNames(ep record.Episode) error {
+	for _, name := range []struct{ what, name string }{{"track", ep.Track}, {"model", record.ModelDir(ep.Model)}} {
+		if name.name == "." || name.name == ".." || strings.ContainsAny(name.name, "/\\\x00") || (name.what == "track" && name.name == "") {
+			return fmt.Errorf("cannot replay %s: episodes.jsonl names the %s %q, which names no folder of the recording's trajectories", ep.Key(), name.what, name.name)
+		}
 	}
 	return nil
 }

@@ -88,8 +88,9 @@ func write(t *testing.T, path string, b []byte) {
 
 // TestOpenSkipsUnfinishedEpisodes appends an interrupted and a lost
 // episode, neither with a trajectory, to a copy of the recording: both are
-// skipped, with their reasons, and the rest open. A recording of nothing
-// but such episodes has nothing to replay.
+// skipped, with their reasons, and the rest open. An episode whose track
+// names a folder outside the recording is refused; a recording of nothing
+// but unfinished episodes has nothing to replay.
 func TestOpenSkipsUnfinishedEpisodes(t *testing.T) {
 	tracktest.NeedPython(t)
 	r := sharedRun(t)
@@ -109,6 +110,14 @@ func TestOpenSkipsUnfinishedEpisodes(t *testing.T) {
 	}
 	if _, err := src.Player(interrupted.Key()); err == nil || !strings.Contains(err.Error(), "has no episode "+interrupted.Key()) {
 		t.Fatalf("a player for a skipped episode: %v", err)
+	}
+
+	outside := copyRun(t, r.dir)
+	escape := r.episode(t, "agent")
+	escape.Track = ".."
+	appendEpisodes(t, outside, escape)
+	if _, err := replay.Open(outside, loadTasks(t, r.taskRoot)); err == nil || !strings.Contains(err.Error(), `episodes.jsonl names the track "..", which names no folder of the recording's trajectories`) {
+		t.Fatalf("a track naming a folder outside the recording: %v", err)
 	}
 
 	only := copyRun(t, r.dir)
