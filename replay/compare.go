@@ -18,26 +18,26 @@ import (
 // follows from its messages) are not compared.
 func compareEvent(want, got record.Event) *diff {
 	d := &diff{}
-	d.value("kind", want.Kind, got.Kind)
-	d.value("turn", want.Turn, got.Turn)
-	d.value("within", want.Within, got.Within)
-	d.value("tool", want.Tool, got.Tool)
+	value(d, "kind", want.Kind, got.Kind)
+	value(d, "turn", want.Turn, got.Turn)
+	value(d, "within", want.Within, got.Within)
+	value(d, "tool", want.Tool, got.Tool)
 	d.text("args", want.Args, got.Args)
-	d.value("is_error", want.IsError, got.IsError)
-	d.value("tests_passed", want.TestsPassed, got.TestsPassed)
-	d.value("tests_total", want.TestsTotal, got.TestsTotal)
+	value(d, "is_error", want.IsError, got.IsError)
+	value(d, "tests_passed", want.TestsPassed, got.TestsPassed)
+	value(d, "tests_total", want.TestsTotal, got.TestsTotal)
 	d.text("result", want.Result, got.Result)
 	d.text("output", want.Output, got.Output)
-	d.value("path", want.Path, got.Path)
-	d.value("bytes", want.Bytes, got.Bytes)
+	value(d, "path", want.Path, got.Path)
+	value(d, "bytes", want.Bytes, got.Bytes)
 	d.text("reason", want.Reason, got.Reason)
 	d.text("error", want.Error, got.Error)
 	if want.Kind == record.EventResponse || got.Kind == record.EventResponse {
 		compareReply(d, want.Reply, got.Reply)
-		d.value("prompt_tokens", want.PromptTokens, got.PromptTokens)
-		d.value("completion_tokens", want.CompletionTokens, got.CompletionTokens)
-		d.value("est_completion_tokens", want.EstCompletion, got.EstCompletion)
-		d.value("stop_reason", want.StopReason, got.StopReason)
+		value(d, "prompt_tokens", want.PromptTokens, got.PromptTokens)
+		value(d, "completion_tokens", want.CompletionTokens, got.CompletionTokens)
+		value(d, "est_completion_tokens", want.EstCompletion, got.EstCompletion)
+		value(d, "stop_reason", want.StopReason, got.StopReason)
 	}
 	return d
 }
@@ -63,12 +63,12 @@ func compareReply(d *diff, want, got *record.Message) {
 // offered, is noted and the reply served.
 func compareRequest(want, got record.Event) (d *diff, stop string) {
 	d = &diff{}
-	d.value("turn", want.Turn, got.Turn)
+	value(d, "turn", want.Turn, got.Turn)
 	if want.Within != got.Within {
-		d.value("within", want.Within, got.Within)
+		value(d, "within", want.Within, got.Within)
 		return d, fmt.Sprintf("the recording's next call is %s, the replayed track asked %s", caller(want.Within), caller(got.Within))
 	}
-	d.value("tools", strings.Join(want.Tools, ","), strings.Join(got.Tools, ","))
+	value(d, "tools", strings.Join(want.Tools, ","), strings.Join(got.Tools, ","))
 	if shape(want.Messages) != shape(got.Messages) {
 		d.add("messages", fmt.Sprintf("%q", shape(want.Messages)), fmt.Sprintf("%q", shape(got.Messages)))
 		return d, "the request's new messages differ in number, role or tool from the recorded request's: the recorded reply answers another conversation"
@@ -127,29 +127,29 @@ func toolCallsText(calls []record.ToolCall) string {
 // compare the exit reason and error kind (not when the replay stopped).
 func compareEpisode(want, got record.Episode, exit bool) *diff {
 	d := &diff{}
-	d.value("passed", want.Passed, got.Passed)
-	d.value("tests_passed", want.TestsPassed, got.TestsPassed)
-	d.value("tests_total", want.TestsTotal, got.TestsTotal)
-	d.value("failed_tests", sortedList(want.FailedTests), sortedList(got.FailedTests))
-	d.value("tests_tampered", want.TestsTampered, got.TestsTampered)
-	d.value("grading_timed_out", want.GradingTimedOut, got.GradingTimedOut)
+	value(d, "passed", want.Passed, got.Passed)
+	value(d, "tests_passed", want.TestsPassed, got.TestsPassed)
+	value(d, "tests_total", want.TestsTotal, got.TestsTotal)
+	value(d, "failed_tests", sortedList(want.FailedTests), sortedList(got.FailedTests))
+	value(d, "tests_tampered", want.TestsTampered, got.TestsTampered)
+	value(d, "grading_timed_out", want.GradingTimedOut, got.GradingTimedOut)
 	if exit {
-		d.value("exit_reason", want.ExitReason, got.ExitReason)
-		d.value("error_kind", want.ErrorKind, got.ErrorKind)
+		value(d, "exit_reason", want.ExitReason, got.ExitReason)
+		value(d, "error_kind", want.ErrorKind, got.ErrorKind)
 	}
-	d.value("posture", want.Posture, got.Posture)
-	d.value("turns", want.Turns, got.Turns)
-	d.value("model_calls", want.ModelCalls, got.ModelCalls)
-	d.value("tool_calls", strings.Join(want.ToolCalls, ","), strings.Join(got.ToolCalls, ","))
-	d.value("steps", strings.Join(want.Steps, ","), strings.Join(got.Steps, ","))
-	d.value("prompt_tokens", want.PromptTokens, got.PromptTokens)
-	d.value("completion_tokens", want.CompletionTokens, got.CompletionTokens)
-	d.value("est_prompt_tokens", want.EstPromptTokens, got.EstPromptTokens)
-	d.value("est_completion_tokens", want.EstCompletionTokens, got.EstCompletionTokens)
-	d.value("cut_replies", want.CutReplies, got.CutReplies)
-	d.value("workflow_calls", want.WorkflowCalls, got.WorkflowCalls)
-	d.value("workflow_tokens", want.WorkflowTokens, got.WorkflowTokens)
-	d.value("workflow_est_tokens", want.WorkflowEstTokens, got.WorkflowEstTokens)
+	value(d, "posture", want.Posture, got.Posture)
+	value(d, "turns", want.Turns, got.Turns)
+	value(d, "model_calls", want.ModelCalls, got.ModelCalls)
+	value(d, "tool_calls", strings.Join(want.ToolCalls, ","), strings.Join(got.ToolCalls, ","))
+	value(d, "steps", strings.Join(want.Steps, ","), strings.Join(got.Steps, ","))
+	value(d, "prompt_tokens", want.PromptTokens, got.PromptTokens)
+	value(d, "completion_tokens", want.CompletionTokens, got.CompletionTokens)
+	value(d, "est_prompt_tokens", want.EstPromptTokens, got.EstPromptTokens)
+	value(d, "est_completion_tokens", want.EstCompletionTokens, got.EstCompletionTokens)
+	value(d, "cut_replies", want.CutReplies, got.CutReplies)
+	value(d, "workflow_calls", want.WorkflowCalls, got.WorkflowCalls)
+	value(d, "workflow_tokens", want.WorkflowTokens, got.WorkflowTokens)
+	value(d, "workflow_est_tokens", want.WorkflowEstTokens, got.WorkflowEstTokens)
 	return d
 }
 

@@ -98,11 +98,10 @@ func (d *diff) text(field, want, got string) {
 	d.add(field, w, g)
 }
 
-// value compares a short field.
-func (d *diff) value(field string, want, got any) {
-	w, g := fmt.Sprint(want), fmt.Sprint(got)
-	if w != g {
-		d.add(field, fmt.Sprintf("%q", w), fmt.Sprintf("%q", g))
+// value compares a short field of d.
+func value[T comparable](d *diff, field string, want, got T) {
+	if want != got {
+		d.add(field, fmt.Sprintf("%q", fmt.Sprint(want)), fmt.Sprintf("%q", fmt.Sprint(got)))
 	}
 }
 
