@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"bench/record"
-	"bench/tasks"
+	"bench/report/predict"
 )
 
 // DesignRow is what each track did on a group of tasks of one design: the
@@ -77,7 +77,7 @@ func designRows(inputs []record.Outcomes, rows []Row) []DesignRow {
 		return base, len(base.Tasks) > 0
 	}
 	var out []DesignRow
-	for q := range tasks.Questions {
+	for q := range predict.Questions {
 		for _, ans := range []string{"no", "yes"} {
 			if r, ok := group(DesignRow{Question: q + 1, Answer: ans}, func(d taskDesign) bool { return (d.answers[q] == 'y') == (ans == "yes") }); ok {
 				out = append(out, r)
@@ -116,7 +116,7 @@ func designsOf(inputs []record.Outcomes) map[string]taskDesign {
 // the tasks designed "no" and "yes", and one table of the archetypes.
 func designTables(rep *Report) []table {
 	var ts []table
-	for q, text := range tasks.Questions {
+	for q, text := range predict.Questions {
 		ts = append(ts, designTable(rep, fmt.Sprintf("Q%d by designed answer: %s", q+1, text), "answer",
 			func(r DesignRow) (string, bool) { return fmt.Sprintf("Q%d %s", q+1, r.Answer), r.Question == q+1 }))
 	}

@@ -6,19 +6,12 @@ import (
 	"slices"
 
 	"bench/record"
-	"bench/runner"
+	"bench/trackfacts"
 )
 
-// pairedTracks are the (A, B) track pairs compared per task, as the
-// registry names them: the agent against each workflow track.
-var pairedTracks = func() (pairs [][2]string) {
-	for _, t := range runner.Tracks() {
-		for _, b := range t.ComparedTo {
-			pairs = append(pairs, [2]string{t.Name, b})
-		}
-	}
-	return pairs
-}()
+// pairedTracks are the (A, B) track pairs compared per task, as trackfacts
+// (and so the registry) names them: the agent against each workflow track.
+var pairedTracks = trackfacts.Pairs()
 
 // pairs computes, per task and paired tracks present, the token ratio A/B
 // and the exact McNemar test, with a footnote where no episode pairs.

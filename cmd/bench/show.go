@@ -15,6 +15,7 @@ import (
 	"bench/record"
 	"bench/report/transcript"
 	"bench/runner"
+	"bench/trackfacts"
 )
 
 func showCommand() *cli.Command {
@@ -149,17 +150,10 @@ func keptWorkspace(events []record.Event) string {
 }
 
 // sortEntries orders entries as the report does: by task, then track in
-// the registry's order, seed and repeat.
+// the registry's order (trackfacts'), model, seed and repeat.
 func sortEntries(entries []transcript.Entry) {
-	order := runner.TrackWords()
-	rank := func(track string) int {
-		if i := slices.Index(order, track); i >= 0 {
-			return i
-		}
-		return len(order)
-	}
 	slices.SortStableFunc(entries, func(a, b transcript.Entry) int {
-		return cmp.Or(cmp.Compare(a.Task, b.Task), cmp.Compare(rank(a.Track), rank(b.Track)), strings.Compare(a.Track, b.Track),
+		return cmp.Or(cmp.Compare(a.Task, b.Task), trackfacts.Compare(a.Track, b.Track),
 			strings.Compare(a.Model, b.Model), cmp.Compare(a.Seed, b.Seed), cmp.Compare(a.Repeat, b.Repeat))
 	})
 }

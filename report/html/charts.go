@@ -8,42 +8,12 @@ import (
 
 	"bench/record"
 	"bench/report"
+	"bench/trackfacts"
 )
 
-// okabeIto is the Okabe–Ito palette, safe for colour-blind readers (black
-// left out: it is the text colour).
-var okabeIto = []string{"#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442"}
-
-// knownTrackColours fix the colours of the usual tracks across pages.
-var knownTrackColours = map[string]string{
-	"workflow": "#0072B2", "workflow-retry": "#56B4E9", "agent": "#E69F00", "oracle": "#009E73",
-}
-
-// trackColours gives each track of the report a colour: the known tracks
-// theirs, the others the unused colours of the palette in turn.
-func trackColours(tracks []string) map[string]string {
-	out := map[string]string{}
-	used := map[string]bool{}
-	for _, t := range tracks {
-		if c, ok := knownTrackColours[t]; ok {
-			out[t], used[c] = c, true
-		}
-	}
-	free := []string{}
-	for _, c := range okabeIto {
-		if !used[c] {
-			free = append(free, c)
-		}
-	}
-	i := 0
-	for _, t := range tracks {
-		if _, ok := out[t]; !ok {
-			out[t] = free[i%len(free)]
-			i++
-		}
-	}
-	return out
-}
+// trackColours gives each track of the report a colour, as the plot does
+// (trackfacts.Colours).
+func trackColours(tracks []string) map[string]string { return trackfacts.Colours(tracks) }
 
 // chart is a grouped bar chart drawn as inline SVG: one group per task,
 // one bar per track.
