@@ -1,7 +1,6 @@
 package record
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -154,15 +153,9 @@ func readRun(dir string) (Run, error) {
 	if err != nil {
 		return Run{}, fmt.Errorf("reading run description: %w", err)
 	}
-	var run Run
-	if err := json.Unmarshal(b, &run); err != nil {
-		return Run{}, fmt.Errorf("%s is not a valid run description: %v", path, err)
-	}
-	switch {
-	case run.Format > FormatVersion:
-		return Run{}, newerFormat(path, 0, run.Format)
-	case run.Format < 1:
-		return Run{}, fmt.Errorf("%s has no \"format\" field (want %d): not written by bench", path, FormatVersion)
+	run, err := parseRun(b)
+	if err != nil {
+		return Run{}, fmt.Errorf("%s: %w", path, err)
 	}
 	return run, nil
 }

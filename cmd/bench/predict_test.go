@@ -41,7 +41,8 @@ func fakePredictEnv(t *testing.T, at time.Time, terminal bool) {
 func writeLessonRun(t *testing.T, started time.Time) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "run")
-	w, err := record.Create(dir, record.Run{ID: "lesson", Started: started, Tracks: []string{"workflow", "agent"}})
+	w, err := record.Create(dir, record.Run{ID: "lesson", Started: started, Tracks: []string{"workflow", "agent"}, Seeds: []int{1},
+		Tasks: []record.TaskRef{{Name: "leap_year"}, {Name: "parse_date"}, {Name: "slugify"}, {Name: "word_freq"}}})
 	if err != nil {
 		t.Fatal(err)
 	}

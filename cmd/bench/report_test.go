@@ -214,7 +214,7 @@ func TestReportRunGivenTwiceCountsOnce(t *testing.T) {
 // error is in no rate; both are said.
 func TestReportForgedAndLostLines(t *testing.T) {
 	dir := t.TempDir()
-	run := `{"format":1,"id":"forged","backend":"ollama","model":"m","seeds":[1,2,3],"tracks":["agent"]}`
+	run := `{"format":1,"id":"forged","backend":"ollama","model":"m","seeds":[1,2,3],"tracks":["agent"],"tasks":[{"name":"t"}]}`
 	lines := []string{
 		`{"format":1,"run":"forged","task":"t","track":"agent","seed":1,"passed":true,"tests_passed":2,"tests_total":2,"exit_reason":"done","prompt_tokens":10}`,
 		`{"format":1,"run":"forged","task":"t","track":"agent","seed":2,"passed":true,"tests_passed":1,"tests_total":2,"exit_reason":"done","prompt_tokens":10}`,
