@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 )
 
@@ -97,10 +98,10 @@ var compareCSVHeader = []string{"task", "track", "old_n", "new_n", "old_passed",
 // (the notes are left out: the text formats and JSON carry them).
 func WriteCompareCSV(w io.Writer, c Comparison) error {
 	cw := csv.NewWriter(w)
-	cw.Write(compareCSVHeader)
+	writeCSVRecord(cw, slices.Clone(compareCSVHeader))
 	b := strconv.FormatBool
 	for _, d := range c.Deltas {
-		cw.Write([]string{d.Task, d.Track, itoa(d.OldN), itoa(d.NewN), itoa(d.OldPassed), itoa(d.NewPassed),
+		writeCSVRecord(cw, []string{d.Task, d.Track, itoa(d.OldN), itoa(d.NewN), itoa(d.OldPassed), itoa(d.NewPassed),
 			f4(d.RateChange), f4(d.RateP), b(d.RateSignificant), d.TokenBasis, num(d.OldTokens), num(d.NewTokens),
 			f4(d.TokensP), b(d.TokensSignificant), b(d.TooFew), num(c.Alpha)})
 	}

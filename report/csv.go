@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"bench/internal/inert"
 )
 
 // csvExits are the exit reasons that always have their column in the CSV,
@@ -35,7 +37,7 @@ func csvHeader() []string {
 // when n is 0 (every episode lost).
 func WriteCSV(w io.Writer, rep *Report) error {
 	cw := csv.NewWriter(w)
-	if err := cw.Write(csvHeader()); err != nil {
+	if err := writeCSVRecord(cw, csvHeader()); err != nil {
 		return err
 	}
 	texts := map[int]string{}
@@ -47,7 +49,7 @@ func WriteCSV(w io.Writer, rep *Report) error {
 		models[r.ID] = r.Model
 	}
 	for _, r := range rep.Rows {
-		if err := cw.Write(csvRecord(r, models, texts)); err != nil {
+		if err := writeCSVRecord(cw, csvRecord(r, models, texts)); err != nil {
 			return err
 		}
 	}
@@ -105,6 +107,15 @@ func csvRecord(r Row, models map[string]string, texts map[int]string) []string {
 		notes = append(notes, fmt.Sprintf("[%d] %s", id, texts[id]))
 	}
 	return append(rec, strings.Join(notes, "; "))
+}
+
+// writeCSVRecord writes one record with every field made inert (one line,
+// control characters escaped): a CSV printed on a terminal repaints nothing.
+func writeCSVRecord(cw *csv.Writer, rec []string) error {
+	for i, f := range rec {
+		rec[i] = inert.Line(f)
+	}
+	return cw.Write(rec)
 }
 
 // f4 formats a probability with four decimals.

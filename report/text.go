@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"bench/internal/inert"
 	tablefmt "bench/internal/table"
 	"bench/internal/words"
 )
@@ -24,18 +25,18 @@ func WriteMarkdown(w io.Writer, rep *Report) error {
 func writeTextTables(w io.Writer, intro []string, ts []table, notes []Footnote) error {
 	bw := bufio.NewWriter(w)
 	for _, l := range intro {
-		fmt.Fprintln(bw, l)
+		fmt.Fprintln(bw, inert.Line(l))
 	}
 	for i, t := range ts {
 		if i > 0 || len(intro) > 0 {
 			fmt.Fprintln(bw)
 		}
-		fmt.Fprintf(bw, "%s\n\n", t.title)
+		fmt.Fprintf(bw, "%s\n\n", inert.Line(t.title))
 		if err := tablefmt.Write(bw, tablefmt.Text, t.header, t.rows); err != nil {
 			return err
 		}
 	}
-	writeFootnotes(bw, notes, "")
+	writeFootnotes(bw, notes, "", inert.Line)
 	return bw.Flush()
 }
 
@@ -43,20 +44,20 @@ func writeTextTables(w io.Writer, intro []string, ts []table, notes []Footnote) 
 // footnotes as Markdown.
 func writeMarkdownTables(w io.Writer, heading string, intro []string, ts []table, notes []Footnote) error {
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "# %s\n", heading)
+	fmt.Fprintf(bw, "# %s\n", inert.Markdown(heading))
 	if len(intro) > 0 {
 		fmt.Fprintln(bw)
 	}
 	for _, l := range intro {
-		fmt.Fprintln(bw, "- "+l)
+		fmt.Fprintln(bw, "- "+inert.Markdown(l))
 	}
 	for _, t := range ts {
-		fmt.Fprintf(bw, "\n## %s\n\n", t.title)
+		fmt.Fprintf(bw, "\n## %s\n\n", inert.Markdown(t.title))
 		if err := tablefmt.Write(bw, tablefmt.Markdown, t.header, t.rows); err != nil {
 			return err
 		}
 	}
-	writeFootnotes(bw, notes, "- ")
+	writeFootnotes(bw, notes, "- ", inert.Markdown)
 	return bw.Flush()
 }
 
@@ -88,13 +89,14 @@ func emptyLine(rep *Report) []string {
 	return []string{"no finished episodes yet"}
 }
 
-// writeFootnotes writes the footnotes, each line prefixed with bullet.
-func writeFootnotes(w io.Writer, notes []Footnote, bullet string) {
+// writeFootnotes writes the footnotes, each line prefixed with bullet and
+// its text made inert by escape.
+func writeFootnotes(w io.Writer, notes []Footnote, bullet string, escape func(string) string) {
 	if len(notes) == 0 {
 		return
 	}
 	fmt.Fprintln(w)
 	for _, f := range notes {
-		fmt.Fprintf(w, "%s[%d] %s\n", bullet, f.ID, f.Text)
+		fmt.Fprintf(w, "%s[%d] %s\n", bullet, f.ID, escape(f.Text))
 	}
 }

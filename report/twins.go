@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"bench/record"
+	"bench/trackfacts"
 )
 
 // notRepeated is the caveat on twins that diverged although seeded.
@@ -141,10 +142,11 @@ func toolHint(a, b []string) string {
 	return fmt.Sprintf("tool call %d: %s vs %s", k+1, at(a, k), at(b, k))
 }
 
-// at returns xs[i], or "(none)" past its end.
+// at returns the label of tool xs[i] (trackfacts.ToolLabel), or "(none)"
+// past its end.
 func at(xs []string, i int) string {
 	if i < len(xs) {
-		return xs[i]
+		return trackfacts.ToolLabel(xs[i])
 	}
 	return "(none)"
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"fmt"
 
 	"github.com/urfave/cli/v2"
 
@@ -58,9 +57,7 @@ func runCheck(c *cli.Context) error {
 		if err != nil {
 			return withRunsInside(dir, err)
 		}
-		for _, w := range data.Warnings {
-			fmt.Fprintln(c.App.ErrWriter, "warning:", w)
-		}
+		showWarn(c.App.ErrWriter, data.Warnings)
 		runs = append(runs, data)
 	}
 	score, err := predict.Check(file, runs)

@@ -14,6 +14,7 @@ import (
 
 	"golang.org/x/term"
 
+	"bench/internal/inert"
 	"bench/internal/words"
 	"bench/record"
 	"bench/runner"
@@ -172,7 +173,8 @@ func (s progressState) eta() string {
 	return left.Round(time.Second).String()
 }
 
-// renderBar is the terminal line: a bar and the counts.
+// renderBar is the terminal line: a bar and the counts, made inert (names
+// and errors can hold a model's bytes).
 func renderBar(s progressState) string {
 	filled := 0
 	if s.Total > 0 {
@@ -187,13 +189,13 @@ func renderBar(s progressState) string {
 	if s.Last != "" {
 		line += "  last: " + s.Last
 	}
-	return line
+	return inert.Line(line)
 }
 
 // plainLine is the line printed for one finished episode when the output
-// is not a terminal.
+// is not a terminal, made inert (an error can quote a model's bytes).
 func plainLine(s progressState, ep record.Episode) string {
-	return fmt.Sprintf("[%d/%d] %s %s %s: %s", s.Done, s.Total, ep.Task, ep.Track, record.TrajectoryName(ep.Seed, ep.Repeat), episodeSummary(ep))
+	return inert.Line(fmt.Sprintf("[%d/%d] %s %s %s: %s", s.Done, s.Total, ep.Task, ep.Track, record.TrajectoryName(ep.Seed, ep.Repeat), episodeSummary(ep)))
 }
 
 // fitWidth cuts line to width columns (counting runes), marking the cut

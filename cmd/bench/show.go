@@ -10,6 +10,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"bench/internal/inert"
 	"bench/internal/suggest"
 	"bench/internal/words"
 	"bench/record"
@@ -106,7 +107,7 @@ func showAction(c *cli.Context) error {
 		return err
 	}
 	if path := keptWorkspace(t.Events); path != "" {
-		_, err = fmt.Fprintf(c.App.Writer, "\nThe episode's workspace was kept at %s\n", path)
+		_, err = fmt.Fprintf(c.App.Writer, "\nThe episode's workspace was kept at %s\n", inert.Line(path))
 	}
 	return err
 }
@@ -226,7 +227,7 @@ func showList(w io.Writer, dir string, all, picked []transcript.Entry, format, c
 		if e.Model != "" {
 			flags, model = "--task, --track, --model, --seed and --repeat", " --model "+e.Model
 		}
-		fmt.Fprintf(w, "\nPick one with %s, for example:\n  %s --task %s --track %s%s --seed %d --repeat %d\n", flags, cmd, e.Task, e.Track, model, e.Seed, e.Repeat)
+		fmt.Fprintln(w, inert.Text(fmt.Sprintf("\nPick one with %s, for example:\n  %s --task %s --track %s%s --seed %d --repeat %d", flags, cmd, e.Task, e.Track, model, e.Seed, e.Repeat)))
 	}
 	if len(picked) == 0 {
 		return fmt.Errorf("no episode in %s matches the flags; its episodes are listed on stdout", dir)
@@ -262,9 +263,10 @@ func showRepeatPair(s string) (int, int, error) {
 	return a, b, nil
 }
 
-// showWarn prints each warning on its own line.
+// showWarn prints each warning on its own line, made inert (a warning can
+// quote the bytes of a line it skipped).
 func showWarn(w io.Writer, warnings []string) {
 	for _, s := range warnings {
-		fmt.Fprintln(w, "warning:", s)
+		fmt.Fprintln(w, "warning:", inert.Line(s))
 	}
 }

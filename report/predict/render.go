@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"bench/internal/inert"
 	"bench/internal/table"
 )
 
@@ -73,14 +74,18 @@ func writeProse(w io.Writer, s Score, format string) error {
 		}
 	}
 	var b strings.Builder
+	safe := inert.Line
+	if md {
+		safe = inert.Markdown
+	}
 	if len(s.Missing) > 0 {
 		b.WriteString("\nnot counted:\n")
 		for _, m := range s.Missing {
-			fmt.Fprintf(&b, "%s%s: %s\n", item(md), m.Task, m.Reason)
+			fmt.Fprintf(&b, "%s%s: %s\n", item(md), safe(m.Task), safe(m.Reason))
 		}
 	}
 	if len(s.Unpredicted) > 0 {
-		fmt.Fprintf(&b, "\nin the run but not predicted: %s\n", strings.Join(s.Unpredicted, ", "))
+		fmt.Fprintf(&b, "\nin the run but not predicted: %s\n", safe(strings.Join(s.Unpredicted, ", ")))
 	}
 	b.WriteString(legend(md))
 	_, err := io.WriteString(w, b.String())

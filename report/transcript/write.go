@@ -8,6 +8,7 @@ import (
 
 	"bench/internal/words"
 	"bench/record"
+	"bench/trackfacts"
 )
 
 // Options control how a transcript is written.
@@ -206,7 +207,7 @@ func (p *printer) response(ev record.Event) {
 	text := strings.TrimSpace(ev.Reply.Content)
 	names := make([]string, len(ev.Reply.ToolCalls))
 	for i, c := range ev.Reply.ToolCalls {
-		names[i] = c.Name
+		names[i] = trackfacts.ToolLabel(c.Name)
 	}
 	switch {
 	case text == "" && len(names) == 0:
@@ -225,7 +226,7 @@ func (p *printer) response(ev record.Event) {
 
 // toolCall writes a call with its arguments; long ones follow as blocks.
 func (p *printer) toolCall(ev record.Event) {
-	call, long := formatCall(ev.Tool, ev.Args)
+	call, long := formatCall(trackfacts.ToolLabel(ev.Tool), ev.Args)
 	p.s.line("call " + p.s.code(call))
 	for _, a := range long {
 		kept, more := shorten(a.text, argLines, p.full)
@@ -238,9 +239,9 @@ func (p *printer) toolCall(ev record.Event) {
 // run_tests repeats the test run just shown, so only its last line is
 // shown, unless full.
 func (p *printer) toolResult(ev record.Event, prev *record.Event) {
-	label := "result of " + ev.Tool
+	label := "result of " + trackfacts.ToolLabel(ev.Tool)
 	if ev.IsError {
-		label = "ERROR from " + ev.Tool
+		label = "ERROR from " + trackfacts.ToolLabel(ev.Tool)
 	}
 	text := strings.TrimRight(ev.Result, "\n")
 	if !p.full && prev != nil && prev.Kind == record.EventTestRun && prev.Turn == ev.Turn && ev.Output == "" {
