@@ -150,3 +150,16 @@ func TestHostileBytesStayInert(t *testing.T) {
 		t.Errorf("the made-up tool is not shown quoted and escaped in the tool sequences:\n%s", report)
 	}
 }
+
+// TestErrorsAreInert: an error that quotes a server's or a model's bytes
+// is printed with them escaped.
+func TestErrorsAreInert(t *testing.T) {
+	var b strings.Builder
+	if code := exitCode(fmt.Errorf("the server says %s", countingPaint), &b); code != 1 {
+		t.Errorf("exit code %d", code)
+	}
+	countingInert(t, "the error line", b.String(), false)
+	if !strings.Contains(b.String(), `bench: the server says \x1b[2J`) {
+		t.Errorf("printed %q", b.String())
+	}
+}
