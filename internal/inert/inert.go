@@ -24,8 +24,9 @@ func Line(s string) string { return escape(s, false, false) }
 func Text(s string) string { return escape(s, true, false) }
 
 // Markdown returns s as one line of Markdown outside a code block: as
-// Line, and HTML's special characters as entities (&lt; &gt; &amp;), so
-// that no markup comes in with it.
+// Line, and every < as &lt;, so that no HTML tag (an <img onerror=…>, a
+// <script>) comes in with it; the rest of Markdown's syntax stays, as a
+// person would write it.
 func Markdown(s string) string { return escape(s, false, true) }
 
 // MarkdownText is Markdown for several lines: newlines and tabs stay.
@@ -40,7 +41,7 @@ func Quote(s string) string { return strconv.Quote(s) }
 func Clean(s string) bool { return plain(s, true, false) }
 
 // escape returns s with what cannot be shown as it is escaped; lines keeps
-// newlines and tabs, html turns <, > and & into entities.
+// newlines and tabs, html turns < into &lt;.
 func escape(s string, lines, html bool) string {
 	if plain(s, lines, html) {
 		return s
@@ -57,10 +58,6 @@ func escape(s string, lines, html bool) string {
 			b.WriteRune(r)
 		case html && r == '<':
 			b.WriteString("&lt;")
-		case html && r == '>':
-			b.WriteString("&gt;")
-		case html && r == '&':
-			b.WriteString("&amp;")
 		case shown(r):
 			b.WriteString(s[i : i+size])
 		default:
@@ -72,8 +69,8 @@ func escape(s string, lines, html bool) string {
 }
 
 // plain reports whether escape would return s unchanged: printable ASCII
-// (and, with lines, newlines and tabs) only, without <, > and & for html;
-// other text goes the slow way.
+// (and, with lines, newlines and tabs) only, without < for html; other
+// text goes the slow way.
 func plain(s string, lines, html bool) bool {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -86,7 +83,7 @@ func plain(s string, lines, html bool) bool {
 			}
 		case c < 0x20 || c == 0x7f:
 			return false
-		case html && (c == '<' || c == '>' || c == '&'):
+		case html && c == '<':
 			return false
 		}
 	}
@@ -100,7 +97,7 @@ func plainUTF8(s string, lines, html bool) bool {
 		case r == utf8.RuneError:
 			return false // a bad byte (or a real U+FFFD, which escape keeps: only the slow way tells them apart)
 		case lines && (r == '\n' || r == '\t'):
-		case html && (r == '<' || r == '>' || r == '&'):
+		case html && r == '<':
 			return false
 		case !shown(r):
 			return false

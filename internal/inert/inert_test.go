@@ -53,7 +53,7 @@ func TestMarkdownEscapesHTML(t *testing.T) {
 	if bad, ok := controlFree(got, false); !ok {
 		t.Fatalf("Markdown left %q", bad)
 	}
-	if strings.ContainsAny(got, "<>") || !strings.Contains(got, "&lt;img src=x onerror=alert(1)&gt;&amp;amp;") {
+	if strings.Contains(got, "<") || !strings.Contains(got, "&lt;img src=x onerror=alert(1)>&amp;") {
 		t.Errorf("Markdown(hostile) = %q", got)
 	}
 	if got := MarkdownText("a<b\nc"); got != "a&lt;b\nc" {
@@ -102,7 +102,7 @@ func FuzzLine(f *testing.F) {
 		if bad, ok := controlFree(Text(s), true); !ok {
 			t.Fatalf("Text(%q) left %q", s, bad)
 		}
-		if strings.ContainsAny(Markdown(s), "<>") {
+		if strings.Contains(Markdown(s), "<") {
 			t.Fatalf("Markdown(%q) left markup", s)
 		}
 	})
