@@ -18,6 +18,9 @@ type outcomeLine struct {
 	retries, cutReplies                                         int
 	passed, gradingTimedOut                                     bool
 	size                                                        int // of the line, in bytes
+
+	verdict Verdict // the episode's, with its trajectory checked (trajectoryCheck.judge)
+	missing bool    // its trajectory file is missing
 }
 
 // decodeOutcomeLine decodes an episode line into l. A plain line — an
@@ -104,13 +107,13 @@ func (l *outcomeLine) set(s *scanner, key string) bool {
 		return s.textTo(&l.errorKind)
 	case "trajectory_sha256":
 		return s.textTo(&l.trajectorySHA256)
-	case "run", "host", "posture", "error":
+	case "run", "host", "posture", "error", "status":
 		return s.textTo(nil)
 	case "tool_calls":
 		return s.list(&l.toolCalls)
 	case "steps":
 		return s.list(&l.steps)
-	case "failed_tests":
+	case "failed_tests", "tamper_reasons":
 		return s.list(nil)
 	case "format":
 		return s.integer(&l.format)
@@ -151,10 +154,11 @@ func (l *outcomeLine) set(s *scanner, key string) bool {
 }
 
 // plainFields are the JSON names set reads: every field of Episode (a test
-// checks it).
+// checks it), the "status" its lines carry (MarshalJSON), and
+// "tamper_reasons", a list grading is to record.
 var plainFields = []string{
-	"task", "track", "model", "exit_reason", "error_kind", "trajectory_sha256", "run", "host", "posture", "error",
-	"tool_calls", "steps", "failed_tests",
+	"task", "track", "model", "exit_reason", "error_kind", "trajectory_sha256", "run", "host", "posture", "error", "status",
+	"tool_calls", "steps", "failed_tests", "tamper_reasons",
 	"format", "seed", "repeat", "tests_passed", "tests_total", "turns", "prompt_tokens", "completion_tokens",
 	"est_prompt_tokens", "est_completion_tokens", "retries", "cut_replies", "model_calls", "wall_ms", "model_ms", "test_ms",
 	"passed", "grading_timed_out", "tests_tampered", "sandbox",

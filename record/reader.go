@@ -11,8 +11,11 @@ import (
 
 // Data is what a run folder holds.
 type Data struct {
-	Dir      string
-	Run      Run
+	Dir string
+	Run Run
+	// UID is the run's identity: Run.UID, or, for a folder written before
+	// runs recorded one, one derived from its run.json's bytes.
+	UID      string
 	Episodes []Episode // in file order; a repeated episode key keeps its last line
 	Warnings []string  // torn or malformed lines that were skipped, repeated episodes (but for a redone interrupted or lost one)
 }
@@ -36,14 +39,19 @@ func Read(dir string) (Data, error) {
 
 // read is Read plus where episodes.jsonl's torn tail starts, for Resume.
 func read(dir string) (Data, jsonlTail, error) {
-	data := Data{Dir: dir}
+	run, uid, err := readRun(dir)
+	if err != nil {
+		return Data{}, jsonlTail{}, err
+	}
+	data := Data{Dir: dir, Run: run, UID: uid}
 	var seen latest[episodeKey]
 	path := filepath.Join(dir, EpisodesFile)
-	tail, err := scanEpisodes(dir, &data.Run, decodeJSON[Episode], func(line int, ep *Episode) error {
+	tail, err := scanFile(path, decodeJSON[Episode], func(line int, ep *Episode) error {
 		if ep.Format > FormatVersion {
 			return newerFormat(path, line, ep.Format)
 		}
-		pos, prev := seen.place(episodeKey{ep.Task, ep.Track, ep.Model, ep.Seed, ep.Repeat}, line, ep.ExitReason == ExitInterrupted || ep.Lost())
+		status := ep.Verdict().Status
+		pos, prev, _ := seen.place(episodeKey{ep.Task, ep.Track, ep.Model, ep.Seed, ep.Repeat}, line, status == StatusInterrupted || status == StatusLost)
 		if prev > 0 {
 			data.Warnings = append(data.Warnings, repeatWarning(path, line, ep.Key(), prev))
 		}
@@ -61,19 +69,13 @@ func read(dir string) (Data, jsonlTail, error) {
 	return data, tail, nil
 }
 
-// scanEpisodes reads run.json of the run folder dir into *run, then decodes
-// each line of its episodes.jsonl with decode and passes it to visit, in
-// file order (see scanJSONL). A missing episodes.jsonl is a warning.
-func scanEpisodes[T any](dir string, run *Run, decode func([]byte, *T) error, visit func(line int, v *T) error) (jsonlTail, error) {
-	r, err := readRun(dir)
-	if err != nil {
-		return jsonlTail{}, err
-	}
-	*run = r
-	path := filepath.Join(dir, EpisodesFile)
+// scanFile decodes each line of the JSONL file at path with decode and
+// passes it to visit, in file order (see scanJSONL). A missing file is a
+// warning.
+func scanFile[T any](path string, decode func([]byte, *T) error, visit func(line int, v *T) error) (jsonlTail, error) {
 	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return jsonlTail{tornAt: -1, warnings: []string{fmt.Sprintf("%s is missing: no episode finished", path)}}, nil
+		return jsonlTail{tornAt: -1, warnings: []string{missingEpisodes(path)}}, nil
 	}
 	if err != nil {
 		return jsonlTail{}, fmt.Errorf("reading episodes: %w", err)
@@ -98,11 +100,12 @@ type latest[K comparable] struct {
 }
 
 // place returns the position of the episode with key k read at line: a
-// new one (the count so far) or that of the earlier line it replaces, with
-// that line's number when the repeat deserves a warning (else 0: an
-// interrupted or lost episode, which --resume redoes, is expected to repeat).
-// redo says whether this episode is interrupted or lost.
-func (l *latest[K]) place(k K, line int, redo bool) (pos, prev int) {
+// new one (the count so far) or that of the earlier line it replaces
+// (replaces set), with that line's number when the repeat deserves a
+// warning (else 0: an interrupted or lost episode, which --resume redoes,
+// is expected to repeat). redo says whether this episode is interrupted
+// or lost.
+func (l *latest[K]) place(k K, line int, redo bool) (pos, prev int, replaces bool) {
 	if l.index == nil {
 		l.index = map[K]int{}
 	}
@@ -111,13 +114,13 @@ func (l *latest[K]) place(k K, line int, redo bool) (pos, prev int) {
 		pos = len(l.lines)
 		l.index[k] = pos
 		l.lines, l.redo = append(l.lines, line), append(l.redo, redo)
-		return pos, 0
+		return pos, 0, false
 	}
 	if !l.redo[pos] {
 		prev = l.lines[pos]
 	}
 	l.lines[pos], l.redo[pos] = line, redo
-	return pos, prev
+	return pos, prev, true
 }
 
 // reserve makes room in the index for n episodes, when it has less.
@@ -135,29 +138,30 @@ func repeatWarning(path string, line int, key string, prev int) string {
 	return fmt.Sprintf("%s:%d: episode %s repeats line %d; keeping the later line", path, line, key, prev)
 }
 
-// readRun reads and checks run.json.
-func readRun(dir string) (Run, error) {
+// readRun reads and checks run.json, and returns it with the run's
+// identity (see Data.UID).
+func readRun(dir string) (Run, string, error) {
 	if st, err := os.Stat(dir); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return Run{}, fmt.Errorf("run folder %s does not exist", dir)
+			return Run{}, "", fmt.Errorf("run folder %s does not exist", dir)
 		}
-		return Run{}, fmt.Errorf("reading run folder: %w", err)
+		return Run{}, "", fmt.Errorf("reading run folder: %w", err)
 	} else if !st.IsDir() {
-		return Run{}, fmt.Errorf("%s is not a folder (want a run folder holding %s)", dir, RunFile)
+		return Run{}, "", fmt.Errorf("%s is not a folder (want a run folder holding %s)", dir, RunFile)
 	}
 	path := filepath.Join(dir, RunFile)
 	b, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return Run{}, fmt.Errorf("%s is missing: %s is not a bench run folder, or its run never started", path, dir)
+		return Run{}, "", fmt.Errorf("%s is missing: %s is not a bench run folder, or its run never started", path, dir)
 	}
 	if err != nil {
-		return Run{}, fmt.Errorf("reading run description: %w", err)
+		return Run{}, "", fmt.Errorf("reading run description: %w", err)
 	}
 	run, err := parseRun(b)
 	if err != nil {
-		return Run{}, fmt.Errorf("%s: %w", path, err)
+		return Run{}, "", fmt.Errorf("%s: %w", path, err)
 	}
-	return run, nil
+	return run, identity(run, b), nil
 }
 
 // newerFormat is the error for a record written by a newer bench.

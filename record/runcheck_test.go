@@ -92,8 +92,8 @@ func TestReadRunRefusesMalformed(t *testing.T) {
 				t.Fatal(err)
 			}
 			for name, read := range map[string]func(string) error{
-				"Read":         func(d string) error { _, err := Read(d); return err },
-				"ReadOutcomes": func(d string) error { _, err := ReadOutcomes(d); return err },
+				"Read":       func(d string) error { _, err := Read(d); return err },
+				"OpenFolder": func(d string) error { _, err := OpenFolder(d); return err },
 			} {
 				err := read(dir)
 				if err == nil {

@@ -97,10 +97,10 @@ func ratePlot(rep *Report, tasks, tracks []string) (*plot.Plot, error) {
 	for j, track := range tracks {
 		var pts errPoints
 		for _, r := range rep.Rows {
-			if inSeries(rep, r, track) && r.N > 0 { // a row of lost episodes only has no rate
+			if inSeries(rep, r, track) && r.Rate != nil && r.Wilson != nil { // a row of no counted episode has no rate
 				x := float64(slices.Index(tasks, r.Task)) + offset(j, len(tracks))
-				pts.XYs = append(pts.XYs, plotter.XY{X: x, Y: r.Rate})
-				pts.YErrors = append(pts.YErrors, struct{ Low, High float64 }{r.Rate - r.Wilson.Low, r.Wilson.High - r.Rate})
+				pts.XYs = append(pts.XYs, plotter.XY{X: x, Y: *r.Rate})
+				pts.YErrors = append(pts.YErrors, struct{ Low, High float64 }{*r.Rate - r.Wilson.Low, r.Wilson.High - *r.Rate})
 			}
 		}
 		s, err := plotter.NewScatter(pts.XYs)
@@ -137,7 +137,7 @@ func tokensPlot(rep *Report, tasks, tracks []string, width vg.Length) (*plot.Plo
 	p.Title.Text = "Median tokens per episode (prompt + completion)"
 	top := 0.0
 	for _, r := range rep.Rows {
-		top = max(top, r.MedianTokens, r.MedianEstTokens)
+		top = max(top, value(r.MedianTokens), value(r.MedianEstTokens))
 	}
 	if top == 0 {
 		return noTokensPlot(p, tasks)
@@ -154,10 +154,10 @@ func tokensPlot(rep *Report, tasks, tracks []string, width vg.Length) (*plot.Plo
 		vals := make(plotter.Values, len(tasks))
 		var ns plotter.XYLabels
 		for _, r := range rep.Rows {
-			if inSeries(rep, r, track) {
-				v := r.MedianTokens
+			if inSeries(rep, r, track) && r.N > 0 {
+				v := value(r.MedianTokens)
 				if v == 0 {
-					v = r.MedianEstTokens
+					v = value(r.MedianEstTokens)
 				}
 				x := slices.Index(tasks, r.Task)
 				vals[x] = v
@@ -236,4 +236,12 @@ func (wholeTicks) Ticks(lo, hi float64) []plot.Tick {
 		}
 	}
 	return ticks
+}
+
+// value is *x, or 0 for nil.
+func value(x *float64) float64 {
+	if x == nil {
+		return 0
+	}
+	return *x
 }

@@ -30,14 +30,14 @@ func benchmarkReadAndReport(b *testing.B, n int) {
 	dir := b.TempDir()
 	writeGeneratedRun(b, dir, n)
 	benchmarkReport(b, func() *Report {
-		data, err := record.ReadOutcomes(dir)
+		agg, err := Read([]string{dir})
 		if err != nil {
 			b.Fatal(err)
 		}
-		if len(data.Episodes) != n || len(data.Warnings) != 0 {
-			b.Fatalf("read %d episodes, warnings %v", len(data.Episodes), data.Warnings)
+		if len(agg.eps) != n || len(agg.Warnings()) != 0 {
+			b.Fatalf("read %d episodes, warnings %v", len(agg.eps), agg.Warnings())
 		}
-		return BuildOutcomes([]record.Outcomes{data})
+		return agg.Report()
 	})
 }
 

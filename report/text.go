@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"strings"
 
 	"bench/internal/inert"
 	tablefmt "bench/internal/table"
@@ -49,7 +50,11 @@ func writeMarkdownTables(w io.Writer, heading string, intro []string, ts []table
 		fmt.Fprintln(bw)
 	}
 	for _, l := range intro {
-		fmt.Fprintln(bw, "- "+inert.Markdown(l))
+		if rest, ok := strings.CutPrefix(l, "  "); ok { // an indented line is the one above's sequel
+			fmt.Fprintln(bw, "  - "+inert.Markdown(rest))
+		} else {
+			fmt.Fprintln(bw, "- "+inert.Markdown(l))
+		}
 	}
 	for _, t := range ts {
 		fmt.Fprintf(bw, "\n## %s\n\n", inert.Markdown(t.title))
@@ -61,10 +66,11 @@ func writeMarkdownTables(w io.Writer, heading string, intro []string, ts []table
 	return bw.Flush()
 }
 
-// runLines describes the merged runs, one line each.
+// runLines describes the merged runs, one line each, and under a run
+// left unfinished one more that says so and how to finish it.
 func runLines(rep *Report) []string {
-	lines := make([]string, len(rep.Runs))
-	for i, r := range rep.Runs {
+	var lines []string
+	for _, r := range rep.Runs {
 		digest := r.ModelDigest
 		if digest == "" {
 			digest = "digest unknown"
@@ -73,9 +79,13 @@ func runLines(rep *Report) []string {
 		if r.Model == "" {
 			what = "no model"
 		}
-		lines[i] = fmt.Sprintf("run %s: %s, %s, %s", r.ID, what, words.Plural(r.Episodes, "episode"), r.Dir)
+		line := fmt.Sprintf("run %s: %s, %s, %s", r.Label, what, words.Plural(r.Episodes, "episode"), r.Dir)
 		if sb := r.Sandbox; sb != nil {
-			lines[i] += fmt.Sprintf(", sandbox fs=%s net=%s pid=%s", sb.FS, sb.Net, sb.PID)
+			line += fmt.Sprintf(", sandbox fs=%s net=%s pid=%s", sb.FS, sb.Net, sb.PID)
+		}
+		lines = append(lines, line)
+		if r.Unfinished > 0 {
+			lines = append(lines, "  "+unfinishedNote(r))
 		}
 	}
 	return lines

@@ -6,7 +6,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"bench/internal/table"
-	"bench/record"
 	"bench/report/predict"
 )
 
@@ -51,16 +50,12 @@ func runCheck(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	var runs []record.Data
-	for _, dir := range dirs {
-		data, err := record.Read(dir)
-		if err != nil {
-			return withRunsInside(dir, err)
-		}
-		showWarn(c.App.ErrWriter, data.Warnings)
-		runs = append(runs, data)
+	agg, err := readAggregate(dirs)
+	if err != nil {
+		return err
 	}
-	score, err := predict.Check(file, runs)
+	showWarn(c.App.ErrWriter, agg.Warnings())
+	score, err := predict.Check(file, agg.Report().Observed())
 	if err != nil {
 		return err
 	}

@@ -7,7 +7,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"bench/record"
 	"bench/report"
 )
 
@@ -43,11 +42,11 @@ func compareCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			old, err := readEach(dirs[:1], record.ReadOutcomes)
+			old, err := readAggregate(dirs[:1])
 			if err != nil {
 				return err
 			}
-			new, err := readEach(dirs[1:], record.ReadOutcomes)
+			new, err := readAggregate(dirs[1:])
 			if err != nil {
 				return err
 			}

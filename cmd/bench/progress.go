@@ -152,7 +152,7 @@ func (s progressState) add(ep record.Episode) progressState {
 	switch verdict(ep) {
 	case "passed":
 		s.Passed++
-	case "lost":
+	case "lost", "interrupted":
 		s.Lost++
 	case "error":
 		s.Errors++
@@ -208,25 +208,28 @@ func fitWidth(line string, width int) string {
 	return string(r[:width-2]) + "…"
 }
 
-// verdict is an episode's outcome in one word: passed, failed, error, or
-// lost (to the server or the network; not counted, redone by --resume).
+// verdict is an episode's outcome in one word, as its line counts
+// (record.Episode.Verdict; the report checks its trajectory too): passed,
+// failed, error (a failure that ended on an error of the model or bench),
+// inconsistent, interrupted, or lost (to the server or the network; not
+// counted, redone by --resume).
 func verdict(ep record.Episode) string {
-	switch {
-	case ep.Lost():
-		return "lost"
-	case ep.Passed:
-		return "passed"
-	case ep.ExitReason == record.ExitError:
+	switch v := ep.Verdict(); {
+	case v.Status == record.StatusFailed && ep.ExitReason == record.ExitError:
 		return "error"
+	default:
+		return v.Status.String()
 	}
-	return "failed"
 }
 
 // episodeSummary is one episode's outcome in a few words.
 func episodeSummary(ep record.Episode) string {
 	s := fmt.Sprintf("%s (%d/%d tests, exit %s, %s, %s, %s)", verdict(ep), ep.TestsPassed, ep.TestsTotal, ep.ExitReason, words.Plural(ep.Turns, "turn"), words.Plural(ep.PromptTokens+ep.CompletionTokens, "token"), (time.Duration(ep.WallMS) * time.Millisecond).String())
-	if ep.Lost() {
+	switch ep.Verdict().Status {
+	case record.StatusLost:
 		s = "lost to the server, to be redone by --resume: " + s
+	case record.StatusInterrupted:
+		s = "interrupted, to be redone by --resume: " + s
 	}
 	if ep.Error != "" {
 		s += ": " + firstLine(ep.Error)

@@ -29,16 +29,17 @@ func TestProgressPlainLines(t *testing.T) {
 }
 
 func TestProgressCounts(t *testing.T) {
-	s := progressState{Total: 5}
+	s := progressState{Total: 6}
 	for _, ep := range []record.Episode{
-		{Task: "a", Track: "workflow", Seed: 1, Passed: true, ExitReason: "done"},
+		{Task: "a", Track: "workflow", Seed: 1, Passed: true, TestsPassed: 3, TestsTotal: 3, ExitReason: "done"},
+		{Task: "a", Track: "oracle", Seed: 1, Passed: true, TestsPassed: 2, TestsTotal: 3, ExitReason: "done"}, // inconsistent: a failure
 		{Task: "a", Track: "agent", Seed: 1, ExitReason: "max_turns"},
 		{Task: "b", Track: "agent", Seed: 1, ExitReason: record.ExitError, ErrorKind: "tool"},
 		{Task: "b", Track: "workflow", Seed: 1, ExitReason: record.ExitError, ErrorKind: record.ErrorTimeout},
 	} {
 		s = s.add(ep)
 	}
-	if s.Done != 4 || s.Passed != 1 || s.Failed != 1 || s.Errors != 1 || s.Lost != 1 || s.Last != "b workflow seed-1 lost" {
+	if s.Done != 5 || s.Passed != 1 || s.Failed != 2 || s.Errors != 1 || s.Lost != 1 || s.Last != "b workflow seed-1 lost" {
 		t.Errorf("%+v", s)
 	}
 }

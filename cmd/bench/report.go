@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -86,7 +87,7 @@ func writeReport(w io.Writer, dirs []string, format, plotPath, predictions strin
 	}
 	page := reporthtml.Options{}
 	if predictions != "" {
-		if page.Predictions, err = loadScore(predictions, inputs); err != nil {
+		if page.Predictions, err = loadScore(predictions, rep); err != nil {
 			return err
 		}
 	}
@@ -101,21 +102,32 @@ func writeReport(w io.Writer, dirs []string, format, plotPath, predictions strin
 
 // buildReport reads the run folders and builds their report. Only the html
 // page shows every episode; for the other formats (withRuns false) the
-// folders are read as outcomes, a few numbers per episode, and the runs
-// returned are nil.
+// folders are streamed into an aggregate of a few numbers per episode, and
+// the runs returned are nil. Both count through the same aggregate.
 func buildReport(dirs []string, withRuns bool) (*report.Report, []record.Data, error) {
 	if withRuns {
 		runs, err := readEach(dirs, record.Read)
 		if err != nil {
 			return nil, nil, err
 		}
-		return report.Build(runs), runs, nil
+		return report.FromData(runs).Report(), runs, nil
 	}
-	outcomes, err := readEach(dirs, record.ReadOutcomes)
+	agg, err := readAggregate(dirs)
 	if err != nil {
 		return nil, nil, err
 	}
-	return report.BuildOutcomes(outcomes), nil, nil
+	return agg.Report(), nil, nil
+}
+
+// readAggregate streams the run folders into one aggregate, naming the
+// folder at fault (and the runs it holds, for a parent folder).
+func readAggregate(dirs []string) (*report.Aggregate, error) {
+	agg, err := report.Read(dirs)
+	var fe *report.FolderError
+	if errors.As(err, &fe) {
+		return nil, withRunsInside(fe.Dir, fe.Err)
+	}
+	return agg, err
 }
 
 // checkOutFile checks, before any work, that the file path named by flag
@@ -206,13 +218,14 @@ func writePlot(path string, rep *report.Report) error {
 	return nil
 }
 
-// loadScore reads a predictions file and scores it against the runs.
-func loadScore(path string, runs []record.Data) (*predict.Score, error) {
+// loadScore reads a predictions file and scores it against what the
+// report counts.
+func loadScore(path string, rep *report.Report) (*predict.Score, error) {
 	f, err := predict.Load(path)
 	if err != nil {
 		return nil, err
 	}
-	score, err := predict.Check(f, runs)
+	score, err := predict.Check(f, rep.Observed())
 	if err != nil {
 		return nil, err
 	}

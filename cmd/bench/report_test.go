@@ -141,7 +141,7 @@ func TestCompareFormatsAndAlpha(t *testing.T) {
 	if err != nil {
 		t.Fatalf("bench compare --format csv: %v\n%s", err, errOut)
 	}
-	if !strings.HasPrefix(out, "task,track,old_n,new_n,") || !strings.Contains(out, "parse_date,workflow,4,8,1,8,") {
+	if !strings.HasPrefix(out, "task,track,model,old_model,old_n,new_n,") || !strings.Contains(out, "parse_date,workflow,qwen3:8b,qwen3:8b,4,8,1,8,") {
 		t.Errorf("compare csv:\n%s", out)
 	}
 	out, _, err = runCLI(t, "compare", syntheticRun, syntheticNew, "--format", "json", "--alpha", "0.01")

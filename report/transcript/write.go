@@ -73,7 +73,7 @@ func (p *printer) header(t Transcript) {
 		run += " · model " + p.s.code(t.Run.Model)
 	}
 	p.s.line(run + " · trajectory " + p.s.code(filepathSlash(e.Path(""))))
-	for _, l := range outcomeLines(e.Episode) {
+	for _, l := range outcomeLines(e.Episode, e.Verdict) {
 		p.s.line(l)
 	}
 }
@@ -82,14 +82,11 @@ func (p *printer) header(t Transcript) {
 func filepathSlash(p string) string { return strings.ReplaceAll(p, "\\", "/") }
 
 // outcomeLines describes how the episode ended, from episodes.jsonl.
-func outcomeLines(ep *record.Episode) []string {
+func outcomeLines(ep *record.Episode, v record.Verdict) []string {
 	if ep == nil {
 		return []string{"outcome: unknown, the episode has no line in episodes.jsonl (it did not finish)"}
 	}
-	verdict := "FAILED"
-	if ep.Passed {
-		verdict = "passed"
-	}
+	verdict := v.Outcome()
 	lines := []string{
 		fmt.Sprintf("outcome: %s, %d/%d tests · exit %s · %s, %s, %s",
 			verdict, ep.TestsPassed, ep.TestsTotal, ep.ExitReason, words.Plural(ep.Turns, "turn"), words.Plural(ep.ModelCalls, "model call"), words.Plural(len(ep.ToolCalls), "tool call")),
