@@ -93,11 +93,17 @@ func (r Run) Check() error {
 
 // checkUID checks the run's identity, when it records one.
 func (r Run) checkUID() error {
-	if r.UID == "" {
-		return nil
+	if err := CheckUID(r.UID); err != nil {
+		return fmt.Errorf("field \"uid\" %w", err)
 	}
-	if len(r.UID) > maxUID || !printableName(r.UID) {
-		return fmt.Errorf("field \"uid\" is %s: want up to %d printable characters", strconv.Quote(r.UID), maxUID)
+	return nil
+}
+
+// CheckUID checks a run identity as run.json may hold it: "" (none, for
+// readers to derive one) or up to 128 printable characters without a space.
+func CheckUID(uid string) error {
+	if uid != "" && (len(uid) > maxUID || !printableName(uid) || strings.ContainsRune(uid, ' ')) {
+		return fmt.Errorf("is %s: want up to %d printable characters, no space", strconv.Quote(uid), maxUID)
 	}
 	return nil
 }
