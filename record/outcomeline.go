@@ -2,6 +2,7 @@ package record
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"unicode/utf8"
 )
@@ -19,8 +20,9 @@ type outcomeLine struct {
 	passed, gradingTimedOut                                     bool
 	size                                                        int // of the line, in bytes
 
-	verdict Verdict // the episode's, with its trajectory checked (trajectoryCheck.judge)
-	missing bool    // its trajectory file is missing
+	verdict   Verdict // the episode's, with its trajectory checked (trajectoryCheck.judge)
+	missing   bool    // its trajectory file is missing
+	toolCodes []byte  // see Line.ToolCodes
 }
 
 // decodeOutcomeLine decodes an episode line into l. A plain line — an
@@ -65,10 +67,7 @@ func lineOf(ep *Episode) outcomeLine {
 // it is not, l is left half read.
 func (l *outcomeLine) readPlain(b []byte) bool {
 	*l = outcomeLine{}
-	if !utf8.Valid(b) {
-		return false // encoding/json replaces bad bytes in strings
-	}
-	s := scanner{b: b}
+	s := scanner{b: b} // text refuses a string of bad UTF-8, which encoding/json would mend; any other byte past ASCII is outside a string, where JSON has none
 	if !s.consume('{') {
 		return false
 	}
@@ -173,13 +172,25 @@ type scanner struct {
 
 // space skips white space.
 func (s *scanner) space() {
-	for s.i < len(s.b) && (s.b[s.i] == ' ' || s.b[s.i] == '\t' || s.b[s.i] == '\n' || s.b[s.i] == '\r') {
+	for s.i < len(s.b) && isSpace(s.b[s.i]) {
 		s.i++
 	}
 }
 
-// consume skips white space and then c, if it is next, reporting whether it was.
+// isSpace reports whether c is JSON's white space.
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// consume skips white space and then c, if it is next, reporting whether
+// it was. The next byte is looked at first: lines bench writes have no
+// white space between their tokens.
 func (s *scanner) consume(c byte) bool {
+	if s.i < len(s.b) && !isSpace(s.b[s.i]) {
+		if s.b[s.i] == c {
+			s.i++
+			return true
+		}
+		return false
+	}
 	s.space()
 	if s.i < len(s.b) && s.b[s.i] == c {
 		s.i++
@@ -199,23 +210,52 @@ func (s *scanner) literal(word string) bool {
 	return true
 }
 
-// text reads a string without escapes or control characters and returns
-// its text.
+// text reads a string of valid UTF-8 without escapes or control
+// characters and returns its text. It skips eight bytes at a time while
+// each is printable ASCII other than a quote or a backslash (most of a
+// line is such text).
 func (s *scanner) text() ([]byte, bool) {
 	if !s.consume('"') {
 		return nil, false
 	}
-	start := s.i
-	for ; s.i < len(s.b); s.i++ {
-		switch c := s.b[s.i]; {
+	start, i := s.i, s.i
+	for i+8 <= len(s.b) && !special(binary.LittleEndian.Uint64(s.b[i:])) {
+		i += 8
+	}
+	for i < len(s.b) {
+		switch c := s.b[i]; {
 		case c == '"':
-			s.i++
-			return s.b[start : s.i-1], true
+			s.i = i + 1
+			return s.b[start:i], true
 		case c == '\\' || c < 0x20:
 			return nil, false
+		case c >= utf8.RuneSelf:
+			r, size := utf8.DecodeRune(s.b[i:])
+			if r == utf8.RuneError && size == 1 {
+				return nil, false // encoding/json replaces bad bytes in strings
+			}
+			i += size
+			continue
 		}
+		i++
 	}
 	return nil, false
+}
+
+// Eight bytes as one word, for special.
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// special reports whether one of the eight bytes of x is a quote, a
+// backslash, below 0x20 or past ASCII: the classic tests for a byte below
+// n and for a zero byte (of x with the byte sought xored out), exact as a
+// yes or no.
+func special(x uint64) bool {
+	zero := func(v uint64) uint64 { return (v - ones) &^ v & highs }
+	below := (x - ones*0x20) &^ x & highs
+	return x&highs|below|zero(x^ones*'"')|zero(x^ones*'\\') != 0
 }
 
 // textTo reads a string (see text) into *dst, unless dst is nil.

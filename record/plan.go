@@ -55,9 +55,27 @@ func (r Run) modelNames() []string {
 // Holds reports whether the plan holds the episode of task, track, model,
 // seed and repeat.
 func (p Plan) Holds(task, track, model string, seed, repeat int) bool {
+	return p.HoldsIn(p.Ref(task, track, model), seed, repeat)
+}
+
+// CellRef is where a task, track and model sit in a plan (Plan.Ref), for
+// asking HoldsIn of a million episodes without looking their names up.
+type CellRef struct {
+	task, model int
+	ok          bool // the plan has the task, track and model
+}
+
+// Ref returns where task, track and model sit in the plan.
+func (p Plan) Ref(task, track, model string) CellRef {
 	t, okT := p.task[task]
 	m, okM := p.model[model]
-	return okT && okM && slices.Contains(p.tracks, track) && repeat >= 0 && repeat < p.uses[seed] && p.dealt(p.rank[seed], t, m)
+	return CellRef{t, m, okT && okM && slices.Contains(p.tracks, track)}
+}
+
+// HoldsIn reports whether the plan holds the episode of seed and repeat of
+// the cell c (Ref).
+func (p Plan) HoldsIn(c CellRef, seed, repeat int) bool {
+	return c.ok && repeat >= 0 && repeat < p.uses[seed] && p.dealt(p.rank[seed], c.task, c.model)
 }
 
 // dealt reports whether the group of the seed of rank r, task t and model

@@ -7,6 +7,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 )
 
 // Data is what a run folder holds.
@@ -94,9 +95,9 @@ type episodeKey struct {
 // it, so that a repeated episode key keeps its later line in the place of
 // the first.
 type latest[K comparable] struct {
-	index map[K]int // episode → position among the episodes read
-	lines []int     // line of each position
-	redo  []bool    // whether each position's episode is one --resume redoes
+	index map[K]int32 // episode → position among the episodes read
+	lines []int32     // line of each position
+	redo  []bool      // whether each position's episode is one --resume redoes
 }
 
 // place returns the position of the episode with key k read at line: a
@@ -107,29 +108,51 @@ type latest[K comparable] struct {
 // or lost.
 func (l *latest[K]) place(k K, line int, redo bool) (pos, prev int, replaces bool) {
 	if l.index == nil {
-		l.index = map[K]int{}
+		l.index = map[K]int32{}
 	}
-	pos, ok := l.index[k]
+	p, ok := l.index[k]
 	if !ok {
 		pos = len(l.lines)
-		l.index[k] = pos
-		l.lines, l.redo = append(l.lines, line), append(l.redo, redo)
+		l.index[k] = int32(pos)
+		l.lines, l.redo = append(l.lines, int32(line)), append(l.redo, redo)
 		return pos, 0, false
 	}
+	pos = int(p)
 	if !l.redo[pos] {
-		prev = l.lines[pos]
+		prev = int(l.lines[pos])
 	}
-	l.lines[pos], l.redo[pos] = line, redo
+	l.lines[pos], l.redo[pos] = int32(line), redo
 	return pos, prev, true
 }
 
-// reserve makes room in the index for n episodes, when it has less.
-func (l *latest[K]) reserve(n int) {
-	if n > 2*len(l.index) {
-		index := make(map[K]int, n)
-		maps.Copy(index, l.index)
-		l.index = index
+// placeAt is place for an episode whose position is kept at *slot (1 +
+// the position, 0 for none) rather than in the index.
+func (l *latest[K]) placeAt(slot *int32, line int, redo bool) (pos, prev int, replaces bool) {
+	if *slot == 0 {
+		pos = len(l.lines)
+		*slot = int32(pos + 1)
+		l.lines, l.redo = append(l.lines, int32(line)), append(l.redo, redo)
+		return pos, 0, false
 	}
+	pos = int(*slot - 1)
+	if !l.redo[pos] {
+		prev = int(l.lines[pos])
+	}
+	l.lines[pos], l.redo[pos] = int32(line), redo
+	return pos, prev, true
+}
+
+// reserve makes room for n episodes, when there is less: one copy of the
+// index instead of the many of its growing, which for a million episodes
+// would hold several times their size at once.
+func (l *latest[K]) reserve(n int) {
+	if n <= 2*len(l.index) {
+		return
+	}
+	index := make(map[K]int32, n/8) // most keys are kept elsewhere (denseFirst): reserve for repeats
+	maps.Copy(index, l.index)
+	l.index = index
+	l.lines, l.redo = slices.Grow(l.lines, n-len(l.lines)), slices.Grow(l.redo, n-len(l.redo))
 }
 
 // repeatWarning words the warning for an episode whose key repeats an

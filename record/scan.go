@@ -4,7 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"iter"
+	"os"
 	"path/filepath"
+	"slices"
+
+	"bench/trackfacts"
 )
 
 // Line is one episode as Scan passes it to its visitor: what the views
@@ -17,15 +21,20 @@ type Line struct {
 	Task, Track, Model    []byte
 	ExitReason, ErrorKind []byte
 	ToolCalls, Steps      []byte // the JSON text of a list of strings, "null" or nothing: read them with Strings
-	Seed, Repeat          int
-	TestsPassed           int
-	TestsTotal            int
-	Turns                 int
-	Tokens                int // reported, prompt + completion
-	EstTokens             int // estimated offline, prompt + completion
-	Retries               int
-	CutReplies            int
-	GradingTimedOut       bool
+	// ToolCodes is the tool calls as the index of each in
+	// trackfacts.AgentTools, a byte a call, worked out on the decoding
+	// goroutines; nil when a call is of another tool (read ToolCalls
+	// then), empty when there is none.
+	ToolCodes       []byte
+	Seed, Repeat    int
+	TestsPassed     int
+	TestsTotal      int
+	Turns           int
+	Tokens          int // reported, prompt + completion
+	EstTokens       int // estimated offline, prompt + completion
+	Retries         int
+	CutReplies      int
+	GradingTimedOut bool
 
 	// Verdict is how the episode counts: its line's verdict, a pass made
 	// inconsistent when its trajectory is gone or was edited.
@@ -43,6 +52,8 @@ type Line struct {
 	// Pos: the later line stands, as Read keeps it.
 	Pos      int
 	Replaces bool
+	// Size is the line's length in bytes.
+	Size int
 }
 
 // Key is the episode's key, as Episode.Key.
@@ -53,9 +64,10 @@ func (l *Line) Key() string {
 // Folder is a run folder whose run.json has been read and checked, ready
 // to Scan.
 type Folder struct {
-	Dir string
-	Run Run
-	UID string // the run's identity, as Data.UID
+	Dir  string
+	Run  Run
+	UID  string // the run's identity, as Data.UID
+	Size int64  // of its episodes.jsonl when opened (0 when there is none): a live run's grows
 }
 
 // OpenFolder reads and checks the run.json of the run folder dir, with
@@ -65,7 +77,23 @@ func OpenFolder(dir string) (Folder, error) {
 	if err != nil {
 		return Folder{}, err
 	}
-	return Folder{Dir: dir, Run: run, UID: uid}, nil
+	f := Folder{Dir: dir, Run: run, UID: uid}
+	if st, err := os.Stat(filepath.Join(dir, EpisodesFile)); err == nil {
+		f.Size = st.Size()
+	}
+	return f, nil
+}
+
+// Expected estimates how many lines a file of size bytes holds once count
+// lines of bytes in all have been read (after the first few thousand,
+// else 0): a quarter more than read for a file that grew past size while
+// being read. A reader sizes what it keeps by it once, instead of growing
+// it many times.
+func Expected(size int64, count int, bytes int64) int {
+	if count < 4096 || bytes <= 0 {
+		return 0
+	}
+	return max(int(float64(count)*float64(size)/float64(bytes)*1.05)+1024, count+count/4)
 }
 
 // Scan streams the folder's episodes.jsonl to visit, line by line in file
@@ -83,12 +111,21 @@ func (f Folder) Scan(visit func(*Line) error) (warnings []string, err error) {
 			return err
 		}
 		l.verdict, l.missing = check.judge(l)
+		l.toolCodes = toolCodes(l.toolCalls)
 		return nil
 	}
 	var p placer
+	var bytes int64
+	reserved := false
 	tail, err := scanFile(path, decode, func(line int, l *outcomeLine) error {
 		if l.format > FormatVersion {
 			return newerFormat(path, line, l.format)
+		}
+		if bytes += int64(l.size); !reserved {
+			if n := Expected(f.Size, line, bytes); n > 0 {
+				p.seen.reserve(n)
+				reserved = true
+			}
 		}
 		out, prev := p.place(l, line)
 		if prev > 0 {
@@ -112,6 +149,7 @@ func (d Data) Scan(visit func(*Line) error) error {
 	for i := range d.Episodes {
 		l := lineOf(&d.Episodes[i])
 		l.verdict, l.missing = check.judge(&l)
+		l.toolCodes = toolCodes(l.toolCalls)
 		out := p.fill(&l, p.cell(&l), i, false)
 		if err := visit(out); err != nil {
 			return err
@@ -124,7 +162,9 @@ func (d Data) Scan(visit func(*Line) error) error {
 // episode (see Line.Pos), reusing one Line.
 type placer struct {
 	cells map[string]int // by nameKey of task, track and model
+	names [][3]string    // the names of each cell
 	seen  latest[uint64]
+	first denseFirst
 	keys  packer
 	key   []byte
 	line  Line
@@ -135,12 +175,62 @@ type placer struct {
 func (p *placer) place(l *outcomeLine, line int) (*Line, int) {
 	cell := p.cell(l)
 	redo := l.verdict.Status == StatusInterrupted || l.verdict.Status == StatusLost
-	pos, prev, replaces := p.seen.place(p.keys.of(cell, l.seed, l.repeat), line, redo)
+	var pos, prev int
+	var replaces bool
+	if slot := p.first.slot(cell, l.seed, l.repeat); slot != nil {
+		pos, prev, replaces = p.seen.placeAt(slot, line, redo)
+	} else {
+		pos, prev, replaces = p.seen.place(p.keys.of(cell, l.seed, l.repeat), line, redo)
+	}
 	return p.fill(l, cell, pos, replaces), prev
 }
 
-// cell returns the number of l's task, track and model.
+// Limits of denseFirst: the cells and seeds it holds, so that no folder
+// makes it take more than 128 × 128Ki × 4 bytes (64 MiB), whatever its
+// lines say; a run of 12 cells and 83,000 seeds (a million episodes)
+// takes 4 MB.
+const (
+	denseCells = 128
+	denseSeeds = 1 << 17
+)
+
+// denseFirst is where the episodes of a seed's first use (repeat 0) are
+// placed, by cell and seed: a slice indexed by the seed instead of an
+// entry in latest's map, which a million episodes go in and out of
+// several times slower. Seeds are the small whole numbers bench plans;
+// any other key (a repeat, a seed or cell past the limits) is latest's.
+type denseFirst struct {
+	bySeed [][]int32 // per cell, per seed: 1 + the position, 0 for none
+}
+
+// slot returns where the position of the episode of cell, seed and repeat
+// is kept, or nil when it is not one denseFirst holds.
+func (d *denseFirst) slot(cell, seed, repeat int) *int32 {
+	if repeat != 0 || cell < 0 || cell >= denseCells || seed < 0 || seed >= denseSeeds {
+		return nil
+	}
+	for len(d.bySeed) <= cell {
+		d.bySeed = append(d.bySeed, nil)
+	}
+	s := d.bySeed[cell]
+	if seed >= len(s) {
+		s = slices.Grow(s, min(denseSeeds, max(seed+1, 2*len(s)))-len(s))
+		s = s[:cap(s)]
+		d.bySeed[cell] = s
+	}
+	return &s[seed]
+}
+
+// cell returns the number of l's task, track and model: among the first
+// few cells by comparing names (quicker than hashing them), then by map.
 func (p *placer) cell(l *outcomeLine) int {
+	if len(p.names) <= 16 {
+		for i, n := range p.names {
+			if n[0] == string(l.task) && n[1] == string(l.track) && n[2] == string(l.model) {
+				return i
+			}
+		}
+	}
 	if p.cells == nil {
 		p.cells = map[string]int{}
 	}
@@ -149,6 +239,7 @@ func (p *placer) cell(l *outcomeLine) int {
 	if !ok {
 		cell = len(p.cells)
 		p.cells[string(p.key)] = cell
+		p.names = append(p.names, [3]string{string(l.task), string(l.track), string(l.model)})
 	}
 	return cell
 }
@@ -157,11 +248,11 @@ func (p *placer) cell(l *outcomeLine) int {
 func (p *placer) fill(l *outcomeLine, cell, pos int, replaces bool) *Line {
 	p.line = Line{
 		Task: l.task, Track: l.track, Model: l.model, ExitReason: l.exitReason, ErrorKind: l.errorKind,
-		ToolCalls: l.toolCalls, Steps: l.steps, Seed: l.seed, Repeat: l.repeat,
+		ToolCalls: l.toolCalls, ToolCodes: l.toolCodes, Steps: l.steps, Seed: l.seed, Repeat: l.repeat,
 		TestsPassed: l.testsPassed, TestsTotal: l.testsTotal, Turns: l.turns,
 		Tokens: l.promptTokens + l.completionTokens, EstTokens: l.estPromptTokens + l.estCompletionTokens,
 		Retries: l.retries, CutReplies: l.cutReplies, GradingTimedOut: l.gradingTimedOut,
-		Verdict: l.verdict, TrajectoryMissing: l.missing, Cell: cell, Pos: pos, Replaces: replaces,
+		Verdict: l.verdict, TrajectoryMissing: l.missing, Cell: cell, Pos: pos, Replaces: replaces, Size: l.size,
 	}
 	return &p.line
 }
@@ -188,6 +279,19 @@ func (k *packer) of(cell, seed, repeat int) uint64 {
 		k.odd[key] = n
 	}
 	return 1<<63 | n
+}
+
+// toolCodes is Line.ToolCodes of the JSON list text list.
+func toolCodes(list []byte) []byte {
+	codes := []byte{}
+	for name := range Strings(list) {
+		i := slices.IndexFunc(trackfacts.AgentTools, func(t string) bool { return t == string(name) })
+		if i < 0 {
+			return nil
+		}
+		codes = append(codes, byte(i))
+	}
+	return codes
 }
 
 // Strings yields each string of list, the JSON text of a list of strings

@@ -1,6 +1,8 @@
 package record
 
 import (
+	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -369,6 +371,24 @@ func TestTrajectoryName(t *testing.T) {
 		}
 		if got := string(AppendTrajectoryName([]byte("x/"), c.seed, c.repeat)); got != "x/"+c.want {
 			t.Errorf("AppendTrajectoryName(x/, %d, %d) = %q", c.seed, c.repeat, got)
+		}
+	}
+}
+
+// TestSpecial: special finds a quote, a backslash or a control byte at any
+// of the eight places of a word, among any other bytes (UTF-8 included),
+// and nothing else.
+func TestSpecial(t *testing.T) {
+	for _, fill := range []byte{'a', ' ', 0x7f, 0x80, 0xff, '!', '#', '[', ']'} {
+		for at := range 8 {
+			for _, c := range []byte{'"', '\\', 0, 0x1f, '\n', '\t', 0x20, 0x21, 0x5b, 0x5d, 0x7e, 0xc3} {
+				w := bytes.Repeat([]byte{fill}, 8)
+				w[at] = c
+				want := c == '"' || c == '\\' || c < 0x20 || c >= 0x80 || fill >= 0x80
+				if got := special(binary.LittleEndian.Uint64(w)); got != want {
+					t.Errorf("special(%q) = %v, want %v", w, got, want)
+				}
+			}
 		}
 	}
 }

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"bench/record"
+	"bench/trackfacts"
 )
 
 // Aggregate is what every view of a set of run folders is computed from:
@@ -27,8 +29,9 @@ type Aggregate struct {
 	// ids maps the identity of each episode of a run given more than once
 	// (the same uid and part) to its record, so that it counts once.
 	ids         map[identity]uint32
-	duplicates  int // episodes of a run given more than once, counted once
-	conflicting int // of those, copies whose verdicts differ
+	duplicates  int  // episodes of a run given more than once, counted once
+	conflicting int  // of those, copies whose verdicts differ
+	keep        bool // its report keeps it, for EpisodeVerdict (runs read whole, for the page)
 }
 
 // input is one run folder given to the aggregate.
@@ -36,12 +39,13 @@ type input struct {
 	dir      string
 	run      record.Run
 	uid      string
-	runIdx   int     // its run among Aggregate.runs
-	config   int     // the first input with the same settings (twins are within one configuration)
-	shared   bool    // another input holds the same run (identity): its episodes are deduplicated
-	base     int     // the index of its first episode in Aggregate.eps
-	n        int     // its episodes (places)
-	cellMap  []int32 // the folder's cell numbers (record.Line.Cell) → the aggregate's
+	runIdx   int              // its run among Aggregate.runs
+	config   int              // the first input with the same settings (twins are within one configuration)
+	shared   bool             // another input holds the same run (identity): its episodes are deduplicated
+	base     int              // the index of its first episode in Aggregate.eps
+	n        int              // its episodes (places)
+	cellMap  []int32          // the folder's cell numbers (record.Line.Cell) → the aggregate's
+	cellRefs []record.CellRef // where each of the folder's cells sits in its plan
 	twinSeed map[int]bool
 	plan     record.Plan
 	warnings []string
@@ -77,6 +81,7 @@ type epRec struct {
 const (
 	flagMissing uint8 = 1 << iota // its trajectory file is not in the folder
 	flagDropped                   // a copy of an episode counted from another folder of its run
+	flagInPlan                    // its run's plan holds it
 )
 
 // counted reports whether the episode is in n.
@@ -128,7 +133,16 @@ func Read(dirs []string) (*Aggregate, error) {
 	}
 	a.prepare()
 	for i, f := range folders {
-		warnings, err := f.Scan(func(l *record.Line) error { return a.add(i, l) })
+		var read int64
+		reserved := false
+		warnings, err := f.Scan(func(l *record.Line) error {
+			if read += int64(l.Size); !reserved {
+				if n := record.Expected(f.Size, l.Pos+1, read); n > 0 {
+					a.eps, reserved = slices.Grow(a.eps, n), true
+				}
+			}
+			return a.add(i, l)
+		})
 		if err != nil {
 			return nil, &FolderError{f.Dir, err}
 		}
@@ -148,6 +162,7 @@ func Read(dirs []string) (*Aggregate, error) {
 // known by its id.
 func FromData(runs []record.Data) *Aggregate {
 	a := newAggregate()
+	a.keep = true
 	for _, d := range runs {
 		a.addInput(d.Dir, d.Run, cmp.Or(d.UID, d.Run.UID, "id:"+d.Run.ID))
 	}
@@ -298,11 +313,14 @@ func (a *Aggregate) add(i int, l *record.Line) error {
 	e := epRec{
 		tokens: int64(l.Tokens), est: int64(l.EstTokens), seed: int64(l.Seed), cell: cell, repeat: int32(clampInt32(l.Repeat)),
 		turns: clampInt32(l.Turns), retries: clampInt32(l.Retries), cut: clampInt32(l.CutReplies),
-		seq: a.seqs.of(l.ToolCalls), input: uint16(i), exit: a.exits.of(l.ExitReason),
+		seq: a.seqs.of(l), input: uint16(i), exit: a.exits.of(l.ExitReason),
 		status: l.Verdict.Status, flaw: l.Verdict.Flaw,
 	}
 	if l.TrajectoryMissing {
 		e.flags |= flagMissing
+	}
+	if in.plan.HoldsIn(in.cellRefs[l.Cell], l.Seed, l.Repeat) {
+		e.flags |= flagInPlan
 	}
 	if in.twinSeed[l.Seed] {
 		e.steps = a.steps.add(l.Steps)
@@ -329,10 +347,11 @@ func clampInt32(x int) int32 { return int32(min(max(x, math.MinInt32), math.MaxI
 
 // cellFor returns the aggregate's cell of line l of input in: its task,
 // track and model (an episode from before episodes named their model
-// belongs to its one-model run's).
+// belongs to its one-model run's). It is looked up once per cell of the
+// folder, with where the cell sits in the input's plan.
 func (a *Aggregate) cellFor(in *input, l *record.Line) int32 {
 	for len(in.cellMap) <= l.Cell {
-		in.cellMap = append(in.cellMap, -1)
+		in.cellMap, in.cellRefs = append(in.cellMap, -1), append(in.cellRefs, record.CellRef{})
 	}
 	if c := in.cellMap[l.Cell]; c >= 0 {
 		return c
@@ -348,7 +367,7 @@ func (a *Aggregate) cellFor(in *input, l *record.Line) int32 {
 		a.cellOf[k] = c
 		a.cells = append(a.cells, &cell{task: k[0], track: k[1], model: k[2]})
 	}
-	in.cellMap[l.Cell] = c
+	in.cellMap[l.Cell], in.cellRefs[l.Cell] = c, in.plan.Ref(k[0], k[1], k[2])
 	return c
 }
 
@@ -398,8 +417,20 @@ func (a *Aggregate) refillSteps(scan func(i int, visit func(*record.Line) error)
 }
 
 // twinsWithoutSteps finds, per input, the episodes of twin groups whose
-// steps were not kept.
+// steps were not kept. There is none when every counted episode is one its
+// run's plan holds: two planned episodes of one configuration, cell and
+// seed use the seed twice in the plans, so markTwinSeeds kept both steps.
 func (a *Aggregate) twinsWithoutSteps() map[int]map[uint32]bool {
+	unplanned := false
+	for g := range a.eps {
+		if e := &a.eps[g]; e.counted() && e.flags&flagInPlan == 0 {
+			unplanned = true
+			break
+		}
+	}
+	if !unplanned {
+		return nil
+	}
 	type key struct {
 		config int
 		cell   int32
@@ -433,9 +464,17 @@ type nameTable struct {
 	names []string
 }
 
-// of returns the number of the name b; past 65,535 names, the last.
+// of returns the number of the name b; past 65,535 names, the last. The
+// first few names are found by comparing them in turn, which for the five
+// tools an agent has is quicker than hashing.
 func (t *nameTable) of(b []byte) uint16 {
-	if n, ok := t.index[string(b)]; ok {
+	if len(t.names) <= 8 {
+		for i, name := range t.names {
+			if name == string(b) {
+				return uint16(i)
+			}
+		}
+	} else if n, ok := t.index[string(b)]; ok {
 		return n
 	}
 	if t.index == nil {
@@ -461,37 +500,96 @@ type seqTable struct {
 	buf   []byte
 }
 
-// init makes the table, with the empty sequence as number 0.
+// init makes the table, with the empty sequence as number 0 and the
+// agent's tools numbered as record.Line.ToolCodes numbers them.
 func (t *seqTable) init() {
 	t.index = map[string]uint32{"": 0}
 	t.codes = []string{""}
+	for _, name := range trackfacts.AgentTools {
+		t.tools.of([]byte(name))
+	}
 }
 
-// of returns the number of the tool sequence of the JSON list text raw.
-func (t *seqTable) of(raw []byte) uint32 {
-	t.buf = t.buf[:0]
-	for name := range record.Strings(raw) {
-		t.buf = appendCode(t.buf, t.tools.of(name))
+// of returns the number of the tool sequence of l: by its codes (made on
+// the decoding goroutines), or, when it calls a tool the agent is not
+// offered, by the names of the JSON list text.
+func (t *seqTable) of(l *record.Line) uint32 {
+	code := l.ToolCodes
+	if code == nil {
+		t.buf = t.buf[:0]
+		for name := range record.Strings(l.ToolCalls) {
+			t.buf = appendCode(t.buf, t.tools.of(name))
+		}
+		code = t.buf
 	}
-	if n, ok := t.index[string(t.buf)]; ok {
+	if n, ok := t.index[string(code)]; ok {
 		return n
 	}
 	n := uint32(len(t.codes))
-	t.codes = append(t.codes, string(t.buf))
+	t.codes = append(t.codes, string(code))
 	t.index[t.codes[n]] = n
 	return n
 }
 
-// tools returns the names of sequence n.
-func (t *seqTable) list(n uint32) []string {
+// list returns the names of sequence n.
+func (t *seqTable) list(n uint32) []string { return t.appendList(nil, n) }
+
+// appendList appends the names of sequence n to dst.
+func (t *seqTable) appendList(dst []string, n uint32) []string {
 	code := t.codes[n]
-	var out []string
 	for i := 0; i < len(code); {
 		c, size := readCode(code[i:])
-		out = append(out, t.tools.names[c])
+		dst = append(dst, t.tools.names[c])
 		i += size
 	}
-	return out
+	return dst
+}
+
+// calls is the number of tool calls of sequence n.
+func (t *seqTable) calls(n uint32) int {
+	k := 0
+	for i := 0; i < len(t.codes[n]); k++ {
+		_, size := readCode(t.codes[n][i:])
+		i += size
+	}
+	return k
+}
+
+// ranks returns each tool number's place in the names' sorted order, or
+// nil when that is the number itself (only the agent's tools, which come
+// first and sorted).
+func (t *seqTable) ranks() []int {
+	if len(t.tools.names) <= len(trackfacts.AgentTools) {
+		return nil
+	}
+	order := make([]int, len(t.tools.names))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(x, y int) int { return cmp.Compare(t.tools.names[x], t.tools.names[y]) })
+	rank := make([]int, len(order))
+	for r, i := range order {
+		rank[i] = r
+	}
+	return rank
+}
+
+// compare orders sequences x and y as slices.Compare orders their names,
+// by the names' ranks.
+func (t *seqTable) compare(x, y uint32, rank []int) int {
+	a, b := t.codes[x], t.codes[y]
+	if rank == nil {
+		return strings.Compare(a, b) // a code of one byte a tool is the tool's rank
+	}
+	for len(a) > 0 && len(b) > 0 {
+		ca, sa := readCode(a)
+		cb, sb := readCode(b)
+		if c := cmp.Compare(rank[ca], rank[cb]); c != 0 {
+			return c
+		}
+		a, b = a[sa:], b[sb:]
+	}
+	return cmp.Compare(len(a), len(b))
 }
 
 // appendCode appends a tool's number: one byte below 255, else 255 and

@@ -17,14 +17,21 @@ func Build(inputs []record.Data) *Report { return FromData(inputs).Report() }
 // Report computes the report of the aggregate: every table, statistic and
 // caveat, from one grouping of its episodes.
 func (a *Aggregate) Report() *Report {
-	rep := &Report{agg: a}
+	rep := &Report{observed: a.observedRuns()}
+	if a.keep {
+		rep.agg = a
+	}
 	notes := &footnotes{}
 	cells := a.group()
+	a.prepareCells(cells)
 	rep.Runs = a.runInfos()
 	checked := a.checkNotes(cells, notes)
 	for _, c := range cells {
 		rep.Rows = append(rep.Rows, a.summarize(c, notes, checked))
-		rep.Sequences = append(rep.Sequences, a.sequences(c)...)
+		rep.Sequences = append(rep.Sequences, c.seqs...)
+		if c.moreSeqs.Sequences > 0 {
+			rep.MoreSeqs = append(rep.MoreSeqs, c.moreSeqs)
+		}
 	}
 	rep.Tracks = a.trackRows(cells, rep.Rows)
 	rep.Ratios, rep.McNemar = a.pairs(cells, notes)
@@ -35,6 +42,9 @@ func (a *Aggregate) Report() *Report {
 	rep.Footnotes = notes.list
 	rep.Design = designRows(a.inputs, rep.Rows)
 	rep.round()
+	for _, c := range cells {
+		c.tokens, c.est, c.turns, c.keys, c.seqs, c.twinGroups = nil, nil, nil, nil, nil, nil // the report holds what it needs
+	}
 	return rep
 }
 
@@ -60,8 +70,7 @@ func (a *Aggregate) runInfos() []RunInfo {
 			case record.StatusInterrupted:
 				info.Interrupted++
 			}
-			c := a.cells[e.cell]
-			if in.plan.Holds(c.task, c.track, c.model, int(e.seed), int(e.repeat)) {
+			if e.flags&flagInPlan != 0 {
 				if e.status.Counted() {
 					finished++
 				} else {
@@ -89,13 +98,11 @@ func (a *Aggregate) summarize(c *cell, notes *footnotes, checked checkedNotes) R
 		row.Runs = append(row.Runs, a.runs[r].label)
 	}
 	exits := map[string]int{}
-	turns := make([]float64, n)
-	for i, k := range c.counted {
+	for _, k := range c.counted {
 		e := &a.eps[c.idx[k]]
 		if e.pass() {
 			row.Passed++
 		}
-		turns[i] = float64(e.turns)
 		exits[a.exits.names[e.exit]]++
 	}
 	row.Exits = counts(exits, compareExits)
@@ -110,8 +117,7 @@ func (a *Aggregate) summarize(c *cell, notes *footnotes, checked checkedNotes) R
 			row.PassAtK = append(row.PassAtK, PassK{K: k, P: PassAtK(n, row.Passed, k)})
 		}
 	}
-	slices.Sort(turns)
-	tok, est, tu := median(a.tokensOf(c, false)), median(a.tokensOf(c, true)), median(turns)
+	tok, est, tu := median(c.tokens), median(c.est), median(c.turns)
 	row.MedianTokens, row.MedianEstTokens, row.MedianTurns = &tok, &est, &tu
 	if n == 1 {
 		row.Notes = append(row.Notes, notes.add("n = 1: examples, not rates"))
@@ -134,18 +140,45 @@ func counts(m map[string]int, order func(a, b string) int) []Count {
 }
 
 // sequences lists the distinct tool-call sequences of a cell's counted
-// episodes, most frequent first (ties by sequence).
-func (a *Aggregate) sequences(c *cell) []Sequence {
+// episodes, most frequent first (ties by sequence, in the order of the
+// tools' names), the first SequencesListed of them, and counts the rest.
+// They are counted and sorted by their numbers and codes (seqTable); the
+// lists of names of those listed are made once, sorted, into one array.
+func (a *Aggregate) sequences(c *cell) ([]Sequence, MoreSeqs) {
 	n := map[uint32]int{}
 	for _, k := range c.counted {
 		n[a.eps[c.idx[k]].seq]++
 	}
-	out := make([]Sequence, 0, len(n))
-	for seq, count := range n {
-		out = append(out, Sequence{Task: c.task, Track: c.track, Model: c.model, Tools: a.seqs.list(seq), Count: count})
+	type counted struct {
+		seq   uint32
+		count int
 	}
-	slices.SortFunc(out, func(x, y Sequence) int { return cmp.Or(y.Count-x.Count, slices.Compare(x.Tools, y.Tools)) })
-	return out
+	seqs := make([]counted, 0, len(n))
+	calls := 0
+	for seq, count := range n {
+		seqs = append(seqs, counted{seq, count})
+		calls += a.seqs.calls(seq)
+	}
+	rank := a.seqs.ranks()
+	order := func(x, y counted) int { return cmp.Or(y.count-x.count, a.seqs.compare(x.seq, y.seq, rank)) }
+	more := MoreSeqs{Task: c.task, Track: c.track, Model: c.model}
+	if len(seqs) > SequencesListed {
+		seqs = firstInOrder(seqs, SequencesListed, order)
+		for _, s := range seqs[SequencesListed:] {
+			more.Sequences, more.Episodes = more.Sequences+1, more.Episodes+s.count
+			calls -= a.seqs.calls(s.seq)
+		}
+		seqs = seqs[:SequencesListed]
+	}
+	slices.SortFunc(seqs, order)
+	names := make([]string, 0, calls)
+	out := make([]Sequence, len(seqs))
+	for i, s := range seqs {
+		start := len(names)
+		names = a.seqs.appendList(names, s.seq)
+		out[i] = Sequence{Task: c.task, Track: c.track, Model: c.model, Tools: names[start:len(names):len(names)], Count: s.count}
+	}
+	return out, more
 }
 
 // seedFor derives a bootstrap seed from a task name, so that every task's
@@ -191,4 +224,44 @@ func modelRefs(r record.Run) []record.ModelRef {
 		return r.Models
 	}
 	return []record.ModelRef{{Name: r.Model, Digest: r.ModelDigest}}
+}
+
+// firstInOrder returns xs with its k first in order at the front, in no
+// particular order among them, the others after them, without sorting
+// those: a heap of the k best seen so far (the worst on top), O(n log k).
+func firstInOrder[T any](xs []T, k int, order func(a, b T) int) []T {
+	out := make([]T, len(xs))
+	h, rest := out[:0:k], out[k:k]
+	down := func(i int) { // sift h[i] down: the greatest (the worst kept) stays on top
+		for {
+			l, r, top := 2*i+1, 2*i+2, i
+			if l < len(h) && order(h[l], h[top]) > 0 {
+				top = l
+			}
+			if r < len(h) && order(h[r], h[top]) > 0 {
+				top = r
+			}
+			if top == i {
+				return
+			}
+			h[i], h[top] = h[top], h[i]
+			i = top
+		}
+	}
+	for _, x := range xs {
+		switch {
+		case len(h) < k:
+			h = append(h, x)
+			for i := len(h) - 1; i > 0 && order(h[i], h[(i-1)/2]) > 0; i = (i - 1) / 2 {
+				h[i], h[(i-1)/2] = h[(i-1)/2], h[i]
+			}
+		case order(x, h[0]) < 0:
+			rest = append(rest, h[0])
+			h[0] = x
+			down(0)
+		default:
+			rest = append(rest, x)
+		}
+	}
+	return out
 }

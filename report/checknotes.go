@@ -41,13 +41,14 @@ func (a *Aggregate) checkNotes(cells []*cell, notes *footnotes) checkedNotes {
 		contradicts, timeouts = contradicts+c.contradicts, timeouts+c.timeouts
 		for _, g := range c.idx {
 			e := &a.eps[g]
+			path := func() string { return a.trajectoryPath(e) }
 			switch {
 			case e.flaw == record.FlawTrajectoryEdited:
-				edited.add(a.trajectoryPath(e))
+				edited.add(path)
 			case e.flaw == record.FlawTrajectoryMissing:
-				gone.add(a.trajectoryPath(e))
+				gone.add(path)
 			case e.flags&flagMissing != 0:
-				missing.add(a.trajectoryPath(e))
+				missing.add(path)
 			}
 		}
 	}
@@ -119,11 +120,11 @@ type named struct {
 	first []string
 }
 
-// add counts a path, keeping it if it is among the first.
-func (x *named) add(path string) {
+// add counts a path, keeping it (made only then) if it is among the first.
+func (x *named) add(path func() string) {
 	x.n++
 	if len(x.first) < firstFewMax {
-		x.first = append(x.first, path)
+		x.first = append(x.first, path())
 	}
 }
 

@@ -55,6 +55,8 @@ type Delta struct {
 func Compare(old, new *Aggregate, alpha float64) Comparison {
 	c := Comparison{Alpha: alpha, Need: neededPerSide(alpha)}
 	oc, nc := old.group(), new.group()
+	old.prepareCells(oc)
+	new.prepareCells(nc)
 	c.Models = severalModels(oc) || severalModels(nc)
 	newCells := map[string]*cell{}
 	for _, x := range nc {

@@ -2,7 +2,9 @@ package report
 
 import (
 	"cmp"
+	"runtime"
 	"slices"
+	"sync"
 
 	"bench/record"
 )
@@ -23,6 +25,13 @@ type cell struct {
 	gone              int // counted episodes whose recorded trajectory is gone
 	planned, inPlan   int // episodes the runs' plans hold, and of them those with a line
 	runs              []int
+
+	// What the tables need of the counted episodes, made once (prepareCells):
+	tokens, est, turns []float64   // sorted
+	keys               []pairKey   // sorted, for McNemar
+	seqs               []Sequence  // the most frequent distinct tool sequences, SequencesListed at most
+	moreSeqs           MoreSeqs    // the others
+	twinGroups         []TwinGroup // the twin groups
 }
 
 // group sorts the episodes into their cells, ordered by task, model and
@@ -63,7 +72,7 @@ func (a *Aggregate) sum(c *cell, e *epRec) {
 	}
 	c.retries += int(e.retries)
 	c.cut += int(e.cut)
-	if in.plan.Holds(c.task, c.track, c.model, int(e.seed), int(e.repeat)) {
+	if e.flags&flagInPlan != 0 {
 		c.inPlan++
 	}
 	switch e.status {
@@ -127,19 +136,48 @@ func (a *Aggregate) passes(c *cell) int {
 }
 
 // tokensOf returns a cell's counted token totals, sorted, reported or
-// estimated.
+// estimated (made by prepareCells).
 func (a *Aggregate) tokensOf(c *cell, estimated bool) []float64 {
-	xs := make([]float64, len(c.counted))
+	if estimated {
+		return c.est
+	}
+	return c.tokens
+}
+
+// prepareCells makes, for every cell at once (a goroutine each, as many at a
+// time as there are processors), what the tables read of its counted
+// episodes: sorted tokens and turns, the pair keys, the tool sequences
+// and the twin groups.
+func (a *Aggregate) prepareCells(cells []*cell) {
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for _, c := range cells {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			a.prepareCell(c)
+		}()
+	}
+	wg.Wait()
+}
+
+// prepareCell makes what prepareCells makes of one cell.
+func (a *Aggregate) prepareCell(c *cell) {
+	n := len(c.counted)
+	c.tokens, c.est, c.turns = make([]float64, n), make([]float64, n), make([]float64, n)
 	for i, k := range c.counted {
 		e := &a.eps[c.idx[k]]
-		if estimated {
-			xs[i] = float64(e.est)
-		} else {
-			xs[i] = float64(e.tokens)
-		}
+		c.tokens[i], c.est[i], c.turns[i] = float64(e.tokens), float64(e.est), float64(e.turns)
 	}
-	slices.Sort(xs)
-	return xs
+	slices.Sort(c.tokens)
+	slices.Sort(c.est)
+	slices.Sort(c.turns)
+	c.keys = a.keysOf(c)
+	c.seqs, c.moreSeqs = a.sequences(c)
+	for _, g := range a.twinsOf(c) {
+		c.twinGroups = append(c.twinGroups, a.twinGroup(c, g))
+	}
 }
 
 // configKey names the configuration of a run: two episodes with the same

@@ -25,6 +25,7 @@ func WriteJSON(w io.Writer, rep *Report) error {
 		{"ratios", func() error { return writeArray(bw, rep.Ratios) }},
 		{"mcnemar", func() error { return writeArray(bw, rep.McNemar) }},
 		{"tool_sequences", func() error { return writeArray(bw, rep.Sequences) }},
+		{"tool_sequences_more", func() error { return writeArray(bw, rep.MoreSeqs) }},
 		{"twins", func() error { return writeArray(bw, rep.Twins) }},
 		{"footnotes", func() error { return writeArray(bw, rep.Footnotes) }},
 	}

@@ -14,18 +14,22 @@ func (rep *Report) Observed() predict.Observed {
 	for _, r := range rep.Rows {
 		obs.Cells = append(obs.Cells, predict.ObservedCell{Task: r.Task, Track: r.Track, Model: r.Model, Passed: r.Passed, N: r.N})
 	}
-	if rep.agg == nil {
-		return obs
-	}
-	for _, in := range rep.agg.inputs {
+	obs.Runs = rep.observed
+	return obs
+}
+
+// observedRuns is each input's start, tasks and designed answers.
+func (a *Aggregate) observedRuns() []predict.ObservedRun {
+	var out []predict.ObservedRun
+	for _, in := range a.inputs {
 		run := predict.ObservedRun{Dir: in.dir, Started: in.run.Started, Answers: map[string]string{}}
 		for _, t := range in.run.Tasks {
 			run.Tasks = append(run.Tasks, t.Name)
 			run.Answers[t.Name] = t.Answers
 		}
-		obs.Runs = append(obs.Runs, run)
+		out = append(out, run)
 	}
-	return obs
+	return out
 }
 
 // EpisodeVerdict is how the i-th episode of input (as record.Read orders

@@ -127,7 +127,7 @@ func comparePairKeys(x, y pairKey) int {
 // mcnemar pairs the counted episodes of x and y and tests them.
 func (a *Aggregate) mcnemar(x, y *cell) McNemar {
 	t := McNemar{Task: x.task, Model: x.model, A: x.track, B: y.track}
-	xs, ys := a.keysOf(x), a.keysOf(y)
+	xs, ys := x.keys, y.keys
 	for i, j := 0, 0; i < len(xs) && j < len(ys); {
 		switch c := comparePairKeys(xs[i], ys[j]); {
 		case c < 0:

@@ -1,6 +1,9 @@
 package report
 
-import "bench/record"
+import (
+	"bench/record"
+	"bench/report/predict"
+)
 
 // Report is everything the renderers show, computed from an Aggregate. Its
 // JSON form is the document of `bench report --format json`. A figure
@@ -11,12 +14,14 @@ type Report struct {
 	Rows      []Row       `json:"rows"`
 	Ratios    []Ratio     `json:"ratios"`
 	McNemar   []McNemar   `json:"mcnemar"`
-	Sequences []Sequence  `json:"tool_sequences"`
+	Sequences []Sequence  `json:"tool_sequences"`      // the most frequent SequencesListed of each task, track and model
+	MoreSeqs  []MoreSeqs  `json:"tool_sequences_more"` // what the list leaves out, per task, track and model
 	Twins     []TwinGroup `json:"twins"`
 	Footnotes []Footnote  `json:"footnotes"`
 	Design    []DesignRow `json:"design,omitempty"` // by the tasks' designs (design.go); nil for runs that record none
 
-	agg *Aggregate // what it was computed from, for the page's episodes
+	observed []predict.ObservedRun // each run's start, tasks and designs, for check
+	agg      *Aggregate            // what it was computed from, for the page's episodes (FromData only)
 }
 
 // RunInfo describes one of the merged run folders.
@@ -128,6 +133,22 @@ type Sequence struct {
 	Model string   `json:"model"`
 	Tools []string `json:"tools"`
 	Count int      `json:"count"`
+}
+
+// SequencesListed is how many distinct tool sequences of one task, track
+// and model the report lists, the most frequent first. An agent's
+// sequences are mostly distinct in a large run: the rest are counted in
+// MoreSeqs (episodes.jsonl holds each episode's).
+const SequencesListed = 100
+
+// MoreSeqs counts the distinct tool sequences of a task, track and model
+// past the SequencesListed listed, and the episodes that made them.
+type MoreSeqs struct {
+	Task      string `json:"task"`
+	Track     string `json:"track"`
+	Model     string `json:"model"`
+	Sequences int    `json:"sequences"`
+	Episodes  int    `json:"episodes"`
 }
 
 // TwinGroup is a set of episodes with the same task, track, model, seed and

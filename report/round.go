@@ -46,6 +46,7 @@ func (rep *Report) round() {
 	rep.Ratios = nonNil(rep.Ratios)
 	rep.McNemar = nonNil(rep.McNemar)
 	rep.Sequences = nonNil(rep.Sequences)
+	rep.MoreSeqs = nonNil(rep.MoreSeqs)
 	rep.Twins = nonNil(rep.Twins)
 	rep.Footnotes = nonNil(rep.Footnotes)
 	for i := range rep.Sequences {

@@ -113,13 +113,13 @@ const SequencesShown = 10
 func sequencesTable(rep *Report) table {
 	t := table{title: "Tool sequences (counted episodes)", header: []string{"task", "track", "episodes", "tool calls"}}
 	several := rep.severalModels()
-	for _, g := range GroupSequences(rep.Sequences, SequencesShown) {
+	for _, g := range GroupSequences(rep, SequencesShown) {
 		label := trackLabel(g.Track, g.Model, several)
 		for _, s := range g.Shown {
 			t.rows = append(t.rows, []string{s.Task, label, strconv.Itoa(s.Count), CollapseLoops(s.Tools)})
 		}
 		if g.More > 0 {
-			t.rows = append(t.rows, []string{g.Task, label, strconv.Itoa(g.MoreEpisodes), fmt.Sprintf("… %d more sequences (--format json lists each)", g.More)})
+			t.rows = append(t.rows, []string{g.Task, label, strconv.Itoa(g.MoreEpisodes), fmt.Sprintf("… %d more distinct sequences", g.More)})
 		}
 	}
 	return t
@@ -133,12 +133,13 @@ type SequenceGroup struct {
 	More, MoreEpisodes int
 }
 
-// GroupSequences groups seqs (in the report's order: by task, model and
-// track, the most frequent first) per task, track and model, keeping the
-// first shown of each.
-func GroupSequences(seqs []Sequence, shown int) []SequenceGroup {
+// GroupSequences groups the report's sequences (in its order: by task,
+// model and track, the most frequent first) per task, track and model,
+// keeping the first shown of each and counting the others, those the
+// report does not list included (MoreSeqs).
+func GroupSequences(rep *Report, shown int) []SequenceGroup {
 	var out []SequenceGroup
-	for _, s := range seqs {
+	for _, s := range rep.Sequences {
 		if n := len(out); n == 0 || out[n-1].Task != s.Task || out[n-1].Track != s.Track || out[n-1].Model != s.Model {
 			out = append(out, SequenceGroup{Task: s.Task, Track: s.Track, Model: s.Model})
 		}
@@ -147,6 +148,13 @@ func GroupSequences(seqs []Sequence, shown int) []SequenceGroup {
 			g.Shown = append(g.Shown, s)
 		} else {
 			g.More, g.MoreEpisodes = g.More+1, g.MoreEpisodes+s.Count
+		}
+	}
+	for _, m := range rep.MoreSeqs {
+		for i := range out {
+			if g := &out[i]; g.Task == m.Task && g.Track == m.Track && g.Model == m.Model {
+				g.More, g.MoreEpisodes = g.More+m.Sequences, g.MoreEpisodes+m.Episodes
+			}
 		}
 	}
 	return out

@@ -18,9 +18,7 @@ const notRepeated = "the backend did not repeat a seeded run: twins with the sam
 func (a *Aggregate) twins(cells []*cell) []TwinGroup {
 	var out []TwinGroup
 	for _, c := range cells {
-		for _, g := range a.twinsOf(c) {
-			out = append(out, a.twinGroup(c, g))
-		}
+		out = append(out, c.twinGroups...)
 	}
 	return out
 }

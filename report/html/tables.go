@@ -139,7 +139,7 @@ const sequencesShown = 8
 // first.
 func sequenceViews(rep *report.Report) []sequenceView {
 	var out []sequenceView
-	for _, g := range report.GroupSequences(rep.Sequences, sequencesShown) {
+	for _, g := range report.GroupSequences(rep, sequencesShown) {
 		v := sequenceView{Task: g.Task, Track: g.Track, More: g.More}
 		if m := shownModel(rep, g.Model); m != "" {
 			v.Track += " · " + m
