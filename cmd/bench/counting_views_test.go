@@ -624,3 +624,148 @@ func TestRunUID(t *testing.T) {
 		t.Errorf("two shards of two sweeps share a uid: %+v", rep.Runs)
 	}
 }
+
+// TestEveryViewAgrees: on one set of folders holding every case — two runs
+// whose folders share a name, a run given twice, two models, the two
+// shards of a sweep, lost, interrupted, inconsistent and timed-out
+// episodes — the report's JSON, CSV and text, the page, check and compare
+// count the same passes out of the same n for every task, track and model,
+// as the test counts them itself.
+func TestEveryViewAgrees(t *testing.T) {
+	base := t.TempDir()
+	type key struct{ task, track, model string }
+	want := map[key][2]int{} // passed, n, counted by hand below
+	count := func(ep record.Episode, counts bool) {
+		lost := ep.ExitReason == record.ExitError && (ep.ErrorKind == record.ErrorServer || ep.ErrorKind == record.ErrorUnreachable)
+		if !counts || lost || ep.ExitReason == record.ExitInterrupted {
+			return
+		}
+		k := key{ep.Task, ep.Track, ep.Model}
+		w := want[k]
+		w[1]++
+		if ep.Passed && ep.TestsPassed == ep.TestsTotal && !ep.GradingTimedOut {
+			w[0]++
+		}
+		want[k] = w
+	}
+	variety := func(i int, ep record.Episode) record.Episode {
+		switch i % 7 {
+		case 1:
+			ep.ExitReason, ep.ErrorKind = record.ExitError, record.ErrorServer // lost, though it says passed
+		case 2:
+			ep.ExitReason = record.ExitInterrupted
+		case 3:
+			ep.TestsPassed = 2 // inconsistent
+		case 4:
+			ep.GradingTimedOut = true
+		case 5:
+			ep.Passed, ep.TestsPassed = false, 1
+		}
+		return ep
+	}
+	mk := func(dir string, run record.Run, models []string, seeds []int, counts bool) string {
+		var eps []record.Episode
+		i := 0
+		for _, m := range models {
+			for _, task := range []string{"leap_year", "slugify"} {
+				for _, tr := range []string{"workflow", "agent"} {
+					for _, s := range seeds {
+						i++
+						ep := variety(i, countingEp(task, tr, m, s, 0, true, 100*s+i))
+						eps = append(eps, ep)
+						count(ep, counts)
+					}
+				}
+			}
+		}
+		run.Seeds, run.Tracks = seeds, []string{"workflow", "agent"}
+		if len(models) > 1 {
+			run.Model = strings.Join(models, ",")
+			for _, m := range models {
+				run.Models = append(run.Models, record.ModelRef{Name: m})
+			}
+		} else {
+			run.Model = models[0]
+		}
+		return countingRun(t, dir, run, eps...)
+	}
+	a := mk(filepath.Join(base, "x", "run"), record.Run{}, []string{"m1", "m2"}, []int{1, 2, 3}, true)
+	b := mk(filepath.Join(base, "y", "run"), record.Run{}, []string{"m1"}, []int{1, 2, 3, 4}, true)
+	s1 := mk(filepath.Join(base, "s1"), record.Run{UID: "sweep", Shard: &record.Shard{Index: 1, Count: 2}}, []string{"m2"}, []int{5}, true)
+	s2 := mk(filepath.Join(base, "s2"), record.Run{UID: "sweep", Shard: &record.Shard{Index: 2, Count: 2}}, []string{"m2"}, []int{6}, true)
+	dirs := []string{a, b, a, s1, s2} // a given twice: counted once
+	var rep countingRows
+	countingJSON(t, &rep, append([]string{"report", "--format", "json"}, dirs...)...)
+	for k, w := range want {
+		if n, passed := rep.row(t, k.task, k.track, k.model); n != w[1] || passed != w[0] {
+			t.Errorf("json %v: %d/%d, want %d/%d", k, passed, n, w[0], w[1])
+		}
+	}
+	csvOut, _, _ := runCLI(t, append([]string{"report", "--format", "csv"}, dirs...)...)
+	for _, line := range strings.Split(strings.TrimSpace(csvOut), "\n")[1:] {
+		f := strings.Split(line, ",")
+		w, ok := want[key{f[2], f[3], f[1]}]
+		if !ok || f[4] != fmt.Sprint(w[1]) || f[6] != fmt.Sprint(w[0]) {
+			t.Errorf("csv row %s: want passed %d of n %d", line, w[0], w[1])
+		}
+	}
+	text, _, _ := runCLI(t, append([]string{"report"}, dirs...)...)
+	page, _, _ := runCLI(t, append([]string{"report", "--format", "html"}, dirs...)...)
+	results := text[strings.Index(text, "Results per task and track"):]
+	for k, w := range want {
+		frac := fmt.Sprintf("%d/%d", w[0], w[1])
+		found := false
+		for _, line := range strings.Split(results, "\n") {
+			if f := strings.Fields(line); len(f) > 3 && f[0] == k.task && f[1] == k.track && f[2] == "("+k.model+")" {
+				found = f[3] == frac
+				break
+			}
+		}
+		if !found {
+			t.Errorf("the text's row %v is not %s", k, frac)
+		}
+		if !strings.Contains(page, `<td>`+k.task+`</td><td>`+k.track+`</td><td>`+k.model+`</td><td>`+frac+`</td>`) {
+			t.Errorf("the page's row %v is not %s", k, frac)
+		}
+	}
+	predictions := filepath.Join(t.TempDir(), "p.json")
+	fakePredictEnv(t, countingStarted.Add(-time.Hour), false)
+	runCLI(t, "predict", "--tasks", "leap_year,slugify", "--out", predictions, "--answer", "leap_year=yyy,slugify=nyy")
+	var score struct {
+		Rows []struct{ Task, Model, Workflow, Agent string }
+	}
+	countingJSON(t, &score, append([]string{"check", "--format", "json", "--predictions", predictions}, dirs...)...)
+	for _, r := range score.Rows {
+		for track, got := range map[string]string{"workflow": r.Workflow, "agent": r.Agent} {
+			w := want[key{r.Task, track, r.Model}]
+			if got != fmt.Sprintf("%d/%d", w[0], w[1]) {
+				t.Errorf("check %s %s %s: %s, want %d/%d", r.Task, track, r.Model, got, w[0], w[1])
+			}
+		}
+	}
+	if len(score.Rows) != 4 {
+		t.Errorf("check scored %d task and model rows, want 4", len(score.Rows))
+	}
+	out, _, err := runCLI(t, "compare", "--format", "json", a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var deltas struct {
+		Deltas []map[string]any
+	}
+	json.Unmarshal([]byte(out), &deltas)
+	for _, d := range deltas.Deltas {
+		// a alone, against b alone: each side counted as its own report counts it.
+		for side, dir := range map[string]string{"old": a, "new": b} {
+			var one countingRows
+			countingJSON(t, &one, "report", "--format", "json", dir)
+			n, passed := one.row(t, d["task"].(string), d["track"].(string), d[map[string]string{"old": "old_model", "new": "model"}[side]].(string))
+			if int(d[side+"_n"].(float64)) != n || int(d[side+"_passed"].(float64)) != passed {
+				t.Errorf("compare %s side of %v: %v/%v, the report of %s %d/%d", side, d["task"], d[side+"_passed"], d[side+"_n"], dir, passed, n)
+			}
+		}
+	}
+	if len(deltas.Deltas) == 0 {
+		t.Error("compare found nothing in common")
+	}
+}

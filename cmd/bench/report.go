@@ -173,7 +173,7 @@ func reportWriter(format string) (renderer, error) {
 }
 
 // readEach reads each run folder with read (record.Read for whole
-// episodes, record.ReadOutcomes for what a report counts).
+// episodes: the page shows each).
 func readEach[T any](dirs []string, read func(dir string) (T, error)) ([]T, error) {
 	inputs := make([]T, 0, len(dirs))
 	for _, dir := range dirs {
