@@ -53,6 +53,7 @@ type progressState struct {
 	Failed      int // finished and failed, not counting errors
 	Errors      int // ended by an error of the episode (not the server's)
 	Lost        int // ended by the server or the network: not counted, redone by --resume
+	Interrupted int // cut short by an interrupt: not counted, redone by --resume
 	Fresh       int // episodes finished in this session, for the ETA
 	Elapsed     time.Duration
 	Running     []string // the running episodes and how long each has run, oldest first
@@ -152,8 +153,10 @@ func (s progressState) add(ep record.Episode) progressState {
 	switch verdict(ep) {
 	case "passed":
 		s.Passed++
-	case "lost", "interrupted":
+	case "lost":
 		s.Lost++
+	case "interrupted":
+		s.Interrupted++
 	case "error":
 		s.Errors++
 	default:
@@ -181,8 +184,11 @@ func renderBar(s progressState) string {
 		filled = min(barWidth, s.Done*barWidth/s.Total)
 	}
 	bar := strings.Repeat("█", filled) + strings.Repeat("░", barWidth-filled)
-	line := fmt.Sprintf("%s %d/%d  passed %d  failed %d  errors %d  lost %d  elapsed %s  ETA %s",
-		bar, s.Done, s.Total, s.Passed, s.Failed, s.Errors, s.Lost, s.Elapsed.Round(time.Second), s.eta())
+	line := fmt.Sprintf("%s %d/%d  passed %d  failed %d  errors %d  lost %d", bar, s.Done, s.Total, s.Passed, s.Failed, s.Errors, s.Lost)
+	if s.Interrupted > 0 {
+		line += fmt.Sprintf("  interrupted %d", s.Interrupted)
+	}
+	line += fmt.Sprintf("  elapsed %s  ETA %s", s.Elapsed.Round(time.Second), s.eta())
 	if len(s.Running) > 0 {
 		line += "  running: " + strings.Join(s.Running, ", ")
 	}

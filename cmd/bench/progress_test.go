@@ -99,3 +99,12 @@ func TestProgressTracksRunningEpisodes(t *testing.T) {
 	}
 	p.finish()
 }
+
+// TestProgressKeepsInterruptedApart: an interrupted episode is neither a
+// failure nor lost to the server: the line counts it on its own.
+func TestProgressKeepsInterruptedApart(t *testing.T) {
+	s := progressState{Total: 2}.add(record.Episode{Task: "a", Track: "agent", Seed: 1, Passed: true, TestsPassed: 3, TestsTotal: 3, ExitReason: record.ExitInterrupted})
+	if s.Interrupted != 1 || s.Failed != 0 || s.Lost != 0 || s.Passed != 0 || !strings.Contains(renderBar(s), "lost 0  interrupted 1  elapsed") {
+		t.Errorf("%+v: %s", s, renderBar(s))
+	}
+}

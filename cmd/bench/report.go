@@ -28,9 +28,10 @@ func reportCommand() *cli.Command {
 		Description: "Reads the run folders (run.json and episodes.jsonl), merges their episodes and prints, per task and track,\n" +
 			"passes out of n with a Wilson 95% interval, pass@k, median tokens and turns, exit reasons; per task the\n" +
 			"agent/workflow token ratio and an exact McNemar test (episodes paired within one run); tool sequences\n" +
-			"and twin runs. Episodes lost to server errors are in no rate (a lost column); a line that says passed\n" +
-			"against its test counts, a grading timeout or an edited trajectory is not a pass; a run given twice is\n" +
-			"counted once. Caveats are footnotes. The CSV's columns are fixed, so the CSVs of several runs concatenate.\n" +
+			"and twin runs. Episodes lost to server errors or interrupted are in no rate (lost and unfinished columns),\n" +
+			"and a run that has not finished its plan says so and how to finish it; a line that says passed against its\n" +
+			"test counts or its trajectory is inconsistent, a failure; a run given twice (its uid) is counted once; models\n" +
+			"are never pooled. Caveats are footnotes. The CSV's columns are fixed, so the CSVs of several runs concatenate.\n" +
 			"--plot writes one SVG file with two panels: pass rate per task and track, and median tokens.\n" +
 			"--format html writes one self-contained page (charts, tables, every episode as a timeline, twins side by side)\n" +
 			"that opens from disk with no server; --predictions adds predicted against observed per task.\n\n" +
