@@ -23,6 +23,7 @@ type outcomeLine struct {
 	verdict   Verdict // the episode's, with its trajectory checked (trajectoryCheck.judge)
 	missing   bool    // its trajectory file is missing
 	toolCodes []byte  // see Line.ToolCodes
+	cellHash  uint64  // a hash of task, track and model (namesHash)
 }
 
 // decodeOutcomeLine decodes an episode line into l. A plain line — an
@@ -74,7 +75,7 @@ func (l *outcomeLine) readPlain(b []byte) bool {
 	if !s.consume('}') {
 		for {
 			key, ok := s.text()
-			if !ok || !s.consume(':') || !l.set(&s, string(key)) {
+			if !ok || !s.consume(':') || !l.set(&s, key) {
 				return false
 			}
 			if s.consume('}') {
@@ -92,8 +93,8 @@ func (l *outcomeLine) readPlain(b []byte) bool {
 // set reads the value of the field key from s and reports whether both
 // are plain: key a field of Episode spelled as its tag, the value of its
 // type. Fields an Outcome does not hold are read and checked too.
-func (l *outcomeLine) set(s *scanner, key string) bool {
-	switch key {
+func (l *outcomeLine) set(s *scanner, key []byte) bool {
+	switch string(key) { // compared in place, not copied
 	case "task":
 		return s.textTo(&l.task)
 	case "track":

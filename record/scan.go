@@ -3,6 +3,7 @@ package record
 import (
 	"bytes"
 	"encoding/json"
+	"hash/maphash"
 	"iter"
 	"os"
 	"path/filepath"
@@ -111,7 +112,7 @@ func (f Folder) Scan(visit func(*Line) error) (warnings []string, err error) {
 			return err
 		}
 		l.verdict, l.missing = check.judge(l)
-		l.toolCodes = toolCodes(l.toolCalls)
+		l.toolCodes, l.cellHash = toolCodes(l.toolCalls), namesHash(l.task, l.track, l.model)
 		return nil
 	}
 	var p placer
@@ -149,7 +150,7 @@ func (d Data) Scan(visit func(*Line) error) error {
 	for i := range d.Episodes {
 		l := lineOf(&d.Episodes[i])
 		l.verdict, l.missing = check.judge(&l)
-		l.toolCodes = toolCodes(l.toolCalls)
+		l.toolCodes, l.cellHash = toolCodes(l.toolCalls), namesHash(l.task, l.track, l.model)
 		out := p.fill(&l, p.cell(&l), i, false)
 		if err := visit(out); err != nil {
 			return err
@@ -161,13 +162,14 @@ func (d Data) Scan(visit func(*Line) error) error {
 // placer numbers the cells of the lines of one folder and places each
 // episode (see Line.Pos), reusing one Line.
 type placer struct {
-	cells map[string]int // by nameKey of task, track and model
-	names [][3]string    // the names of each cell
-	seen  latest[uint64]
-	first denseFirst
-	keys  packer
-	key   []byte
-	line  Line
+	cells  map[string]int // by nameKey of task, track and model
+	byHash map[uint64]int // by namesHash, the first cell of each hash
+	names  [][3]string    // the names of each cell
+	seen   latest[uint64]
+	first  denseFirst
+	keys   packer
+	key    []byte
+	line   Line
 }
 
 // place fills p's Line from l read at line, and returns it with the line
@@ -221,18 +223,17 @@ func (d *denseFirst) slot(cell, seed, repeat int) *int32 {
 	return &s[seed]
 }
 
-// cell returns the number of l's task, track and model: among the first
-// few cells by comparing names (quicker than hashing them), then by map.
+// cell returns the number of l's task, track and model: by the hash of
+// its names made on the decoding goroutines (checked against the names),
+// else by the names themselves.
 func (p *placer) cell(l *outcomeLine) int {
-	if len(p.names) <= 16 {
-		for i, n := range p.names {
-			if n[0] == string(l.task) && n[1] == string(l.track) && n[2] == string(l.model) {
-				return i
-			}
+	if c, ok := p.byHash[l.cellHash]; ok {
+		if n := p.names[c]; n[0] == string(l.task) && n[1] == string(l.track) && n[2] == string(l.model) {
+			return c
 		}
 	}
 	if p.cells == nil {
-		p.cells = map[string]int{}
+		p.cells, p.byHash = map[string]int{}, map[uint64]int{}
 	}
 	p.key = nameKey(p.key[:0], l.task, l.track, l.model)
 	cell, ok := p.cells[string(p.key)]
@@ -241,7 +242,24 @@ func (p *placer) cell(l *outcomeLine) int {
 		p.cells[string(p.key)] = cell
 		p.names = append(p.names, [3]string{string(l.task), string(l.track), string(l.model)})
 	}
+	if _, ok := p.byHash[l.cellHash]; !ok {
+		p.byHash[l.cellHash] = cell
+	}
 	return cell
+}
+
+// hashSeed seeds namesHash, once per process.
+var hashSeed = maphash.MakeSeed()
+
+// namesHash is a hash of task, track and model, each after its length.
+func namesHash(task, track, model []byte) uint64 {
+	var h maphash.Hash
+	h.SetSeed(hashSeed)
+	for _, n := range [...][]byte{task, track, model} {
+		h.WriteByte(byte(len(n)))
+		h.Write(n)
+	}
+	return h.Sum64()
 }
 
 // fill fills p's Line from l, its cell and its place, and returns it.
@@ -285,13 +303,30 @@ func (k *packer) of(cell, seed, repeat int) uint64 {
 func toolCodes(list []byte) []byte {
 	codes := []byte{}
 	for name := range Strings(list) {
-		i := slices.IndexFunc(trackfacts.AgentTools, func(t string) bool { return t == string(name) })
+		i := toolIndex(name)
 		if i < 0 {
 			return nil
 		}
 		codes = append(codes, byte(i))
 	}
 	return codes
+}
+
+// toolIndex is name's index in trackfacts.AgentTools, or -1.
+func toolIndex(name []byte) int {
+	switch string(name) { // compared in place, not copied
+	case "edit_file":
+		return 0
+	case "list_files":
+		return 1
+	case "read_file":
+		return 2
+	case "run_tests":
+		return 3
+	case "write_file":
+		return 4
+	}
+	return slices.IndexFunc(trackfacts.AgentTools, func(t string) bool { return t == string(name) }) // a tool added since
 }
 
 // Strings yields each string of list, the JSON text of a list of strings

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"bench/trackfacts"
 )
 
 // writeLines writes run.json and an episodes.jsonl of the given lines
@@ -227,7 +229,7 @@ func TestPlainFieldsAreEpisodes(t *testing.T) {
 	}
 	var l outcomeLine
 	for _, name := range known {
-		if l.set(&scanner{b: []byte("{}")}, name) && name != "sandbox" {
+		if l.set(&scanner{b: []byte("{}")}, []byte(name)) && name != "sandbox" {
 			t.Errorf("field %s takes an object", name)
 		}
 	}
@@ -389,6 +391,21 @@ func TestSpecial(t *testing.T) {
 					t.Errorf("special(%q) = %v, want %v", w, got, want)
 				}
 			}
+		}
+	}
+}
+
+// TestToolIndex: toolIndex numbers the agent's tools as trackfacts lists
+// them, and no other name.
+func TestToolIndex(t *testing.T) {
+	for i, name := range trackfacts.AgentTools {
+		if got := toolIndex([]byte(name)); got != i {
+			t.Errorf("toolIndex(%s) = %d, want %d", name, got, i)
+		}
+	}
+	for _, name := range []string{"", "Read_file", "read_files", "\x1b"} {
+		if got := toolIndex([]byte(name)); got != -1 {
+			t.Errorf("toolIndex(%q) = %d, want -1", name, got)
 		}
 	}
 }
