@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
+	"reflect"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -73,8 +75,12 @@ func (l *outcomeLine) readPlain(b []byte) bool {
 		return false
 	}
 	if !s.consume('}') {
+		next := 0 // where in writtenKeys the next key is looked for first
 		for {
-			key, ok := s.text()
+			key, ok := s.knownKey(&next)
+			if !ok {
+				key, ok = s.text()
+			}
 			if !ok || !s.consume(':') || !l.set(&s, key) {
 				return false
 			}
@@ -88,6 +94,35 @@ func (l *outcomeLine) readPlain(b []byte) bool {
 	}
 	s.space()
 	return s.i == len(s.b)
+}
+
+// writtenKeys are the keys of a line in the order bench writes them
+// (Episode's fields, then "status"), each as its JSON text up to the
+// colon's left: a line of bench's is read key after key by comparing it
+// with the one expected next, not scanning it as any string.
+var writtenKeys = func() [][]byte {
+	var out [][]byte
+	for f := range reflect.TypeFor[Episode]().Fields() {
+		out = append(out, []byte(`"`+strings.Split(f.Tag.Get("json"), ",")[0]+`"`))
+	}
+	return append(out, []byte(`"status"`))
+}()
+
+// knownKey reads, when s is at one of writtenKeys at or after *next (those
+// before it are keys a line omits, such as an empty model), that key, and
+// moves *next past it; else it reads nothing.
+func (s *scanner) knownKey(next *int) ([]byte, bool) {
+	if s.i < len(s.b) && isSpace(s.b[s.i]) {
+		return nil, false
+	}
+	for k := *next; k < len(writtenKeys) && k < *next+4; k++ {
+		if w := writtenKeys[k]; bytes.HasPrefix(s.b[s.i:], w) {
+			s.i += len(w)
+			*next = k + 1
+			return w[1 : len(w)-1], true
+		}
+	}
+	return nil, false
 }
 
 // set reads the value of the field key from s and reports whether both
