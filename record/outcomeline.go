@@ -25,6 +25,7 @@ type outcomeLine struct {
 	verdict   Verdict // the episode's, with its trajectory checked (trajectoryCheck.judge)
 	missing   bool    // its trajectory file is missing
 	toolCodes []byte  // see Line.ToolCodes
+	toolsHash uint64  // see Line.ToolsHash
 	cellHash  uint64  // a hash of task, track and model (namesHash)
 }
 

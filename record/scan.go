@@ -26,7 +26,10 @@ type Line struct {
 	// trackfacts.AgentTools, a byte a call, worked out on the decoding
 	// goroutines; nil when a call is of another tool (read ToolCalls
 	// then), empty when there is none.
-	ToolCodes       []byte
+	ToolCodes []byte
+	// ToolsHash is a hash of ToolCodes (when there are), made on the
+	// decoding goroutines, for a view to look the sequence up by.
+	ToolsHash       uint64
 	Seed, Repeat    int
 	TestsPassed     int
 	TestsTotal      int
@@ -113,6 +116,7 @@ func (f Folder) Scan(visit func(*Line) error) (warnings []string, err error) {
 		}
 		l.verdict, l.missing = check.judge(l)
 		l.toolCodes, l.cellHash = toolCodes(l.toolCalls), namesHash(l.task, l.track, l.model)
+		l.toolsHash = maphash.Bytes(hashSeed, l.toolCodes)
 		return nil
 	}
 	var p placer
@@ -151,6 +155,7 @@ func (d Data) Scan(visit func(*Line) error) error {
 		l := lineOf(&d.Episodes[i])
 		l.verdict, l.missing = check.judge(&l)
 		l.toolCodes, l.cellHash = toolCodes(l.toolCalls), namesHash(l.task, l.track, l.model)
+		l.toolsHash = maphash.Bytes(hashSeed, l.toolCodes)
 		out := p.fill(&l, p.cell(&l), i, false)
 		if err := visit(out); err != nil {
 			return err
@@ -266,7 +271,7 @@ func namesHash(task, track, model []byte) uint64 {
 func (p *placer) fill(l *outcomeLine, cell, pos int, replaces bool) *Line {
 	p.line = Line{
 		Task: l.task, Track: l.track, Model: l.model, ExitReason: l.exitReason, ErrorKind: l.errorKind,
-		ToolCalls: l.toolCalls, ToolCodes: l.toolCodes, Steps: l.steps, Seed: l.seed, Repeat: l.repeat,
+		ToolCalls: l.toolCalls, ToolCodes: l.toolCodes, ToolsHash: l.toolsHash, Steps: l.steps, Seed: l.seed, Repeat: l.repeat,
 		TestsPassed: l.testsPassed, TestsTotal: l.testsTotal, Turns: l.turns,
 		Tokens: l.promptTokens + l.completionTokens, EstTokens: l.estPromptTokens + l.estCompletionTokens,
 		Retries: l.retries, CutReplies: l.cutReplies, GradingTimedOut: l.gradingTimedOut,

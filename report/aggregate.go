@@ -494,40 +494,62 @@ func (t *nameTable) of(b []byte) uint16 {
 // million agent episodes of mostly distinct sequences take a few bytes per
 // call, not a string per name.
 type seqTable struct {
-	index map[string]uint32 // encoded sequence → its number
-	codes []string          // each number's encoded sequence
-	tools nameTable
-	buf   []byte
+	byHash map[uint64]uint32 // record.Line.ToolsHash → the number of a sequence of that hash
+	index  map[string]uint32 // encoded sequence → its number, for the others
+	codes  []string          // each number's encoded sequence
+	tools  nameTable
+	buf    []byte
 }
 
 // init makes the table, with the empty sequence as number 0 and the
 // agent's tools numbered as record.Line.ToolCodes numbers them.
 func (t *seqTable) init() {
-	t.index = map[string]uint32{"": 0}
+	t.index, t.byHash = map[string]uint32{"": 0}, map[uint64]uint32{}
 	t.codes = []string{""}
 	for _, name := range trackfacts.AgentTools {
 		t.tools.of([]byte(name))
 	}
 }
 
-// of returns the number of the tool sequence of l: by its codes (made on
-// the decoding goroutines), or, when it calls a tool the agent is not
-// offered, by the names of the JSON list text.
+// of returns the number of the tool sequence of l: by its codes and their
+// hash (made on the decoding goroutines), or, when it calls a tool the
+// agent is not offered, by the names of the JSON list text.
 func (t *seqTable) of(l *record.Line) uint32 {
 	code := l.ToolCodes
-	if code == nil {
+	if code != nil && len(code) == 0 {
+		return 0 // no tool call
+	}
+	if code != nil {
+		n, ok := t.byHash[l.ToolsHash]
+		switch {
+		case ok && t.codes[n] == string(code):
+			return n
+		case !ok: // the first sequence of its hash: known by the hash alone
+			n = t.add(code, false)
+			t.byHash[l.ToolsHash] = n
+			return n
+		}
+	} else {
 		t.buf = t.buf[:0]
 		for name := range record.Strings(l.ToolCalls) {
 			t.buf = appendCode(t.buf, t.tools.of(name))
 		}
 		code = t.buf
 	}
-	if n, ok := t.index[string(code)]; ok {
+	if n, ok := t.index[string(code)]; ok { // a sequence of another tool, or of a hash another has
 		return n
 	}
+	return t.add(code, true)
+}
+
+// add numbers the new sequence of code, in the index of encoded
+// sequences when indexed (else it is found by its hash).
+func (t *seqTable) add(code []byte, indexed bool) uint32 {
 	n := uint32(len(t.codes))
 	t.codes = append(t.codes, string(code))
-	t.index[t.codes[n]] = n
+	if indexed {
+		t.index[t.codes[n]] = n
+	}
 	return n
 }
 
