@@ -136,12 +136,18 @@ func trajectoryEdited(path, digest string) (bool, error) {
 	}
 	defer f.Close()
 	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
+	buf := copyBuffers.Get().(*[]byte)
+	defer copyBuffers.Put(buf)
+	if _, err := io.CopyBuffer(h, struct{ io.Reader }{f}, *buf); err != nil { // the file's WriteTo would take a buffer of its own
 		return false, err
 	}
 	digest = strings.TrimPrefix(strings.ToLower(digest), "sha256:") // the form of the tasks' checksums, too
 	return hex.EncodeToString(h.Sum(nil)) != digest, nil
 }
+
+// copyBuffers are the buffers trajectories are hashed through, one for
+// each decoding goroutine at a time rather than one per file.
+var copyBuffers = sync.Pool{New: func() any { b := make([]byte, 64<<10); return &b }}
 
 // nameKey appends to dst a key for the names of a task, track and model:
 // each after its length, so that no two lists of names share a key.
