@@ -15,7 +15,8 @@ func Example() {
 	dir := filepath.Join(os.TempDir(), fmt.Sprintf("bench-example-%d", time.Now().UnixNano()))
 	defer os.RemoveAll(dir)
 
-	w, _ := record.Create(dir, record.Run{ID: "demo", Model: "qwen3:8b", Seeds: []int{1}, Tracks: []string{"workflow"}})
+	w, _ := record.Create(dir, record.Run{ID: "demo", Model: "qwen3:8b", Seeds: []int{1}, Tracks: []string{"workflow"},
+		Tasks: []record.TaskRef{{Name: "leap_year", Checksum: "sha256:00"}}})
 	tr, _ := w.Trajectory("leap_year", "workflow", 1, 0)
 	tr.Record(record.Event{Kind: record.EventEnd, Exit: record.ExitDone})
 	_ = tr.Close()

@@ -2,7 +2,10 @@ package record
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
+	"reflect"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -18,6 +21,12 @@ type outcomeLine struct {
 	retries, cutReplies                                         int
 	passed, gradingTimedOut                                     bool
 	size                                                        int // of the line, in bytes
+
+	verdict   Verdict // the episode's, with its trajectory checked (trajectoryCheck.judge)
+	missing   bool    // its trajectory file is missing
+	toolCodes []byte  // see Line.ToolCodes
+	toolsHash uint64  // see Line.ToolsHash
+	cellHash  uint64  // a hash of task, track and model (namesHash)
 }
 
 // decodeOutcomeLine decodes an episode line into l. A plain line — an
@@ -62,17 +71,18 @@ func lineOf(ep *Episode) outcomeLine {
 // it is not, l is left half read.
 func (l *outcomeLine) readPlain(b []byte) bool {
 	*l = outcomeLine{}
-	if !utf8.Valid(b) {
-		return false // encoding/json replaces bad bytes in strings
-	}
-	s := scanner{b: b}
+	s := scanner{b: b} // text refuses a string of bad UTF-8, which encoding/json would mend; any other byte past ASCII is outside a string, where JSON has none
 	if !s.consume('{') {
 		return false
 	}
 	if !s.consume('}') {
+		next := 0 // where in writtenKeys the next key is looked for first
 		for {
-			key, ok := s.text()
-			if !ok || !s.consume(':') || !l.set(&s, string(key)) {
+			key, ok := s.knownKey(&next)
+			if !ok {
+				key, ok = s.text()
+			}
+			if !ok || !s.consume(':') || !l.set(&s, key) {
 				return false
 			}
 			if s.consume('}') {
@@ -87,11 +97,40 @@ func (l *outcomeLine) readPlain(b []byte) bool {
 	return s.i == len(s.b)
 }
 
+// writtenKeys are the keys of a line in the order bench writes them
+// (Episode's fields, then "status"), each as its JSON text up to the
+// colon's left: a line of bench's is read key after key by comparing it
+// with the one expected next, not scanning it as any string.
+var writtenKeys = func() [][]byte {
+	var out [][]byte
+	for f := range reflect.TypeFor[Episode]().Fields() {
+		out = append(out, []byte(`"`+strings.Split(f.Tag.Get("json"), ",")[0]+`"`))
+	}
+	return append(out, []byte(`"status"`))
+}()
+
+// knownKey reads, when s is at one of writtenKeys at or after *next (those
+// before it are keys a line omits, such as an empty model), that key, and
+// moves *next past it; else it reads nothing.
+func (s *scanner) knownKey(next *int) ([]byte, bool) {
+	if s.i < len(s.b) && isSpace(s.b[s.i]) {
+		return nil, false
+	}
+	for k := *next; k < len(writtenKeys) && k < *next+4; k++ {
+		if w := writtenKeys[k]; bytes.HasPrefix(s.b[s.i:], w) {
+			s.i += len(w)
+			*next = k + 1
+			return w[1 : len(w)-1], true
+		}
+	}
+	return nil, false
+}
+
 // set reads the value of the field key from s and reports whether both
 // are plain: key a field of Episode spelled as its tag, the value of its
 // type. Fields an Outcome does not hold are read and checked too.
-func (l *outcomeLine) set(s *scanner, key string) bool {
-	switch key {
+func (l *outcomeLine) set(s *scanner, key []byte) bool {
+	switch string(key) { // compared in place, not copied
 	case "task":
 		return s.textTo(&l.task)
 	case "track":
@@ -104,13 +143,13 @@ func (l *outcomeLine) set(s *scanner, key string) bool {
 		return s.textTo(&l.errorKind)
 	case "trajectory_sha256":
 		return s.textTo(&l.trajectorySHA256)
-	case "run", "host", "posture", "error":
+	case "run", "host", "posture", "error", "status":
 		return s.textTo(nil)
 	case "tool_calls":
 		return s.list(&l.toolCalls)
 	case "steps":
 		return s.list(&l.steps)
-	case "failed_tests":
+	case "failed_tests", "tamper_reasons":
 		return s.list(nil)
 	case "format":
 		return s.integer(&l.format)
@@ -151,10 +190,11 @@ func (l *outcomeLine) set(s *scanner, key string) bool {
 }
 
 // plainFields are the JSON names set reads: every field of Episode (a test
-// checks it).
+// checks it), the "status" its lines carry (MarshalJSON), and
+// "tamper_reasons", a list grading is to record.
 var plainFields = []string{
-	"task", "track", "model", "exit_reason", "error_kind", "trajectory_sha256", "run", "host", "posture", "error",
-	"tool_calls", "steps", "failed_tests",
+	"task", "track", "model", "exit_reason", "error_kind", "trajectory_sha256", "run", "host", "posture", "error", "status",
+	"tool_calls", "steps", "failed_tests", "tamper_reasons",
 	"format", "seed", "repeat", "tests_passed", "tests_total", "turns", "prompt_tokens", "completion_tokens",
 	"est_prompt_tokens", "est_completion_tokens", "retries", "cut_replies", "model_calls", "wall_ms", "model_ms", "test_ms",
 	"workflow_calls", "workflow_tokens", "workflow_est_tokens",
@@ -170,13 +210,25 @@ type scanner struct {
 
 // space skips white space.
 func (s *scanner) space() {
-	for s.i < len(s.b) && (s.b[s.i] == ' ' || s.b[s.i] == '\t' || s.b[s.i] == '\n' || s.b[s.i] == '\r') {
+	for s.i < len(s.b) && isSpace(s.b[s.i]) {
 		s.i++
 	}
 }
 
-// consume skips white space and then c, if it is next, reporting whether it was.
+// isSpace reports whether c is JSON's white space.
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// consume skips white space and then c, if it is next, reporting whether
+// it was. The next byte is looked at first: lines bench writes have no
+// white space between their tokens.
 func (s *scanner) consume(c byte) bool {
+	if s.i < len(s.b) && !isSpace(s.b[s.i]) {
+		if s.b[s.i] == c {
+			s.i++
+			return true
+		}
+		return false
+	}
 	s.space()
 	if s.i < len(s.b) && s.b[s.i] == c {
 		s.i++
@@ -196,23 +248,52 @@ func (s *scanner) literal(word string) bool {
 	return true
 }
 
-// text reads a string without escapes or control characters and returns
-// its text.
+// text reads a string of valid UTF-8 without escapes or control
+// characters and returns its text. It skips eight bytes at a time while
+// each is printable ASCII other than a quote or a backslash (most of a
+// line is such text).
 func (s *scanner) text() ([]byte, bool) {
 	if !s.consume('"') {
 		return nil, false
 	}
-	start := s.i
-	for ; s.i < len(s.b); s.i++ {
-		switch c := s.b[s.i]; {
+	start, i := s.i, s.i
+	for i+8 <= len(s.b) && !special(binary.LittleEndian.Uint64(s.b[i:])) {
+		i += 8
+	}
+	for i < len(s.b) {
+		switch c := s.b[i]; {
 		case c == '"':
-			s.i++
-			return s.b[start : s.i-1], true
+			s.i = i + 1
+			return s.b[start:i], true
 		case c == '\\' || c < 0x20:
 			return nil, false
+		case c >= utf8.RuneSelf:
+			r, size := utf8.DecodeRune(s.b[i:])
+			if r == utf8.RuneError && size == 1 {
+				return nil, false // encoding/json replaces bad bytes in strings
+			}
+			i += size
+			continue
 		}
+		i++
 	}
 	return nil, false
+}
+
+// Eight bytes as one word, for special.
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// special reports whether one of the eight bytes of x is a quote, a
+// backslash, below 0x20 or past ASCII: the classic tests for a byte below
+// n and for a zero byte (of x with the byte sought xored out), exact as a
+// yes or no.
+func special(x uint64) bool {
+	zero := func(v uint64) uint64 { return (v - ones) &^ v & highs }
+	below := (x - ones*0x20) &^ x & highs
+	return x&highs|below|zero(x^ones*'"')|zero(x^ones*'\\') != 0
 }
 
 // textTo reads a string (see text) into *dst, unless dst is nil.

@@ -1,19 +1,22 @@
 package record
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 )
 
 // Data is what a run folder holds.
 type Data struct {
-	Dir      string
-	Run      Run
+	Dir string
+	Run Run
+	// UID is the run's identity: Run.UID, or, for a folder written before
+	// runs recorded one, one derived from its run.json's bytes.
+	UID      string
 	Episodes []Episode // in file order; a repeated episode key keeps its last line
 	Warnings []string  // torn or malformed lines that were skipped, repeated episodes (but for a redone interrupted or lost one)
 }
@@ -37,14 +40,19 @@ func Read(dir string) (Data, error) {
 
 // read is Read plus where episodes.jsonl's torn tail starts, for Resume.
 func read(dir string) (Data, jsonlTail, error) {
-	data := Data{Dir: dir}
+	run, uid, err := readRun(dir)
+	if err != nil {
+		return Data{}, jsonlTail{}, err
+	}
+	data := Data{Dir: dir, Run: run, UID: uid}
 	var seen latest[episodeKey]
 	path := filepath.Join(dir, EpisodesFile)
-	tail, err := scanEpisodes(dir, &data.Run, decodeJSON[Episode], func(line int, ep *Episode) error {
+	tail, err := scanFile(path, decodeJSON[Episode], func(line int, ep *Episode) error {
 		if ep.Format > FormatVersion {
 			return newerFormat(path, line, ep.Format)
 		}
-		pos, prev := seen.place(episodeKey{ep.Task, ep.Track, ep.Model, ep.Seed, ep.Repeat}, line, ep.ExitReason == ExitInterrupted || ep.Lost())
+		status := ep.Verdict().Status
+		pos, prev, _ := seen.place(episodeKey{ep.Task, ep.Track, ep.Model, ep.Seed, ep.Repeat}, line, status == StatusInterrupted || status == StatusLost)
 		if prev > 0 {
 			data.Warnings = append(data.Warnings, repeatWarning(path, line, ep.Key(), prev))
 		}
@@ -62,19 +70,13 @@ func read(dir string) (Data, jsonlTail, error) {
 	return data, tail, nil
 }
 
-// scanEpisodes reads run.json of the run folder dir into *run, then decodes
-// each line of its episodes.jsonl with decode and passes it to visit, in
-// file order (see scanJSONL). A missing episodes.jsonl is a warning.
-func scanEpisodes[T any](dir string, run *Run, decode func([]byte, *T) error, visit func(line int, v *T) error) (jsonlTail, error) {
-	r, err := readRun(dir)
-	if err != nil {
-		return jsonlTail{}, err
-	}
-	*run = r
-	path := filepath.Join(dir, EpisodesFile)
+// scanFile decodes each line of the JSONL file at path with decode and
+// passes it to visit, in file order (see scanJSONL). A missing file is a
+// warning.
+func scanFile[T any](path string, decode func([]byte, *T) error, visit func(line int, v *T) error) (jsonlTail, error) {
 	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return jsonlTail{tornAt: -1, warnings: []string{fmt.Sprintf("%s is missing: no episode finished", path)}}, nil
+		return jsonlTail{tornAt: -1, warnings: []string{missingEpisodes(path)}}, nil
 	}
 	if err != nil {
 		return jsonlTail{}, fmt.Errorf("reading episodes: %w", err)
@@ -93,41 +95,64 @@ type episodeKey struct {
 // it, so that a repeated episode key keeps its later line in the place of
 // the first.
 type latest[K comparable] struct {
-	index map[K]int // episode → position among the episodes read
-	lines []int     // line of each position
-	redo  []bool    // whether each position's episode is one --resume redoes
+	index map[K]int32 // episode → position among the episodes read
+	lines []int32     // line of each position
+	redo  []bool      // whether each position's episode is one --resume redoes
 }
 
 // place returns the position of the episode with key k read at line: a
-// new one (the count so far) or that of the earlier line it replaces, with
-// that line's number when the repeat deserves a warning (else 0: an
-// interrupted or lost episode, which --resume redoes, is expected to repeat).
-// redo says whether this episode is interrupted or lost.
-func (l *latest[K]) place(k K, line int, redo bool) (pos, prev int) {
+// new one (the count so far) or that of the earlier line it replaces
+// (replaces set), with that line's number when the repeat deserves a
+// warning (else 0: an interrupted or lost episode, which --resume redoes,
+// is expected to repeat). redo says whether this episode is interrupted
+// or lost.
+func (l *latest[K]) place(k K, line int, redo bool) (pos, prev int, replaces bool) {
 	if l.index == nil {
-		l.index = map[K]int{}
+		l.index = map[K]int32{}
 	}
-	pos, ok := l.index[k]
+	p, ok := l.index[k]
 	if !ok {
 		pos = len(l.lines)
-		l.index[k] = pos
-		l.lines, l.redo = append(l.lines, line), append(l.redo, redo)
-		return pos, 0
+		l.index[k] = int32(pos)
+		l.lines, l.redo = append(l.lines, int32(line)), append(l.redo, redo)
+		return pos, 0, false
 	}
+	pos = int(p)
 	if !l.redo[pos] {
-		prev = l.lines[pos]
+		prev = int(l.lines[pos])
 	}
-	l.lines[pos], l.redo[pos] = line, redo
-	return pos, prev
+	l.lines[pos], l.redo[pos] = int32(line), redo
+	return pos, prev, true
 }
 
-// reserve makes room in the index for n episodes, when it has less.
-func (l *latest[K]) reserve(n int) {
-	if n > 2*len(l.index) {
-		index := make(map[K]int, n)
-		maps.Copy(index, l.index)
-		l.index = index
+// placeAt is place for an episode whose position is kept at *slot (1 +
+// the position, 0 for none) rather than in the index.
+func (l *latest[K]) placeAt(slot *int32, line int, redo bool) (pos, prev int, replaces bool) {
+	if *slot == 0 {
+		pos = len(l.lines)
+		*slot = int32(pos + 1)
+		l.lines, l.redo = append(l.lines, int32(line)), append(l.redo, redo)
+		return pos, 0, false
 	}
+	pos = int(*slot - 1)
+	if !l.redo[pos] {
+		prev = int(l.lines[pos])
+	}
+	l.lines[pos], l.redo[pos] = int32(line), redo
+	return pos, prev, true
+}
+
+// reserve makes room for n episodes, when there is less: one copy of the
+// index instead of the many of its growing, which for a million episodes
+// would hold several times their size at once.
+func (l *latest[K]) reserve(n int) {
+	if n <= 2*len(l.index) {
+		return
+	}
+	index := make(map[K]int32, n/8) // most keys are kept elsewhere (denseFirst): reserve for repeats
+	maps.Copy(index, l.index)
+	l.index = index
+	l.lines, l.redo = slices.Grow(l.lines, n-len(l.lines)), slices.Grow(l.redo, n-len(l.redo))
 }
 
 // repeatWarning words the warning for an episode whose key repeats an
@@ -136,35 +161,30 @@ func repeatWarning(path string, line int, key string, prev int) string {
 	return fmt.Sprintf("%s:%d: episode %s repeats line %d; keeping the later line", path, line, key, prev)
 }
 
-// readRun reads and checks run.json.
-func readRun(dir string) (Run, error) {
+// readRun reads and checks run.json, and returns it with the run's
+// identity (see Data.UID).
+func readRun(dir string) (Run, string, error) {
 	if st, err := os.Stat(dir); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return Run{}, fmt.Errorf("run folder %s does not exist", dir)
+			return Run{}, "", fmt.Errorf("run folder %s does not exist", dir)
 		}
-		return Run{}, fmt.Errorf("reading run folder: %w", err)
+		return Run{}, "", fmt.Errorf("reading run folder: %w", err)
 	} else if !st.IsDir() {
-		return Run{}, fmt.Errorf("%s is not a folder (want a run folder holding %s)", dir, RunFile)
+		return Run{}, "", fmt.Errorf("%s is not a folder (want a run folder holding %s)", dir, RunFile)
 	}
 	path := filepath.Join(dir, RunFile)
 	b, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return Run{}, fmt.Errorf("%s is missing: %s is not a bench run folder, or its run never started", path, dir)
+		return Run{}, "", fmt.Errorf("%s is missing: %s is not a bench run folder, or its run never started", path, dir)
 	}
 	if err != nil {
-		return Run{}, fmt.Errorf("reading run description: %w", err)
+		return Run{}, "", fmt.Errorf("reading run description: %w", err)
 	}
-	var run Run
-	if err := json.Unmarshal(b, &run); err != nil {
-		return Run{}, fmt.Errorf("%s is not a valid run description: %v", path, err)
+	run, err := parseRun(b)
+	if err != nil {
+		return Run{}, "", fmt.Errorf("%s: %w", path, err)
 	}
-	switch {
-	case run.Format > FormatVersion:
-		return Run{}, newerFormat(path, 0, run.Format)
-	case run.Format < 1:
-		return Run{}, fmt.Errorf("%s has no \"format\" field (want %d): not written by bench", path, FormatVersion)
-	}
-	return run, nil
+	return run, identity(run, b), nil
 }
 
 // newerFormat is the error for a record written by a newer bench.

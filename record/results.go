@@ -57,27 +57,32 @@ const OriginBuiltin = "builtin"
 
 // Run describes what was run: run.json.
 type Run struct {
-	Format       int       `json:"format"`
-	BenchVersion string    `json:"bench_version"`
-	ID           string    `json:"id"`
-	Backend      string    `json:"backend"`
-	Host         string    `json:"host"`
-	Model        string    `json:"model"`
-	ModelDigest  string    `json:"model_digest"`
-	Temperature  float64   `json:"temperature"`
-	NumCtx       int       `json:"num_ctx"`
-	TopP         float64   `json:"top_p,omitempty"`
-	MaxTokens    int       `json:"max_tokens,omitempty"` // cap on one reply (--max-tokens; Ollama num_predict, OpenAI max_tokens)
-	Think        bool      `json:"think"`
-	Seeds        []int     `json:"seeds"`
-	Tasks        []TaskRef `json:"tasks"`
-	Tracks       []string  `json:"tracks"`
-	Posture      string    `json:"posture"`
-	MaxTurns     int       `json:"max_turns"`
-	TokenLimit   int       `json:"token_limit"` // the agent's token budget per episode (--token-limit); 0 = none
-	Tries        int       `json:"tries"`
-	Parallel     int       `json:"parallel"`
-	Started      time.Time `json:"started"`
+	Format       int    `json:"format"`
+	BenchVersion string `json:"bench_version"`
+	ID           string `json:"id"`
+	// UID is the run's identity: made unique when the run is created, kept
+	// by --resume, shared by the shards of one sweep only when the user
+	// gives them one (--run-uid). Folders written before it have none:
+	// readers derive one from their run.json bytes (see Run.Identity).
+	UID         string    `json:"uid,omitempty"`
+	Backend     string    `json:"backend"`
+	Host        string    `json:"host"`
+	Model       string    `json:"model"`
+	ModelDigest string    `json:"model_digest"`
+	Temperature float64   `json:"temperature"`
+	NumCtx      int       `json:"num_ctx"`
+	TopP        float64   `json:"top_p,omitempty"`
+	MaxTokens   int       `json:"max_tokens,omitempty"` // cap on one reply (--max-tokens; Ollama num_predict, OpenAI max_tokens)
+	Think       bool      `json:"think"`
+	Seeds       []int     `json:"seeds"`
+	Tasks       []TaskRef `json:"tasks"`
+	Tracks      []string  `json:"tracks"`
+	Posture     string    `json:"posture"`
+	MaxTurns    int       `json:"max_turns"`
+	TokenLimit  int       `json:"token_limit"` // the agent's token budget per episode (--token-limit); 0 = none
+	Tries       int       `json:"tries"`
+	Parallel    int       `json:"parallel"`
+	Started     time.Time `json:"started"`
 	// PromptsSHA256 is the digest of the fixed text (prompts, tool schemas)
 	// of the run's tracks: runs with different prompts are never twins.
 	PromptsSHA256 string `json:"prompts_sha256,omitempty"`

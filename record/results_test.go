@@ -72,6 +72,10 @@ func TestRoundTrip(t *testing.T) {
 	}
 	wantRun := sampleRun()
 	wantRun.Format = FormatVersion
+	if len(got.Run.UID) != 32 || got.UID != got.Run.UID {
+		t.Errorf("run.json's uid %q (identity %q): Create makes a new one", got.Run.UID, got.UID)
+	}
+	wantRun.UID = got.Run.UID
 	if !reflect.DeepEqual(got.Run, wantRun) {
 		t.Errorf("run.json read back as\n%+v\nwant\n%+v", got.Run, wantRun)
 	}

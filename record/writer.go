@@ -32,7 +32,8 @@ type Writer struct {
 }
 
 // Create makes the run folder dir, writes run.json atomically (with Format set,
-// and Started set to now when zero, in UTC) and opens an empty episodes.jsonl.
+// UID to a new one when empty, and Started set to now when zero, in UTC)
+// and opens an empty episodes.jsonl.
 // It refuses a folder that already holds a run.
 func Create(dir string, run Run) (*Writer, error) {
 	runPath := filepath.Join(dir, RunFile)
@@ -49,6 +50,9 @@ func Create(dir string, run Run) (*Writer, error) {
 		return nil, fmt.Errorf("creating the run folder: %w", err)
 	}
 	run.Format = FormatVersion
+	if run.UID == "" {
+		run.UID = NewUID() // the run's identity, kept by --resume (see Run.UID)
+	}
 	if run.Started.IsZero() {
 		run.Started = time.Now()
 	}

@@ -1,103 +1,124 @@
 package report
 
 import (
-	"bench/record"
+	"cmp"
 	"hash/fnv"
+	"maps"
 	"slices"
 	"strings"
+
+	"bench/record"
 )
 
-// Build computes the report over the episodes of all inputs (merged runs).
-func Build(inputs []record.Data) *Report { return BuildOutcomes(outcomesOf(inputs)) }
+// Build computes the report over the episodes of all inputs (merged runs),
+// read whole: FromData(inputs).Report().
+func Build(inputs []record.Data) *Report { return FromData(inputs).Report() }
 
-// outcomesOf returns the outcomes of the episodes of each input.
-func outcomesOf(inputs []record.Data) []record.Outcomes {
-	out := make([]record.Outcomes, len(inputs))
-	for i, in := range inputs {
-		out[i] = in.Outcomes()
+// Report computes the report of the aggregate: every table, statistic and
+// caveat, from one grouping of its episodes.
+func (a *Aggregate) Report() *Report {
+	rep := &Report{observed: a.observedRuns()}
+	if a.keep {
+		rep.agg = a
 	}
-	return out
-}
-
-// BuildOutcomes computes the report over the episodes of all inputs
-// (merged runs, as record.ReadOutcomes reads them).
-func BuildOutcomes(inputs []record.Outcomes) *Report {
-	rep := &Report{}
 	notes := &footnotes{}
-	rep.Runs = runInfos(inputs)
-	g := group(inputs)
-	cells := g.cells
-	checked := checkNotes(g.checks, inputs, notes)
+	cells := a.group()
+	a.prepareCells(cells)
+	rep.Runs = a.runInfos()
+	checked := a.checkNotes(cells, notes)
 	for _, c := range cells {
-		row := summarize(c, notes, checked)
-		for _, r := range c.runs {
-			if id := inputs[r].Run.ID; !slices.Contains(row.Runs, id) {
-				row.Runs = append(row.Runs, id)
-			}
+		rep.Rows = append(rep.Rows, a.summarize(c, notes, checked))
+		rep.Sequences = append(rep.Sequences, c.seqs...)
+		if c.moreSeqs.Sequences > 0 {
+			rep.MoreSeqs = append(rep.MoreSeqs, c.moreSeqs)
 		}
-		rep.Rows = append(rep.Rows, row)
-		rep.Sequences = append(rep.Sequences, sequences(c)...)
 	}
-	rep.Tracks = trackRows(cells)
-	rep.Ratios, rep.McNemar = pairs(cells, inputs, notes)
-	rep.Twins = twins(cells, inputs)
+	rep.Tracks = a.trackRows(cells, rep.Rows)
+	rep.Ratios, rep.McNemar = a.pairs(cells, notes)
+	rep.Twins = a.twins(cells)
 	noteDiverged(rep.Twins, notes)
 	markDivergedRows(rep, notes)
-	checkRunNotes(g.checks, inputs, notes)
-	runNotes(inputs, notes)
+	a.runNotes(rep.Runs, notes)
 	rep.Footnotes = notes.list
-	rep.Design = designRows(inputs, rep.Rows)
+	rep.Design = designRows(a.inputs, rep.Rows)
 	rep.round()
+	for _, c := range cells {
+		c.tokens, c.est, c.turns, c.keys, c.seqs, c.twinGroups = nil, nil, nil, nil, nil, nil // the report holds what it needs
+	}
 	return rep
 }
 
-// runInfos describes the inputs.
-func runInfos(inputs []record.Outcomes) []RunInfo {
-	infos := make([]RunInfo, len(inputs))
-	for i, in := range inputs {
-		infos[i] = RunInfo{
-			ID: in.Run.ID, Dir: in.Dir, BenchVersion: in.Run.BenchVersion, Backend: in.Run.Backend,
-			Model: in.Run.Model, ModelDigest: in.Run.ModelDigest, Episodes: len(in.Episodes),
-			Sandbox: in.Run.Sandbox,
+// runInfos describes the inputs, with what each still lacks of its plan.
+func (a *Aggregate) runInfos() []RunInfo {
+	infos := make([]RunInfo, len(a.inputs))
+	for i, in := range a.inputs {
+		r := in.run
+		info := RunInfo{
+			ID: r.ID, UID: in.uid, Label: a.runs[in.runIdx].label, Dir: in.dir, BenchVersion: r.BenchVersion, Backend: r.Backend,
+			Model: r.Model, ModelDigest: r.ModelDigest, Sandbox: r.Sandbox,
 		}
+		for _, c := range in.plan.Cells() {
+			info.Planned += c.Episodes
+		}
+		finished := 0
+		for g := in.base; g < in.base+in.n; g++ {
+			e := &a.eps[g]
+			info.Episodes++
+			switch e.status {
+			case record.StatusLost:
+				info.Lost++
+			case record.StatusInterrupted:
+				info.Interrupted++
+			}
+			if e.flags&flagInPlan != 0 {
+				if e.status.Counted() {
+					finished++
+				} else {
+					info.Unfinished++
+				}
+			}
+		}
+		info.NotRun = max(0, info.Planned-finished-info.Unfinished)
+		info.Unfinished += info.NotRun
+		if info.Unfinished > 0 {
+			info.Resume = "bench run --resume " + in.dir
+		}
+		infos[i] = info
 	}
 	return infos
 }
 
-// summarize computes the row of one cell. Lost episodes are not in n; a
-// row whose every episode was lost has n = 0, rate 0 and medians 0.
-func summarize(c *cell, notes *footnotes, checked checkedNotes) Row {
-	n := len(c.entries)
-	row := Row{Task: c.task, Track: c.track, Model: c.model, N: n, Lost: c.lost, Retries: c.retries, CutReplies: c.cutReplies, GradingTimeouts: c.timeouts}
-	tokens := make([]float64, n)
-	est := make([]float64, n)
-	turns := make([]float64, n)
+// summarize computes the row of one cell. Lost and interrupted episodes
+// are not in n; a row with n = 0 has no rate, interval or medians.
+func (a *Aggregate) summarize(c *cell, notes *footnotes, checked checkedNotes) Row {
+	n := len(c.counted)
+	row := Row{Task: c.task, Track: c.track, Model: c.model, N: n, Lost: c.lost, Interrupted: c.interrupted, NotRun: c.notRun(),
+		Retries: c.retries, CutReplies: c.cut, GradingTimeouts: c.timeouts, Inconsistent: c.contradicts + c.edited + c.gone}
+	for _, r := range c.runs {
+		row.Runs = append(row.Runs, a.runs[r].label)
+	}
 	exits := map[string]int{}
-	for i, e := range c.entries {
-		if e.pass {
+	for _, k := range c.counted {
+		e := &a.eps[c.idx[k]]
+		if e.pass() {
 			row.Passed++
 		}
-		tokens[i] = float64(e.ep.Tokens)
-		est[i] = float64(e.ep.EstTokens)
-		turns[i] = float64(e.ep.Turns)
-		exits[e.ep.ExitReason]++
+		exits[a.exits.names[e.exit]]++
 	}
-	row.Wilson = Wilson(row.Passed, n)
 	row.Exits = counts(exits, compareExits)
 	row.Notes = checked.of(c)
 	if n == 0 {
 		return row
 	}
-	row.Rate = float64(row.Passed) / float64(n)
+	rate, wilson := float64(row.Passed)/float64(n), Wilson(row.Passed, n)
+	row.Rate, row.Wilson = &rate, &wilson
 	for _, k := range PassAtKs {
 		if k <= n {
 			row.PassAtK = append(row.PassAtK, PassK{K: k, P: PassAtK(n, row.Passed, k)})
 		}
 	}
-	slices.Sort(tokens)
-	slices.Sort(est)
-	slices.Sort(turns)
-	row.MedianTokens, row.MedianEstTokens, row.MedianTurns = median(tokens), median(est), median(turns)
+	tok, est, tu := median(c.tokens), median(c.est), median(c.turns)
+	row.MedianTokens, row.MedianEstTokens, row.MedianTurns = &tok, &est, &tu
 	if n == 1 {
 		row.Notes = append(row.Notes, notes.add("n = 1: examples, not rates"))
 	}
@@ -118,28 +139,46 @@ func counts(m map[string]int, order func(a, b string) int) []Count {
 	return out
 }
 
-// sequences lists the distinct tool-call sequences of a cell, most frequent
-// first (ties by sequence).
-func sequences(c *cell) []Sequence {
-	idx := map[string]int{}
-	var out []Sequence
-	for _, e := range c.entries {
-		key := strings.Join(e.ep.ToolCalls, "\x00")
-		i, ok := idx[key]
-		if !ok {
-			i = len(out)
-			idx[key] = i
-			out = append(out, Sequence{Task: c.task, Track: c.track, Model: c.model, Tools: e.ep.ToolCalls})
-		}
-		out[i].Count++
+// sequences lists the distinct tool-call sequences of a cell's counted
+// episodes, most frequent first (ties by sequence, in the order of the
+// tools' names), the first SequencesListed of them, and counts the rest.
+// They are counted and sorted by their numbers and codes (seqTable); the
+// lists of names of those listed are made once, sorted, into one array.
+func (a *Aggregate) sequences(c *cell) ([]Sequence, MoreSeqs) {
+	n := map[uint32]int{}
+	for _, k := range c.counted {
+		n[a.eps[c.idx[k]].seq]++
 	}
-	slices.SortStableFunc(out, func(a, b Sequence) int {
-		if a.Count != b.Count {
-			return b.Count - a.Count
+	type counted struct {
+		seq   uint32
+		count int
+	}
+	seqs := make([]counted, 0, len(n))
+	calls := 0
+	for seq, count := range n {
+		seqs = append(seqs, counted{seq, count})
+		calls += a.seqs.calls(seq)
+	}
+	rank := a.seqs.ranks()
+	order := func(x, y counted) int { return cmp.Or(y.count-x.count, a.seqs.compare(x.seq, y.seq, rank)) }
+	more := MoreSeqs{Task: c.task, Track: c.track, Model: c.model}
+	if len(seqs) > SequencesListed {
+		seqs = firstInOrder(seqs, SequencesListed, order)
+		for _, s := range seqs[SequencesListed:] {
+			more.Sequences, more.Episodes = more.Sequences+1, more.Episodes+s.count
+			calls -= a.seqs.calls(s.seq)
 		}
-		return slices.Compare(a.Tools, b.Tools)
-	})
-	return out
+		seqs = seqs[:SequencesListed]
+	}
+	slices.SortFunc(seqs, order)
+	names := make([]string, 0, calls)
+	out := make([]Sequence, len(seqs))
+	for i, s := range seqs {
+		start := len(names)
+		names = a.seqs.appendList(names, s.seq)
+		out[i] = Sequence{Task: c.task, Track: c.track, Model: c.model, Tools: names[start:len(names):len(names)], Count: s.count}
+	}
+	return out, more
 }
 
 // seedFor derives a bootstrap seed from a task name, so that every task's
@@ -150,47 +189,29 @@ func seedFor(task string) uint64 {
 	return h.Sum64()
 }
 
-// tokensOf returns a cell's sorted token totals, reported or estimated.
-func tokensOf(c *cell, estimated bool) []float64 {
-	xs := make([]float64, len(c.entries))
-	for i, e := range c.entries {
-		if estimated {
-			xs[i] = float64(e.ep.EstTokens)
-		} else {
-			xs[i] = float64(e.ep.Tokens)
-		}
-	}
-	slices.Sort(xs)
-	return xs
-}
-
 // runNotes adds the caveats that concern whole runs: digests or settings
-// that differ between merged runs, and the readers' warnings (e.g. torn lines).
-func runNotes(inputs []record.Outcomes, notes *footnotes) {
+// that differ between merged runs, and the readers' warnings (e.g. torn
+// lines). A run left unfinished is said under its run line (runLines).
+func (a *Aggregate) runNotes(infos []RunInfo, notes *footnotes) {
 	digests := map[string][]string{}
-	for _, in := range inputs {
-		for _, m := range modelRefs(in.Run) {
+	for _, in := range a.inputs {
+		for _, m := range modelRefs(in.run) {
 			if !slices.Contains(digests[m.Name], m.Digest) {
 				digests[m.Name] = append(digests[m.Name], m.Digest)
 			}
 		}
 	}
-	models := make([]string, 0, len(digests))
-	for m := range digests {
-		models = append(models, m)
-	}
-	slices.Sort(models)
-	for _, m := range models {
+	for _, m := range slices.Sorted(maps.Keys(digests)) {
 		if d := digests[m]; len(d) > 1 {
 			slices.Sort(d)
 			notes.add("model " + m + ": the digest differs between merged runs (" + strings.Join(d, ", ") + "): the runs may not have used the same weights")
 		}
 	}
-	if diff := configDiff(inputs); diff != "" {
+	if diff := configDiff(a.inputs, a.runs); diff != "" {
 		notes.add("the merged runs differ in " + diff + "; each row pools their episodes (bench compare OLD NEW sets two runs side by side)")
 	}
-	for _, in := range inputs {
-		for _, w := range in.Warnings {
+	for _, in := range a.inputs {
+		for _, w := range in.warnings {
 			notes.add(w) // the reader's warnings name the file and line
 		}
 	}
@@ -203,4 +224,44 @@ func modelRefs(r record.Run) []record.ModelRef {
 		return r.Models
 	}
 	return []record.ModelRef{{Name: r.Model, Digest: r.ModelDigest}}
+}
+
+// firstInOrder returns xs with its k first in order at the front, in no
+// particular order among them, the others after them, without sorting
+// those: a heap of the k best seen so far (the worst on top), O(n log k).
+func firstInOrder[T any](xs []T, k int, order func(a, b T) int) []T {
+	out := make([]T, len(xs))
+	h, rest := out[:0:k], out[k:k]
+	down := func(i int) { // sift h[i] down: the greatest (the worst kept) stays on top
+		for {
+			l, r, top := 2*i+1, 2*i+2, i
+			if l < len(h) && order(h[l], h[top]) > 0 {
+				top = l
+			}
+			if r < len(h) && order(h[r], h[top]) > 0 {
+				top = r
+			}
+			if top == i {
+				return
+			}
+			h[i], h[top] = h[top], h[i]
+			i = top
+		}
+	}
+	for _, x := range xs {
+		switch {
+		case len(h) < k:
+			h = append(h, x)
+			for i := len(h) - 1; i > 0 && order(h[i], h[(i-1)/2]) > 0; i = (i - 1) / 2 {
+				h[i], h[(i-1)/2] = h[(i-1)/2], h[i]
+			}
+		case order(x, h[0]) < 0:
+			rest = append(rest, h[0])
+			h[0] = x
+			down(0)
+		default:
+			rest = append(rest, x)
+		}
+	}
+	return out
 }

@@ -79,7 +79,7 @@ func TestCompareShowsTildeForNoise(t *testing.T) {
 	}
 	old := []record.Data{{Episodes: append(mk("workflow", 20, 2, 1000), mk("agent", 4, 3, 5000)...)}}
 	new := []record.Data{{Episodes: append(mk("workflow", 20, 18, 2000), mk("agent", 4, 2, 5001)...)}}
-	cmp := Compare(outcomesOf(old), outcomesOf(new), Alpha)
+	cmp := Compare(FromData(old), FromData(new), Alpha)
 	ds := cmp.Deltas
 	if len(ds) != 2 {
 		t.Fatalf("deltas = %+v, want two", ds)
@@ -186,7 +186,7 @@ func TestCompareSaysOnceWhenNIsTooSmall(t *testing.T) {
 	}
 	old := []record.Data{{Run: record.Run{ID: "o"}, Episodes: append(mk("a", 1034), mk("b", 1034)...)}}
 	new := []record.Data{{Run: record.Run{ID: "n"}, Episodes: append(mk("a", 1035), mk("b", 1035)...)}}
-	cmp := Compare(outcomesOf(old), outcomesOf(new), Alpha)
+	cmp := Compare(FromData(old), FromData(new), Alpha)
 	for _, d := range cmp.Deltas {
 		if !d.TooFew || d.TokensSignificant || d.TokensP != 0.1 {
 			t.Errorf("delta %+v: want too few, not significant, p = 0.1", d)
@@ -197,19 +197,19 @@ func TestCompareSaysOnceWhenNIsTooSmall(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := buf.String()
-	need := "need >= 4 episodes on each side to detect a difference at α = 0.05"
+	need := "tokens: with these n the U test cannot reach p < 0.05, so no change could show (need >= 4 episodes on each side when both are equal)"
 	if strings.Count(out, need) != 1 {
 		t.Errorf("want %q once:\n%s", need, out)
 	}
 	if strings.Contains(out, "p=0.047") {
 		t.Errorf("the normal approximation's p = 0.047 is shown:\n%s", out)
 	}
-	if c := Compare(outcomesOf(old), outcomesOf(new), 0.2); c.Deltas[0].TooFew || !c.Deltas[0].TokensSignificant {
+	if c := Compare(FromData(old), FromData(new), 0.2); c.Deltas[0].TooFew || !c.Deltas[0].TokensSignificant {
 		t.Errorf("at α = 0.2, 3+3 can show a change (p = 0.1): %+v", c.Deltas[0])
 	}
 	buf.Reset()
-	WriteCompareText(&buf, Compare(outcomesOf(old), outcomesOf(new), 0.01))
-	if !strings.Contains(buf.String(), "need >= 5 episodes on each side to detect a difference at α = 0.01") {
+	WriteCompareText(&buf, Compare(FromData(old), FromData(new), 0.01))
+	if !strings.Contains(buf.String(), "the U test cannot reach p < 0.01, so no change could show (need >= 5 episodes on each side when both are equal)") {
 		t.Errorf("at α = 0.01 the need is 5 (2/C(10,5) = 0.008):\n%s", buf.String())
 	}
 }
@@ -220,11 +220,11 @@ func TestCompareWarnsWhenSettingsDiffer(t *testing.T) {
 	eps := []record.Episode{episode("t", "agent", 1, 0, true, 10)}
 	old := []record.Data{{Run: record.Run{ID: "o", Model: "m", Temperature: 0.7, Posture: "coding"}, Episodes: eps}}
 	new := []record.Data{{Run: record.Run{ID: "n", Model: "m", Temperature: 0.2, Posture: "coding"}, Episodes: eps}}
-	cmp := Compare(outcomesOf(old), outcomesOf(new), Alpha)
+	cmp := Compare(FromData(old), FromData(new), Alpha)
 	if len(cmp.Notes) != 1 || !strings.Contains(cmp.Notes[0], "temperature (old: 0.7, new: 0.2)") {
 		t.Errorf("notes = %q, want one naming temperature old 0.7, new 0.2", cmp.Notes)
 	}
-	if same := Compare(outcomesOf(old), outcomesOf(old), Alpha); len(same.Notes) != 0 {
+	if same := Compare(FromData(old), FromData(old), Alpha); len(same.Notes) != 0 {
 		t.Errorf("same settings: notes = %q, want none", same.Notes)
 	}
 }
@@ -234,7 +234,7 @@ func TestCompareWarnsWhenSettingsDiffer(t *testing.T) {
 func TestCompareFormats(t *testing.T) {
 	old := []record.Data{readRunForTest(t, "testdata/synthetic-run")}
 	new := []record.Data{readRunForTest(t, "testdata/synthetic-new")}
-	cmp := Compare(outcomesOf(old), outcomesOf(new), Alpha)
+	cmp := Compare(FromData(old), FromData(new), Alpha)
 	for name, write := range map[string]func(*bytes.Buffer) error{
 		"markdown": func(b *bytes.Buffer) error { return WriteCompareMarkdown(b, cmp) },
 		"csv":      func(b *bytes.Buffer) error { return WriteCompareCSV(b, cmp) },
@@ -250,7 +250,7 @@ func TestCompareFormats(t *testing.T) {
 	}
 	var buf bytes.Buffer
 	WriteCompareCSV(&buf, cmp)
-	want := "task,track,old_n,new_n,old_passed,new_passed,rate_change,rate_p,rate_significant,token_basis,old_median_tokens,new_median_tokens,tokens_p,tokens_significant,too_few,alpha\n"
+	want := "task,track,model,old_model,old_n,new_n,old_passed,new_passed,rate_change,rate_p,rate_significant,rate_too_few,token_basis,old_median_tokens,new_median_tokens,tokens_p,tokens_significant,tokens_too_few,too_few,alpha\n"
 	if !strings.HasPrefix(buf.String(), want) {
 		t.Errorf("csv header:\n%s\nwant\n%s", strings.SplitN(buf.String(), "\n", 2)[0], want)
 	}

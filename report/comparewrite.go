@@ -4,36 +4,42 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 )
 
 // compareTable lays deltas out benchstat-style: a change only when it is
 // significant, else "~", always with the p-value and the sample sizes. A
-// cell whose n is too small for any change to be significant is marked
-// with the one footnote that says so.
+// measure whose n is too small for any change to be significant is marked
+// with the footnote that says so, pass rate and tokens each on its own
+// (their tests need different n). With several models a model column says
+// whose each row is.
 func compareTable(c Comparison) (table, []Footnote) {
 	t := table{
 		title:  fmt.Sprintf("Changes from old to new (\"~\": not significant at α = %g)", c.Alpha),
 		header: []string{"task", "track", "old passed", "new passed", "pass rate Δ", "old median tokens", "new median tokens", "tokens Δ"},
 	}
+	if c.Models {
+		t.header = slices.Insert(t.header, 2, "model")
+	}
 	var notes []Footnote
 	for i, text := range c.Notes {
 		notes = append(notes, Footnote{ID: i + 1, Text: text})
 	}
-	tooFew := ""
-	for _, d := range c.Deltas {
-		if d.TooFew && tooFew == "" {
-			id := len(notes) + 1
-			notes = append(notes, Footnote{ID: id, Text: fmt.Sprintf("need >= %d episodes on each side to detect a difference at α = %g", c.Need, c.Alpha)})
-			tooFew = fmt.Sprintf(" [%d]", id)
+	mark := func(used bool, text string) string {
+		if !used {
+			return ""
 		}
+		for _, n := range notes {
+			if n.Text == text {
+				return fmt.Sprintf(" [%d]", n.ID)
+			}
+		}
+		notes = append(notes, Footnote{ID: len(notes) + 1, Text: text})
+		return fmt.Sprintf(" [%d]", len(notes))
 	}
 	for _, d := range c.Deltas {
 		sizes := fmt.Sprintf("n=%d+%d", d.OldN, d.NewN)
-		mark := ""
-		if d.TooFew {
-			mark = tooFew
-		}
 		rate := "~"
 		if d.RateSignificant {
 			rate = fmt.Sprintf("%+.1fpp", 100*d.RateChange)
@@ -49,13 +55,23 @@ func compareTable(c Comparison) (table, []Footnote) {
 		if d.TokenBasis == "estimated" {
 			est = " (est.)"
 		}
-		t.rows = append(t.rows, []string{
+		rateMark := mark(d.RateTooFew, fmt.Sprintf("pass rate: with these n Fisher's exact test cannot reach p < %g, so no change could show", c.Alpha))
+		tokensMark := mark(d.TokensTooFew, fmt.Sprintf("tokens: with these n the U test cannot reach p < %g, so no change could show (need >= %d episodes on each side when both are equal)", c.Alpha, c.Need))
+		row := []string{
 			d.Task, d.Track,
-			fmt.Sprintf("%d/%d", d.OldPassed, d.OldN), fmt.Sprintf("%d/%d", d.NewPassed, d.NewN),
-			fmt.Sprintf("%s (p=%.3f %s)%s", rate, d.RateP, sizes, mark),
+			fraction(d.OldPassed, d.OldN), fraction(d.NewPassed, d.NewN),
+			fmt.Sprintf("%s (p=%.3f %s)%s", rate, d.RateP, sizes, rateMark),
 			num(d.OldTokens) + est, num(d.NewTokens) + est,
-			fmt.Sprintf("%s (p=%.3f %s)%s", tokens, d.TokensP, sizes, mark),
-		})
+			fmt.Sprintf("%s (p=%.3f %s)%s", tokens, d.TokensP, sizes, tokensMark),
+		}
+		if c.Models {
+			model := d.Model
+			if d.OldModel != d.Model {
+				model = d.OldModel + " → " + d.Model
+			}
+			row = slices.Insert(row, 2, model)
+		}
+		t.rows = append(t.rows, row)
 	}
 	return t, notes
 }
@@ -90,19 +106,20 @@ func WriteCompareJSON(w io.Writer, c Comparison) error {
 }
 
 // compareCSVHeader is the fixed header of WriteCompareCSV.
-var compareCSVHeader = []string{"task", "track", "old_n", "new_n", "old_passed", "new_passed", "rate_change", "rate_p", "rate_significant",
-	"token_basis", "old_median_tokens", "new_median_tokens", "tokens_p", "tokens_significant", "too_few", "alpha"}
+var compareCSVHeader = []string{"task", "track", "model", "old_model", "old_n", "new_n", "old_passed", "new_passed", "rate_change", "rate_p", "rate_significant", "rate_too_few",
+	"token_basis", "old_median_tokens", "new_median_tokens", "tokens_p", "tokens_significant", "tokens_too_few", "too_few", "alpha"}
 
-// WriteCompareCSV renders the deltas as one CSV table with a fixed header
-// (the notes are left out: the text formats and JSON carry them).
+// WriteCompareCSV renders the deltas as one CSV table with a fixed header,
+// each row's model named (the notes are left out: the text formats and
+// JSON carry them).
 func WriteCompareCSV(w io.Writer, c Comparison) error {
 	cw := csv.NewWriter(w)
-	cw.Write(compareCSVHeader)
+	writeCSVRecord(cw, slices.Clone(compareCSVHeader))
 	b := strconv.FormatBool
 	for _, d := range c.Deltas {
-		cw.Write([]string{d.Task, d.Track, itoa(d.OldN), itoa(d.NewN), itoa(d.OldPassed), itoa(d.NewPassed),
-			f4(d.RateChange), f4(d.RateP), b(d.RateSignificant), d.TokenBasis, num(d.OldTokens), num(d.NewTokens),
-			f4(d.TokensP), b(d.TokensSignificant), b(d.TooFew), num(c.Alpha)})
+		writeCSVRecord(cw, []string{d.Task, d.Track, d.Model, d.OldModel, itoa(d.OldN), itoa(d.NewN), itoa(d.OldPassed), itoa(d.NewPassed),
+			f4(d.RateChange), f4(d.RateP), b(d.RateSignificant), b(d.RateTooFew), d.TokenBasis, num(d.OldTokens), num(d.NewTokens),
+			f4(d.TokensP), b(d.TokensSignificant), b(d.TokensTooFew), b(d.TooFew), num(c.Alpha)})
 	}
 	cw.Flush()
 	return cw.Error()

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"bench/internal/inert"
 )
 
 // csvExits are the exit reasons that always have their column in the CSV,
@@ -24,7 +26,7 @@ func csvHeader() []string {
 	for _, e := range csvExits {
 		h = append(h, "exit_"+e)
 	}
-	return append(h, "exit_other", "retries", "cut_replies", "grading_timeouts", "notes")
+	return append(h, "exit_other", "retries", "cut_replies", "grading_timeouts", "interrupted", "not_run", "inconsistent", "notes")
 }
 
 // WriteCSV renders the rows of the report as one flat CSV table with a
@@ -35,7 +37,7 @@ func csvHeader() []string {
 // when n is 0 (every episode lost).
 func WriteCSV(w io.Writer, rep *Report) error {
 	cw := csv.NewWriter(w)
-	if err := cw.Write(csvHeader()); err != nil {
+	if err := writeCSVRecord(cw, csvHeader()); err != nil {
 		return err
 	}
 	texts := map[int]string{}
@@ -44,10 +46,10 @@ func WriteCSV(w io.Writer, rep *Report) error {
 	}
 	models := map[string]string{}
 	for _, r := range rep.Runs {
-		models[r.ID] = r.Model
+		models[r.Label] = r.Model
 	}
 	for _, r := range rep.Rows {
-		if err := cw.Write(csvRecord(r, models, texts)); err != nil {
+		if err := writeCSVRecord(cw, csvRecord(r, models, texts)); err != nil {
 			return err
 		}
 	}
@@ -56,7 +58,7 @@ func WriteCSV(w io.Writer, rep *Report) error {
 }
 
 // csvRecord is the CSV record of one row, in csvHeader's order; models
-// maps run ids to models and texts footnote IDs to their texts.
+// maps run labels to models and texts footnote IDs to their texts.
 func csvRecord(r Row, models map[string]string, texts map[int]string) []string {
 	ms := []string{r.Model}
 	if r.Model == "" {
@@ -68,10 +70,10 @@ func csvRecord(r Row, models map[string]string, texts map[int]string) []string {
 		}
 	}
 	rec := []string{strings.Join(r.Runs, "+"), strings.Join(ms, "+"), r.Task, r.Track, itoa(r.N), itoa(r.Lost), itoa(r.Passed)}
-	if r.N == 0 {
+	if r.Rate == nil || r.Wilson == nil {
 		rec = append(rec, "", "", "")
 	} else {
-		rec = append(rec, f4(r.Rate), f4(r.Wilson.Low), f4(r.Wilson.High))
+		rec = append(rec, f4(*r.Rate), f4(r.Wilson.Low), f4(r.Wilson.High))
 	}
 	for _, k := range PassAtKs {
 		v := ""
@@ -82,10 +84,12 @@ func csvRecord(r Row, models map[string]string, texts map[int]string) []string {
 		}
 		rec = append(rec, v)
 	}
-	if r.N == 0 {
-		rec = append(rec, "", "", "")
-	} else {
-		rec = append(rec, num(r.MedianTokens), num(r.MedianEstTokens), num(r.MedianTurns))
+	for _, m := range []*float64{r.MedianTokens, r.MedianEstTokens, r.MedianTurns} {
+		if m == nil {
+			rec = append(rec, "")
+		} else {
+			rec = append(rec, num(*m))
+		}
 	}
 	exits := map[string]int{}
 	other := 0
@@ -99,12 +103,21 @@ func csvRecord(r Row, models map[string]string, texts map[int]string) []string {
 	for _, e := range csvExits {
 		rec = append(rec, itoa(exits[e]))
 	}
-	rec = append(rec, itoa(other), itoa(r.Retries), itoa(r.CutReplies), itoa(r.GradingTimeouts))
+	rec = append(rec, itoa(other), itoa(r.Retries), itoa(r.CutReplies), itoa(r.GradingTimeouts), itoa(r.Interrupted), itoa(r.NotRun), itoa(r.Inconsistent))
 	var notes []string
 	for _, id := range r.Notes {
 		notes = append(notes, fmt.Sprintf("[%d] %s", id, texts[id]))
 	}
 	return append(rec, strings.Join(notes, "; "))
+}
+
+// writeCSVRecord writes one record with every field made inert (one line,
+// control characters escaped): a CSV printed on a terminal repaints nothing.
+func writeCSVRecord(cw *csv.Writer, rec []string) error {
+	for i, f := range rec {
+		rec[i] = inert.Line(f)
+	}
+	return cw.Write(rec)
 }
 
 // f4 formats a probability with four decimals.

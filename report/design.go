@@ -8,8 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"bench/record"
-	"bench/tasks"
+	"bench/report/predict"
 )
 
 // DesignRow is what each track did on a group of tasks of one design: the
@@ -24,10 +23,12 @@ type DesignRow struct {
 	Tracks    []DesignCount `json:"tracks"`              // one per track of the report, in track order
 }
 
-// DesignCount is the episodes of one track over a group's tasks: Passed of
-// N counted (lost episodes are not counted, as in every row).
+// DesignCount is the episodes of one track and model over a group's
+// tasks: Passed of N counted (lost and interrupted episodes are not
+// counted, as in every row). Models are never pooled.
 type DesignCount struct {
 	Track  string `json:"track"`
+	Model  string `json:"model"`
 	Passed int    `json:"passed"`
 	N      int    `json:"n"`
 }
@@ -37,47 +38,50 @@ type taskDesign struct{ archetype, answers string }
 
 // designRows groups the rows by the tasks' designs: for each question, the
 // tasks answered no and those answered yes; then each archetype, by name.
-// It is nil when no task of the inputs records a design.
-func designRows(inputs []record.Outcomes, rows []Row) []DesignRow {
+// Each group pools its tasks' counted episodes per track and model. It is
+// nil when no task of the inputs records a design.
+func designRows(inputs []*input, rows []Row) []DesignRow {
 	designs := designsOf(inputs)
 	if len(designs) == 0 {
 		return nil
 	}
-	counts := map[string]map[string]DesignCount{} // task → track → count
-	var tracks []string
+	type series struct{ track, model string }
+	counts := map[string]map[series]DesignCount{} // task → series → count
+	var all []series
 	for _, r := range rows {
 		if _, ok := designs[r.Task]; !ok {
 			continue
 		}
 		if counts[r.Task] == nil {
-			counts[r.Task] = map[string]DesignCount{}
+			counts[r.Task] = map[series]DesignCount{}
 		}
-		c := counts[r.Task][r.Track]
-		c.Track, c.Passed, c.N = r.Track, c.Passed+r.Passed, c.N+r.N
-		counts[r.Task][r.Track] = c
-		if !slices.Contains(tracks, r.Track) {
-			tracks = append(tracks, r.Track)
+		k := series{r.Track, r.Model}
+		c := counts[r.Task][k]
+		c.Track, c.Model, c.Passed, c.N = r.Track, r.Model, c.Passed+r.Passed, c.N+r.N
+		counts[r.Task][k] = c
+		if !slices.Contains(all, k) {
+			all = append(all, k)
 		}
 	}
-	slices.SortFunc(tracks, compareTracks)
+	slices.SortFunc(all, func(x, y series) int { return cmp.Or(cmp.Compare(x.model, y.model), compareTracks(x.track, y.track)) })
 	group := func(base DesignRow, in func(taskDesign) bool) (DesignRow, bool) {
 		for _, name := range slices.Sorted(maps.Keys(designs)) {
 			if in(designs[name]) {
 				base.Tasks = append(base.Tasks, name)
 			}
 		}
-		for _, tr := range tracks {
-			sum := DesignCount{Track: tr}
+		for _, s := range all {
+			sum := DesignCount{Track: s.track, Model: s.model}
 			for _, name := range base.Tasks {
-				sum.Passed += counts[name][tr].Passed
-				sum.N += counts[name][tr].N
+				sum.Passed += counts[name][s].Passed
+				sum.N += counts[name][s].N
 			}
 			base.Tracks = append(base.Tracks, sum)
 		}
 		return base, len(base.Tasks) > 0
 	}
 	var out []DesignRow
-	for q := range tasks.Questions {
+	for q := range predict.Questions {
 		for _, ans := range []string{"no", "yes"} {
 			if r, ok := group(DesignRow{Question: q + 1, Answer: ans}, func(d taskDesign) bool { return (d.answers[q] == 'y') == (ans == "yes") }); ok {
 				out = append(out, r)
@@ -97,12 +101,12 @@ func designRows(inputs []record.Outcomes, rows []Row) []DesignRow {
 }
 
 // designsOf reads each task's design from the inputs' run.json, the first
-// input that records one winning; answers that are not three letters y or n
-// are no design.
-func designsOf(inputs []record.Outcomes) map[string]taskDesign {
+// input that records one winning (run.json's check refuses answers that
+// are not three letters y or n).
+func designsOf(inputs []*input) map[string]taskDesign {
 	designs := map[string]taskDesign{}
 	for _, in := range inputs {
-		for _, ref := range in.Run.Tasks {
+		for _, ref := range in.run.Tasks {
 			if _, seen := designs[ref.Name]; seen || len(ref.Answers) != 3 || strings.Trim(ref.Answers, "yn") != "" {
 				continue
 			}
@@ -116,11 +120,11 @@ func designsOf(inputs []record.Outcomes) map[string]taskDesign {
 // the tasks designed "no" and "yes", and one table of the archetypes.
 func designTables(rep *Report) []table {
 	var ts []table
-	for q, text := range tasks.Questions {
-		ts = append(ts, designTable(rep, fmt.Sprintf("Q%d by designed answer: %s", q+1, text), "answer",
+	for q, text := range predict.Questions {
+		ts = append(ts, designTable(rep, fmt.Sprintf("Q%d by designed answer (counted episodes of the tasks of each answer, pooled per track): %s", q+1, text), "answer",
 			func(r DesignRow) (string, bool) { return fmt.Sprintf("Q%d %s", q+1, r.Answer), r.Question == q+1 }))
 	}
-	ts = append(ts, designTable(rep, "By archetype (the task's design in task.toml)", "archetype",
+	ts = append(ts, designTable(rep, "By archetype (the task's design in task.toml; counted episodes of its tasks, pooled per track)", "archetype",
 		func(r DesignRow) (string, bool) { return r.Archetype, r.Question == 0 }))
 	return slices.DeleteFunc(ts, func(t table) bool { return len(t.rows) == 0 })
 }
@@ -135,7 +139,7 @@ func designTable(rep *Report, title, what string, pick func(DesignRow) (string, 
 		}
 		if len(t.rows) == 0 {
 			for _, c := range r.Tracks {
-				t.header = append(t.header, c.Track+" passed")
+				t.header = append(t.header, trackLabel(c.Track, c.Model, rep.severalModels())+" passed")
 			}
 		}
 		row := []string{label, strings.Join(r.Tasks, ", ")}
@@ -143,7 +147,7 @@ func designTable(rep *Report, title, what string, pick func(DesignRow) (string, 
 			row[1] = strconv.Itoa(len(r.Tasks))
 		}
 		for _, c := range r.Tracks {
-			row = append(row, fmt.Sprintf("%d/%d", c.Passed, c.N))
+			row = append(row, fraction(c.Passed, c.N))
 		}
 		t.rows = append(t.rows, row)
 	}

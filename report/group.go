@@ -2,149 +2,185 @@ package report
 
 import (
 	"cmp"
+	"runtime"
 	"slices"
+	"sync"
 
 	"bench/record"
 )
 
-// entry is one counted episode, the index of the input (run) it came from,
-// and whether it passed as the report derives it (see verdictOf).
-type entry struct {
-	ep   *record.Outcome
-	run  int32 // a million entries take 16 MB rather than 24
-	pass bool
-}
-
-// cell holds the episodes of one task and track, in input order and then
-// file order. Lost episodes (infrastructure errors) are not entries: they
-// are only counted, with what the episodes say about the infrastructure.
+// cell is the episodes of one task, track and model, in input order and
+// then file order, and what is summed over them.
 type cell struct {
 	task, track string
-	model       string // the model asked; "" when none was
-	entries     []entry
-	runs        []int // the inputs with episodes in the cell, ascending
-	lost        int   // episodes ended by an infrastructure error
-	retries     int   // model calls retried, over all episodes (lost ones too)
-	cutReplies  int   // replies cut at the reply cap, over all episodes
-	timeouts    int   // counted episodes whose grading run timed out
-	inconsist   int   // counted episodes whose line says passed against its test counts
-	edited      int   // counted episodes whose trajectory was edited after the run
+	model       string   // the model asked; "" when none was
+	idx         []uint32 // its episodes that stand (no copy of another), as indices of Aggregate.eps
+	counted     []uint32 // of them, those counted in n (passed, failed, inconsistent)
+
+	lost, interrupted int
+	retries, cut      int // over the episodes that stand
+	timeouts          int // counted episodes whose grading timed out
+	contradicts       int // counted episodes whose line says passed against its tests
+	edited            int // counted episodes whose trajectory was edited after the run
+	gone              int // counted episodes whose recorded trajectory is gone
+	planned, inPlan   int // episodes the runs' plans hold, and of them those with a line
+	runs              []int
+
+	// What the tables need of the counted episodes, made once (prepareCells):
+	tokens, est, turns []float64   // sorted
+	keys               []pairKey   // sorted, for McNemar
+	seqs               []Sequence  // the most frequent distinct tool sequences, SequencesListed at most
+	moreSeqs           MoreSeqs    // the others
+	twinGroups         []TwinGroup // the twin groups
 }
 
-// grouping is the cells of the inputs and what was found on the way: the
-// caveats that concern episodes rather than statistics.
-type grouping struct {
-	cells  []*cell
-	checks checks
-}
-
-// group sorts the episodes of all inputs into cells, ordered by task name
-// and then track (workflow, workflow-retry, agent, oracle, others by name).
-// An episode of a run given twice (the same run id: `bench report D D`, or D
-// and a copy of it) is counted once.
-func group(inputs []record.Outcomes) grouping {
-	type key struct{ task, track, model string }
-	byKey := map[key]*cell{}
-	var g grouping
-	dup := duplicateRuns(inputs)
-	seen := map[episodeID]bool{}
-	for r := range inputs {
-		eps := inputs[r].Episodes
-		for i := range eps {
-			ep := &eps[i]
-			if dup[inputs[r].Run.ID] {
-				id := episodeID{inputs[r].Run.ID, ep.Task, ep.Track, ep.Seed, ep.Repeat}
-				if seen[id] {
-					g.checks.duplicates++
-					continue
-				}
-				seen[id] = true
-			}
-			k := key{ep.Task, ep.Track, modelOf(inputs[r].Run, ep)}
-			c := byKey[k]
-			if c == nil {
-				c = &cell{task: k.task, track: k.track, model: k.model}
-				byKey[k] = c
-				g.cells = append(g.cells, c)
-			}
-			g.count(c, r, inputs[r].Dir, inputs[r].Run, ep)
+// group sorts the episodes into their cells, ordered by task, model and
+// then track (workflow, workflow-retry, agent, oracle, others by name),
+// and sums each cell up. Planned cells without any line are cells too.
+func (a *Aggregate) group() []*cell {
+	a.plannedCells()
+	sizes := make([]int, len(a.cells))
+	for i := range a.eps {
+		if a.eps[i].standing() {
+			sizes[a.eps[i].cell]++
 		}
 	}
-	slices.SortFunc(g.cells, func(a, b *cell) int {
-		return cmp.Or(cmp.Compare(a.task, b.task), cmp.Compare(a.model, b.model), compareTracks(a.track, b.track))
+	for c, cl := range a.cells {
+		*cl = cell{task: cl.task, track: cl.track, model: cl.model, planned: cl.planned, idx: make([]uint32, 0, sizes[c])}
+	}
+	for g := range a.eps {
+		e := &a.eps[g]
+		if !e.standing() {
+			continue
+		}
+		c := a.cells[e.cell]
+		c.idx = append(c.idx, uint32(g))
+		a.sum(c, e)
+	}
+	cells := slices.Clone(a.cells)
+	slices.SortFunc(cells, func(x, y *cell) int {
+		return cmp.Or(cmp.Compare(x.task, y.task), cmp.Compare(x.model, y.model), compareTracks(x.track, y.track))
 	})
-	return g
+	return cells
 }
 
-// modelOf is the model an episode of run asked: its own field, or, for an
-// episode written before episodes named it, its one-model run's.
-func modelOf(run record.Run, ep *record.Outcome) string {
-	if ep.Model != "" || run.SeveralModels() {
-		return ep.Model
+// sum adds episode e to the sums of its cell c.
+func (a *Aggregate) sum(c *cell, e *epRec) {
+	in := a.inputs[e.input]
+	if n := len(c.runs); (n == 0 || c.runs[n-1] != in.runIdx) && !slices.Contains(c.runs, in.runIdx) {
+		c.runs = append(c.runs, in.runIdx) // episodes come input by input: the last is mostly the one
 	}
-	return run.Model
-}
-
-// count adds episode ep of input r (read from the folder dir) to cell c:
-// as an entry with its derived verdict, or, when it was lost to an
-// infrastructure error, only to the cell's count of lost episodes.
-func (g *grouping) count(c *cell, r int, dir string, run record.Run, ep *record.Outcome) {
-	if len(c.runs) == 0 || c.runs[len(c.runs)-1] != r {
-		c.runs = append(c.runs, r)
+	c.retries += int(e.retries)
+	c.cut += int(e.cut)
+	if e.flags&flagInPlan != 0 {
+		c.inPlan++
 	}
-	c.retries += ep.Retries
-	c.cutReplies += ep.CutReplies
-	if ep.Lost() {
+	switch e.status {
+	case record.StatusLost:
 		c.lost++
-		g.checks.lost++
+		return
+	case record.StatusInterrupted:
+		c.interrupted++
 		return
 	}
-	v := g.checks.verdict(dir, run, ep)
-	if ep.GradingTimedOut {
+	c.counted = append(c.counted, uint32(len(c.idx)-1))
+	switch e.flaw {
+	case record.FlawGradingTimedOut:
 		c.timeouts++
-	}
-	if v.inconsistent {
-		c.inconsist++
-	}
-	if v.edited {
+	case record.FlawContradicts:
+		c.contradicts++
+	case record.FlawTrajectoryEdited:
 		c.edited++
+	case record.FlawTrajectoryMissing:
+		c.gone++
 	}
-	c.entries = append(c.entries, entry{ep, int32(r), v.pass})
 }
 
-// episodeID identifies an episode across inputs: its run and its key.
-type episodeID struct {
-	run, task, track string
-	seed, repeat     int
-}
-
-// duplicateRuns returns the run ids that more than one input holds.
-func duplicateRuns(inputs []record.Outcomes) map[string]bool {
-	n := map[string]int{}
-	for _, in := range inputs {
-		n[in.Run.ID]++
+// plannedCells adds up, per cell, the episodes each run's plan holds
+// (counted once per run, not per copy of its folder), making a cell for a
+// planned task, track and model that no line reached.
+func (a *Aggregate) plannedCells() {
+	for _, c := range a.cells {
+		c.planned = 0
 	}
-	dup := map[string]bool{}
-	for id, k := range n {
-		if k > 1 {
-			dup[id] = true
+	for _, r := range a.runs {
+		in := a.inputs[r.inputs[0]]
+		for _, pc := range in.plan.Cells() {
+			if pc.Episodes == 0 {
+				continue
+			}
+			k := [3]string{pc.Task, pc.Track, pc.Model}
+			c, ok := a.cellOf[k]
+			if !ok {
+				c = int32(len(a.cells))
+				a.cellOf[k] = c
+				a.cells = append(a.cells, &cell{task: k[0], track: k[1], model: k[2]})
+			}
+			a.cells[c].planned += pc.Episodes
 		}
 	}
-	return dup
 }
 
-// passes counts the passed episodes of a cell.
-func passes(c *cell) int {
+// notRun is how many of a cell's planned episodes have no line.
+func (c *cell) notRun() int { return max(0, c.planned-c.inPlan) }
+
+// passes counts the passes among a cell's counted episodes.
+func (a *Aggregate) passes(c *cell) int {
 	n := 0
-	for _, e := range c.entries {
-		if e.pass {
+	for _, k := range c.counted {
+		if a.eps[c.idx[k]].pass() {
 			n++
 		}
 	}
 	return n
 }
 
+// tokensOf returns a cell's counted token totals, sorted, reported or
+// estimated (made by prepareCells).
+func (a *Aggregate) tokensOf(c *cell, estimated bool) []float64 {
+	if estimated {
+		return c.est
+	}
+	return c.tokens
+}
+
+// prepareCells makes, for every cell at once (a goroutine each, as many at a
+// time as there are processors), what the tables read of its counted
+// episodes: sorted tokens and turns, the pair keys, the tool sequences
+// and the twin groups.
+func (a *Aggregate) prepareCells(cells []*cell) {
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for _, c := range cells {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			a.prepareCell(c)
+		}()
+	}
+	wg.Wait()
+}
+
+// prepareCell makes what prepareCells makes of one cell.
+func (a *Aggregate) prepareCell(c *cell) {
+	n := len(c.counted)
+	c.tokens, c.est, c.turns = make([]float64, n), make([]float64, n), make([]float64, n)
+	for i, k := range c.counted {
+		e := &a.eps[c.idx[k]]
+		c.tokens[i], c.est[i], c.turns[i] = float64(e.tokens), float64(e.est), float64(e.turns)
+	}
+	slices.Sort(c.tokens)
+	slices.Sort(c.est)
+	slices.Sort(c.turns)
+	c.keys = a.keysOf(c)
+	c.seqs, c.moreSeqs = a.sequences(c)
+	for _, g := range a.twinsOf(c) {
+		c.twinGroups = append(c.twinGroups, a.twinGroup(c, g))
+	}
+}
+
 // configKey names the configuration of a run: two episodes with the same
-// task, track, seed and configKey are twins, whether they come from the same
-// run or from merged runs with the same settings.
+// task, track, model, seed and configKey are twins, whether they come from
+// the same run or from merged runs with the same settings.
 func configKey(r record.Run) string { return r.SettingsKey() }

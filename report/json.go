@@ -2,6 +2,7 @@ package report
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"io"
 )
@@ -24,6 +25,7 @@ func WriteJSON(w io.Writer, rep *Report) error {
 		{"ratios", func() error { return writeArray(bw, rep.Ratios) }},
 		{"mcnemar", func() error { return writeArray(bw, rep.McNemar) }},
 		{"tool_sequences", func() error { return writeArray(bw, rep.Sequences) }},
+		{"tool_sequences_more", func() error { return writeArray(bw, rep.MoreSeqs) }},
 		{"twins", func() error { return writeArray(bw, rep.Twins) }},
 		{"footnotes", func() error { return writeArray(bw, rep.Footnotes) }},
 	}
@@ -54,13 +56,16 @@ func writeArray[T any](w *bufio.Writer, xs []T) error {
 		return nil
 	}
 	w.WriteString("[\n")
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false) // footnotes say ">= 6" and "p < 0.05"; the page escapes what it shows itself
 	for i := range xs {
-		b, err := json.Marshal(xs[i])
-		if err != nil {
+		buf.Reset()
+		if err := enc.Encode(xs[i]); err != nil {
 			return err
 		}
 		w.WriteString("    ")
-		w.Write(b)
+		w.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
 		if i < len(xs)-1 {
 			w.WriteByte(',')
 		}

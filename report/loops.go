@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"bench/trackfacts"
 )
 
 // maxLoopBlock is the longest block of tool calls CollapseLoops looks for
@@ -13,12 +15,17 @@ const maxLoopBlock = 4
 // CollapseLoops writes a sequence of tool calls with its loops collapsed:
 // 25 list_files in a row become "list_files ×25", and a repeated block such
 // as edit_file, run_tests, edit_file, run_tests becomes
-// "(edit_file → run_tests) ×2". An empty sequence is "(none)".
+// "(edit_file → run_tests) ×2". An empty sequence is "(none)". A tool the
+// agent is not offered is shown quoted and escaped (trackfacts.ToolLabel).
 func CollapseLoops(tools []string) string {
 	if len(tools) == 0 {
 		return "(none)"
 	}
-	return strings.Join(collapse(tools), " → ")
+	labels := make([]string, len(tools))
+	for i, t := range tools {
+		labels[i] = trackfacts.ToolLabel(t)
+	}
+	return strings.Join(collapse(labels), " → ")
 }
 
 // collapse returns the parts of a collapsed sequence: at each position the

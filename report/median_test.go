@@ -30,7 +30,7 @@ func TestMedianOfEvenNIsTheMidpoint(t *testing.T) {
 			agent = r
 		}
 	}
-	if agent.MedianTokens != 742.5 {
+	if agent.MedianTokens == nil || *agent.MedianTokens != 742.5 {
 		t.Errorf("row median tokens = %v, want 742.5", agent.MedianTokens)
 	}
 	if len(rep.Ratios) != 1 || rep.Ratios[0].NumMedian != 742.5 || rep.Ratios[0].Ratio != 7.425 {

@@ -5,24 +5,12 @@ import (
 	"slices"
 
 	"bench/record"
-	"bench/runner"
+	"bench/trackfacts"
 )
 
-// trackOrder is the order of the known tracks in every table, the
-// registry's; other tracks follow alphabetically.
-var trackOrder = runner.TrackWords()
-
-// compareTracks orders track names: known tracks first, then the rest by name.
-func compareTracks(a, b string) int {
-	ia, ib := slices.Index(trackOrder, a), slices.Index(trackOrder, b)
-	if ia < 0 {
-		ia = len(trackOrder)
-	}
-	if ib < 0 {
-		ib = len(trackOrder)
-	}
-	return cmp.Or(cmp.Compare(ia, ib), cmp.Compare(a, b))
-}
+// compareTracks orders track names: the known tracks in trackfacts' order
+// (the registry's), then the rest by name.
+func compareTracks(a, b string) int { return trackfacts.Compare(a, b) }
 
 // exitOrder is the order of the contract exit reasons; others follow by name.
 var exitOrder = []string{record.ExitDone, record.ExitMaxTurns, record.ExitTokenBudget, record.ExitTimeout, record.ExitInterrupted, record.ExitError}

@@ -7,29 +7,28 @@ import (
 	"bench/record"
 )
 
-// TestBuildOutcomesIsBuild: the report of the runs read as outcomes (as
-// `bench report` reads them) is the report of the runs read whole (as the
-// html page reads them), in every format.
-func TestBuildOutcomesIsBuild(t *testing.T) {
+// TestReadIsBuild: the report of the runs streamed (as `bench report`
+// reads them) is the report of the runs read whole (as the html page reads
+// them), in every format.
+func TestReadIsBuild(t *testing.T) {
 	for _, dirs := range [][]string{
 		{"testdata/synthetic-run"},
 		{"testdata/synthetic-new"},
 		{"testdata/synthetic-run", "testdata/synthetic-new", "testdata/synthetic-run"},
 	} {
 		var whole []record.Data
-		var outcomes []record.Outcomes
 		for _, dir := range dirs {
 			d, err := record.Read(dir)
 			if err != nil {
 				t.Fatal(err)
 			}
-			o, err := record.ReadOutcomes(dir)
-			if err != nil {
-				t.Fatal(err)
-			}
-			whole, outcomes = append(whole, d), append(outcomes, o)
+			whole = append(whole, d)
 		}
-		want, got := Build(whole), BuildOutcomes(outcomes)
+		agg, err := Read(dirs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, got := Build(whole), agg.Report()
 		for _, write := range []func(*bytes.Buffer, *Report) error{
 			func(b *bytes.Buffer, r *Report) error { return WriteText(b, r) },
 			func(b *bytes.Buffer, r *Report) error { return WriteJSON(b, r) },

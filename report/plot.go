@@ -14,14 +14,17 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgsvg"
+
+	"bench/trackfacts"
 )
 
 // WriteSVG draws one SVG image with two panels: on top, the pass rate per
 // task and track with Wilson 95% whiskers; below, the median backend-reported
 // tokens per task and track (the offline estimate where the backend reported
 // none), each bar labelled with its n. When no episode has tokens (no model
-// was called) the lower panel says so. Tracks are coloured with the
-// Okabe–Ito palette, which stays distinct under colour-blindness.
+// was called) the lower panel says so. Tracks are coloured as on the
+// page (trackfacts.Colours, the Okabe–Ito palette, which stays distinct
+// under colour-blindness).
 func WriteSVG(w io.Writer, rep *Report) error {
 	tasks, tracks := axes(rep)
 	if len(tasks) == 0 {
@@ -90,27 +93,28 @@ func ratePlot(rep *Report, tasks, tracks []string) (*plot.Plot, error) {
 	p.Y.Min, p.Y.Max = 0, 1.3 // headroom for the legend
 	p.Y.Tick.Marker = plot.ConstantTicks([]plot.Tick{{Value: 0, Label: "0"}, {Value: 0.25}, {Value: 0.5, Label: "0.5"}, {Value: 0.75}, {Value: 1, Label: "1"}})
 	p.Legend.Top = true
+	colours := seriesColours(tracks)
 	for j, track := range tracks {
 		var pts errPoints
 		for _, r := range rep.Rows {
-			if inSeries(rep, r, track) && r.N > 0 { // a row of lost episodes only has no rate
+			if inSeries(rep, r, track) && r.Rate != nil && r.Wilson != nil { // a row of no counted episode has no rate
 				x := float64(slices.Index(tasks, r.Task)) + offset(j, len(tracks))
-				pts.XYs = append(pts.XYs, plotter.XY{X: x, Y: r.Rate})
-				pts.YErrors = append(pts.YErrors, struct{ Low, High float64 }{r.Rate - r.Wilson.Low, r.Wilson.High - r.Rate})
+				pts.XYs = append(pts.XYs, plotter.XY{X: x, Y: *r.Rate})
+				pts.YErrors = append(pts.YErrors, struct{ Low, High float64 }{*r.Rate - r.Wilson.Low, r.Wilson.High - *r.Rate})
 			}
 		}
 		s, err := plotter.NewScatter(pts.XYs)
 		if err != nil {
 			return nil, err
 		}
-		s.GlyphStyle.Color = trackColor(j)
+		s.GlyphStyle.Color = colours[track]
 		s.GlyphStyle.Shape = draw.CircleGlyph{}
 		s.GlyphStyle.Radius = vg.Points(3)
 		e, err := plotter.NewYErrorBars(pts)
 		if err != nil {
 			return nil, err
 		}
-		e.LineStyle.Color = trackColor(j)
+		e.LineStyle.Color = colours[track]
 		p.Add(s, e)
 		p.Legend.Add(track, s)
 	}
@@ -133,7 +137,7 @@ func tokensPlot(rep *Report, tasks, tracks []string, width vg.Length) (*plot.Plo
 	p.Title.Text = "Median tokens per episode (prompt + completion)"
 	top := 0.0
 	for _, r := range rep.Rows {
-		top = max(top, r.MedianTokens, r.MedianEstTokens)
+		top = max(top, value(r.MedianTokens), value(r.MedianEstTokens))
 	}
 	if top == 0 {
 		return noTokensPlot(p, tasks)
@@ -145,14 +149,15 @@ func tokensPlot(rep *Report, tasks, tracks []string, width vg.Length) (*plot.Plo
 	p.Legend.Padding = vg.Points(4)
 	p.Legend.XOffs = -vg.Points(6)
 	w := width * 0.8 * 0.6 / vg.Length(len(tasks)*len(tracks))
+	colours := seriesColours(tracks)
 	for j, track := range tracks {
 		vals := make(plotter.Values, len(tasks))
 		var ns plotter.XYLabels
 		for _, r := range rep.Rows {
-			if inSeries(rep, r, track) {
-				v := r.MedianTokens
+			if inSeries(rep, r, track) && r.N > 0 {
+				v := value(r.MedianTokens)
 				if v == 0 {
-					v = r.MedianEstTokens
+					v = value(r.MedianEstTokens)
 				}
 				x := slices.Index(tasks, r.Task)
 				vals[x] = v
@@ -164,7 +169,7 @@ func tokensPlot(rep *Report, tasks, tracks []string, width vg.Length) (*plot.Plo
 		if err != nil {
 			return nil, err
 		}
-		b.Color = trackColor(j)
+		b.Color = colours[track]
 		b.LineStyle.Width = 0
 		b.Offset = vg.Length(float64(j)-float64(len(tracks)-1)/2) * w
 		labels, err := plotter.NewLabels(ns)
@@ -205,17 +210,18 @@ func noTokensPlot(p *plot.Plot, tasks []string) (*plot.Plot, error) {
 	return p, nil
 }
 
-// okabeIto is the Okabe–Ito palette (orange, sky blue, bluish green,
-// yellow, blue, vermillion, reddish purple, black), distinct under the
-// common kinds of colour-blindness.
-var okabeIto = []color.Color{
-	color.RGBA{0xE6, 0x9F, 0x00, 0xFF}, color.RGBA{0x56, 0xB4, 0xE9, 0xFF}, color.RGBA{0x00, 0x9E, 0x73, 0xFF},
-	color.RGBA{0xF0, 0xE4, 0x42, 0xFF}, color.RGBA{0x00, 0x72, 0xB2, 0xFF}, color.RGBA{0xD5, 0x5E, 0x00, 0xFF},
-	color.RGBA{0xCC, 0x79, 0xA7, 0xFF}, color.RGBA{0x00, 0x00, 0x00, 0xFF},
+// seriesColours colours the plot's series as the page colours its tracks
+// (trackfacts.Colours): a known track its own colour, any other series
+// one of the palette's others.
+func seriesColours(series []string) map[string]color.Color {
+	out := map[string]color.Color{}
+	for name, hex := range trackfacts.Colours(series) {
+		var r, g, b uint8
+		fmt.Sscanf(hex, "#%02x%02x%02x", &r, &g, &b)
+		out[name] = color.RGBA{r, g, b, 0xFF}
+	}
+	return out
 }
-
-// trackColor is the colour of the j-th track of the plot.
-func trackColor(j int) color.Color { return okabeIto[j%len(okabeIto)] }
 
 // wholeTicks are gonum's default ticks labelled as whole numbers: token
 // counts read "2500", not "2500.00".
@@ -230,4 +236,12 @@ func (wholeTicks) Ticks(lo, hi float64) []plot.Tick {
 		}
 	}
 	return ticks
+}
+
+// value is *x, or 0 for nil.
+func value(x *float64) float64 {
+	if x == nil {
+		return 0
+	}
+	return *x
 }

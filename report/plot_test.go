@@ -36,7 +36,8 @@ func TestPlotWithoutTokensSaysSo(t *testing.T) {
 }
 
 // TestPlotPaletteAndN: the tracks are drawn in the Okabe–Ito palette
-// (colour-blind safe) and every bar says its n.
+// (colour-blind safe), each known track in the colour the page gives it
+// (workflow blue, agent orange), and every bar says its n.
 func TestPlotPaletteAndN(t *testing.T) {
 	var eps []record.Episode
 	for s := 1; s <= 4; s++ {
@@ -44,7 +45,7 @@ func TestPlotPaletteAndN(t *testing.T) {
 	}
 	eps = append(eps, episode("a", "agent", 5, 0, false, 500))
 	svg := svgOf(t, Build([]record.Data{{Run: record.Run{ID: "r"}, Episodes: eps}}))
-	for _, c := range []string{"#E69F00", "#56B4E9"} { // orange, sky blue
+	for _, c := range []string{"#E69F00", "#0072B2"} { // orange, blue
 		if !strings.Contains(svg, c) {
 			t.Errorf("the plot lacks the Okabe–Ito colour %s", c)
 		}

@@ -1,55 +1,74 @@
 package report
 
-import "bench/record"
+import (
+	"bench/record"
+	"bench/report/predict"
+)
 
-// Report is everything the renderers show, computed by Build. Its JSON form
-// is the document of `bench report --format json`.
+// Report is everything the renderers show, computed from an Aggregate. Its
+// JSON form is the document of `bench report --format json`. A figure
+// that n = 0 leaves undefined (a rate, an interval, a median) is null.
 type Report struct {
 	Runs      []RunInfo   `json:"runs"`
 	Tracks    []TrackRow  `json:"tracks"`
 	Rows      []Row       `json:"rows"`
 	Ratios    []Ratio     `json:"ratios"`
 	McNemar   []McNemar   `json:"mcnemar"`
-	Sequences []Sequence  `json:"tool_sequences"`
+	Sequences []Sequence  `json:"tool_sequences"`      // the most frequent SequencesListed of each task, track and model
+	MoreSeqs  []MoreSeqs  `json:"tool_sequences_more"` // what the list leaves out, per task, track and model
 	Twins     []TwinGroup `json:"twins"`
 	Footnotes []Footnote  `json:"footnotes"`
 	Design    []DesignRow `json:"design,omitempty"` // by the tasks' designs (design.go); nil for runs that record none
+
+	observed []predict.ObservedRun // each run's start, tasks and designs, for check
+	agg      *Aggregate            // what it was computed from, for the page's episodes (FromData only)
 }
 
-// RunInfo describes one of the merged runs.
+// RunInfo describes one of the merged run folders.
 type RunInfo struct {
 	ID           string `json:"id"`
+	UID          string `json:"uid"`   // the run's identity (run.json's uid, or one derived from its bytes)
+	Label        string `json:"label"` // how the tables name the run: its id, or its folder when two runs share an id
 	Dir          string `json:"dir"`
 	BenchVersion string `json:"bench_version"`
 	Backend      string `json:"backend"`
 	Model        string `json:"model"`
 	ModelDigest  string `json:"model_digest"`
-	Episodes     int    `json:"episodes"`
+	Episodes     int    `json:"episodes"`    // lines that stand (a redone episode's last)
+	Planned      int    `json:"planned"`     // episodes its run.json plans (its shard's)
+	Unfinished   int    `json:"unfinished"`  // planned episodes not finished: interrupted, lost, or never started
+	Interrupted  int    `json:"interrupted"` // episodes cut short (Ctrl-C), in no rate
+	Lost         int    `json:"lost"`        // episodes lost to the infrastructure, in no rate
+	NotRun       int    `json:"not_run"`     // planned episodes with no line at all
+	Resume       string `json:"resume,omitempty"`
 	// Sandbox is what confined the run's test runs; nil for runs from
 	// before the sandbox.
 	Sandbox *record.Sandbox `json:"sandbox,omitempty"`
 }
 
-// Row is the summary of one task and track.
+// Row is the summary of one task, track and model.
 type Row struct {
-	Task            string   `json:"task"`
-	Track           string   `json:"track"`
-	Model           string   `json:"model"` // the model asked; "" when the track called none
-	Runs            []string `json:"runs"`  // ids of the runs with episodes in the row, in input order
-	N               int      `json:"n"`     // episodes counted: not the lost ones
-	Lost            int      `json:"lost"`  // episodes ended by an infrastructure error, in no rate
-	Passed          int      `json:"passed"`
-	Rate            float64  `json:"rate"` // 0 when n is 0
-	Wilson          Interval `json:"wilson95"`
-	PassAtK         []PassK  `json:"pass_at_k"`
-	MedianTokens    float64  `json:"median_tokens"`     // backend-reported prompt+completion
-	MedianEstTokens float64  `json:"median_est_tokens"` // offline estimate, prompt+completion
-	MedianTurns     float64  `json:"median_turns"`
-	Exits           []Count  `json:"exit_reasons"`     // of the counted episodes
-	Retries         int      `json:"retries"`          // model calls retried, over all episodes
-	CutReplies      int      `json:"cut_replies"`      // replies cut at the reply cap, over all episodes
-	GradingTimeouts int      `json:"grading_timeouts"` // counted episodes whose grading timed out (failed)
-	Notes           []int    `json:"notes,omitempty"`  // footnote IDs
+	Task            string    `json:"task"`
+	Track           string    `json:"track"`
+	Model           string    `json:"model"`             // the model asked; "" when the track called none
+	Runs            []string  `json:"runs"`              // labels of the runs with episodes in the row, in input order
+	N               int       `json:"n"`                 // episodes counted: passed, failed and inconsistent ones
+	Passed          int       `json:"passed"`            // of them, passes
+	Inconsistent    int       `json:"inconsistent"`      // of them, lines that said passed against their tests or trajectory
+	Lost            int       `json:"lost"`              // episodes ended by an infrastructure error, in no rate
+	Interrupted     int       `json:"interrupted"`       // episodes cut short, in no rate
+	NotRun          int       `json:"not_run"`           // planned episodes without a line
+	Rate            *float64  `json:"rate"`              // null when n is 0
+	Wilson          *Interval `json:"wilson95"`          // null when n is 0
+	PassAtK         []PassK   `json:"pass_at_k"`         // for each k ≤ n of PassAtKs; empty when n is 0
+	MedianTokens    *float64  `json:"median_tokens"`     // backend-reported prompt+completion; null when n is 0
+	MedianEstTokens *float64  `json:"median_est_tokens"` // offline estimate, prompt+completion
+	MedianTurns     *float64  `json:"median_turns"`
+	Exits           []Count   `json:"exit_reasons"`     // of the counted episodes
+	Retries         int       `json:"retries"`          // model calls retried, over every episode that stands
+	CutReplies      int       `json:"cut_replies"`      // replies cut at the reply cap, over every episode that stands
+	GradingTimeouts int       `json:"grading_timeouts"` // counted episodes whose grading timed out (failed)
+	Notes           []int     `json:"notes,omitempty"`  // footnote IDs
 }
 
 // PassK is one pass@k estimate.
@@ -67,24 +86,28 @@ type Count struct {
 	Count int    `json:"count"`
 }
 
-// Ratio compares the median tokens of two tracks on one task: Num/Den,
-// e.g. agent/workflow.
+// Ratio compares the median tokens of two tracks on one task and model:
+// Num/Den, e.g. agent/workflow.
 type Ratio struct {
-	Task      string    `json:"task"`
-	Model     string    `json:"model"`
-	Num       string    `json:"num"`
-	Den       string    `json:"den"`
-	NumN      int       `json:"num_n"`
-	DenN      int       `json:"den_n"`
-	NumMedian float64   `json:"num_median"`
-	DenMedian float64   `json:"den_median"`
-	Basis     string    `json:"basis"` // "reported" or "estimated" tokens
-	Ratio     float64   `json:"ratio"`
-	Interval  *Interval `json:"bootstrap95,omitempty"` // only when both n > 1
+	Task      string  `json:"task"`
+	Model     string  `json:"model"`
+	Num       string  `json:"num"`
+	Den       string  `json:"den"`
+	NumN      int     `json:"num_n"`
+	DenN      int     `json:"den_n"`
+	NumMedian float64 `json:"num_median"`
+	DenMedian float64 `json:"den_median"`
+	Basis     string  `json:"basis"` // "reported" or "estimated" tokens
+	Ratio     float64 `json:"ratio"`
+	// Interval is the percentile-bootstrap 95% interval, null when either
+	// side has fewer than MinBootstrapN episodes (its coverage falls
+	// short of 90% there) or it is unbounded.
+	Interval *Interval `json:"bootstrap95"`
 }
 
 // McNemar is the exact McNemar test of two tracks (A, B) on the episodes of
-// one task paired by run, seed and repeat; with no pair, Pairs is 0 and P 1.
+// one task and model paired by run, seed and repeat; with no pair, Pairs is
+// 0 and P 1.
 type McNemar struct {
 	Task     string  `json:"task"`
 	Model    string  `json:"model"`
@@ -96,10 +119,14 @@ type McNemar struct {
 	OnlyB    int     `json:"only_b"` // B passed, A failed
 	BothFail int     `json:"both_fail"`
 	P        float64 `json:"p"`
+	// NeedDiscordant is the fewest discordant pairs (OnlyA + OnlyB) with
+	// which p can fall below Alpha; a test with fewer cannot reach it.
+	NeedDiscordant int   `json:"need_discordant"`
+	Notes          []int `json:"notes,omitempty"` // footnote IDs, for the test and the token ratio of its tracks
 }
 
-// Sequence is one distinct sequence of tool calls and how many episodes of
-// a task and track made it.
+// Sequence is one distinct sequence of tool calls and how many counted
+// episodes of a task, track and model made it.
 type Sequence struct {
 	Task  string   `json:"task"`
 	Track string   `json:"track"`
@@ -108,7 +135,23 @@ type Sequence struct {
 	Count int      `json:"count"`
 }
 
-// TwinGroup is a set of episodes with the same task, track, seed and
+// SequencesListed is how many distinct tool sequences of one task, track
+// and model the report lists, the most frequent first. An agent's
+// sequences are mostly distinct in a large run: the rest are counted in
+// MoreSeqs (episodes.jsonl holds each episode's).
+const SequencesListed = 100
+
+// MoreSeqs counts the distinct tool sequences of a task, track and model
+// past the SequencesListed listed, and the episodes that made them.
+type MoreSeqs struct {
+	Task      string `json:"task"`
+	Track     string `json:"track"`
+	Model     string `json:"model"`
+	Sequences int    `json:"sequences"`
+	Episodes  int    `json:"episodes"`
+}
+
+// TwinGroup is a set of episodes with the same task, track, model, seed and
 // configuration, compared with the first of them.
 type TwinGroup struct {
 	Task    string       `json:"task"`
@@ -121,7 +164,7 @@ type TwinGroup struct {
 
 // TwinMember is one episode of a twin group.
 type TwinMember struct {
-	Run       string `json:"run"`
+	Run       string `json:"run"`  // the run's label
 	Name      string `json:"name"` // seed-<s>[-r<k>]
 	Steps     int    `json:"steps"`
 	Passed    bool   `json:"passed"`

@@ -21,12 +21,12 @@ func sig6(x float64) float64 {
 func (rep *Report) round() {
 	for i := range rep.Tracks {
 		t := &rep.Tracks[i]
-		t.Rate, t.Wilson.Low, t.Wilson.High = sig6(t.Rate), sig6(t.Wilson.Low), sig6(t.Wilson.High)
+		roundRate(t.Rate, t.Wilson)
 	}
 	for i := range rep.Rows {
 		r := &rep.Rows[i]
-		r.Runs = nonNil(r.Runs)
-		r.Rate, r.Wilson.Low, r.Wilson.High = sig6(r.Rate), sig6(r.Wilson.Low), sig6(r.Wilson.High)
+		r.Runs, r.PassAtK, r.Exits = nonNil(r.Runs), nonNil(r.PassAtK), nonNil(r.Exits)
+		roundRate(r.Rate, r.Wilson)
 		for j := range r.PassAtK {
 			r.PassAtK[j].P = sig6(r.PassAtK[j].P)
 		}
@@ -46,10 +46,21 @@ func (rep *Report) round() {
 	rep.Ratios = nonNil(rep.Ratios)
 	rep.McNemar = nonNil(rep.McNemar)
 	rep.Sequences = nonNil(rep.Sequences)
+	rep.MoreSeqs = nonNil(rep.MoreSeqs)
 	rep.Twins = nonNil(rep.Twins)
 	rep.Footnotes = nonNil(rep.Footnotes)
 	for i := range rep.Sequences {
 		rep.Sequences[i].Tools = nonNil(rep.Sequences[i].Tools)
+	}
+}
+
+// roundRate rounds a rate and its interval, when there are.
+func roundRate(rate *float64, iv *Interval) {
+	if rate != nil {
+		*rate = sig6(*rate)
+	}
+	if iv != nil {
+		iv.Low, iv.High = sig6(iv.Low), sig6(iv.High)
 	}
 }
 

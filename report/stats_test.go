@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -112,6 +113,33 @@ func TestResampledMedianMatchesNaive(t *testing.T) {
 		f, n := float64(fast[x])/draws, float64(naive[x])/draws
 		if !near(f, n, 0.006) {
 			t.Errorf("P(median = %v): shortcut %.4f, naive %.4f", x, f, n)
+		}
+	}
+}
+
+// TestFirstInOrder: the k first of a list in order are those a full sort
+// puts first, whatever the list, ties included.
+func TestFirstInOrder(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 200 {
+		n, k := 1+rng.IntN(300), 1+rng.IntN(20)
+		if k > n {
+			k = n
+		}
+		xs := make([]int, n)
+		for i := range xs {
+			xs[i] = rng.IntN(10)
+		}
+		got := firstInOrder(xs, k, cmp.Compare[int])
+		first := slices.Clone(got[:k])
+		slices.Sort(first)
+		want := slices.Sorted(slices.Values(xs))[:k]
+		if !slices.Equal(first, want) || len(got) != n {
+			t.Fatalf("n %d k %d: first %v, want %v", n, k, first, want)
+		}
+		all := slices.Sorted(slices.Values(got))
+		if !slices.Equal(all, slices.Sorted(slices.Values(xs))) {
+			t.Fatalf("n %d k %d: lost an element", n, k)
 		}
 	}
 }

@@ -30,17 +30,22 @@ func tables(rep *Report) []table {
 // tracksTable has one row per track, over all tasks.
 func tracksTable(rep *Report) table {
 	t := table{
-		title:  "Per track, over all tasks (a task is solved when more than half of its episodes passed)",
-		header: []string{"track", "tasks solved", "episodes passed", "rate [95% CI]", "lost", "tokens (total)", "est. tokens (total)", "retries", "cut replies"},
+		title: "Per track, over all tasks (each model on its own; a task is solved when more than half of its counted episodes passed, " +
+			"and counts only when it has one)",
+		header: []string{"track", "tasks solved", "episodes passed", "rate [95% CI]", "lost", "unfinished", "tokens (total)", "est. tokens (total)", "retries", "cut replies"},
 	}
 	several := rep.severalModels()
 	for _, r := range rep.Tracks {
+		solved := fraction(r.TasksSolved, r.Tasks)
+		if r.NotCounted > 0 {
+			solved += fmt.Sprintf(" (%d not counted)", r.NotCounted)
+		}
 		t.rows = append(t.rows, []string{
 			trackLabel(r.Track, r.Model, several),
-			fmt.Sprintf("%d/%d", r.TasksSolved, r.Tasks),
-			fmt.Sprintf("%d/%d", r.Passed, r.N),
-			rateText(r.N, r.Rate, r.Wilson),
-			strconv.Itoa(r.Lost),
+			solved,
+			fraction(r.Passed, r.N),
+			rateText(r.Rate, r.Wilson),
+			strconv.Itoa(r.Lost), strconv.Itoa(r.Interrupted + r.NotRun),
 			strconv.Itoa(r.Tokens), strconv.Itoa(r.EstTokens),
 			strconv.Itoa(r.Retries), strconv.Itoa(r.CutReplies),
 		})
@@ -52,17 +57,17 @@ func tracksTable(rep *Report) table {
 func resultsTable(rep *Report) table {
 	t := table{
 		title:  "Results per task and track",
-		header: []string{"task", "track", "passed", "lost", "rate [95% CI]", "pass@k", "median tokens", "median est. tokens", "median turns", "exit reasons", "notes"},
+		header: []string{"task", "track", "passed", "lost", "unfinished", "rate [95% CI]", "pass@k", "median tokens", "median est. tokens", "median turns", "exit reasons", "notes"},
 	}
 	several := rep.severalModels()
 	for _, r := range rep.Rows {
 		t.rows = append(t.rows, []string{
 			r.Task, trackLabel(r.Track, r.Model, several),
-			fmt.Sprintf("%d/%d", r.Passed, r.N),
-			strconv.Itoa(r.Lost),
-			rateText(r.N, r.Rate, r.Wilson),
+			fraction(r.Passed, r.N),
+			strconv.Itoa(r.Lost), strconv.Itoa(r.Interrupted + r.NotRun),
+			rateText(r.Rate, r.Wilson),
 			passAtKText(r.PassAtK),
-			medianText(r.N, r.MedianTokens), medianText(r.N, r.MedianEstTokens), medianText(r.N, r.MedianTurns),
+			medianText(r.MedianTokens), medianText(r.MedianEstTokens), medianText(r.MedianTurns),
 			countsText(r.Exits),
 			noteMarks(r.Notes),
 		})
@@ -75,24 +80,22 @@ func resultsTable(rep *Report) table {
 func pairsTable(rep *Report) table {
 	t := table{
 		title:  "Agent against the workflow tracks, per task (token ratio of medians; exact McNemar test on episodes paired by run, seed and repeat)",
-		header: []string{"task", "tracks", "median tokens", "ratio", "95% CI", "pairs", "only first passed", "only second passed", "McNemar p"},
+		header: []string{"task", "tracks", "median tokens", "ratio", "95% CI", "pairs", "only first passed", "only second passed", "McNemar p", "notes"},
 	}
 	several := rep.severalModels()
 	for _, m := range rep.McNemar {
-		row := []string{m.Task, trackLabel(m.A+"/"+m.B, m.Model, several), "", "", "", strconv.Itoa(m.Pairs), strconv.Itoa(m.OnlyA), strconv.Itoa(m.OnlyB), fmt.Sprintf("%.3f", m.P)}
+		row := []string{m.Task, trackLabel(m.A+"/"+m.B, m.Model, several), "–", "–", "–", strconv.Itoa(m.Pairs), strconv.Itoa(m.OnlyA), strconv.Itoa(m.OnlyB), fmt.Sprintf("%.3f", m.P), noteMarks(m.Notes)}
 		if m.Pairs == 0 {
 			row[5], row[6], row[7], row[8] = "no pair", "", "", ""
 		}
-		for _, r := range rep.Ratios {
-			if r.Task == m.Task && r.Model == m.Model && r.Num == m.A && r.Den == m.B {
-				row[2] = num(r.NumMedian) + "/" + num(r.DenMedian)
-				if r.Basis == "estimated" {
-					row[2] += " (est.)"
-				}
-				row[3] = fmt.Sprintf("%.2f", r.Ratio)
-				if r.Interval != nil {
-					row[4] = fmt.Sprintf("[%.2f, %.2f]", r.Interval.Low, r.Interval.High)
-				}
+		if r := rep.ratioOf(m); r != nil {
+			row[2] = num(r.NumMedian) + "/" + num(r.DenMedian)
+			if r.Basis == "estimated" {
+				row[2] += " (est.)"
+			}
+			row[3] = fmt.Sprintf("%.2f", r.Ratio)
+			if r.Interval != nil {
+				row[4] = fmt.Sprintf("[%.2f, %.2f]", r.Interval.Low, r.Interval.High)
 			}
 		}
 		t.rows = append(t.rows, row)
@@ -100,13 +103,71 @@ func pairsTable(rep *Report) table {
 	return t
 }
 
-// sequencesTable lists the distinct tool-call sequences.
+// SequencesShown is how many distinct tool sequences of one task, track
+// and model the text, Markdown and the page list, the most frequent
+// first; a last row counts the others (the JSON document lists each).
+const SequencesShown = 10
+
+// sequencesTable lists the distinct tool-call sequences of the counted
+// episodes, SequencesShown per task, track and model.
 func sequencesTable(rep *Report) table {
-	t := table{title: "Tool sequences", header: []string{"task", "track", "episodes", "tool calls"}}
-	for _, s := range rep.Sequences {
-		t.rows = append(t.rows, []string{s.Task, trackLabel(s.Track, s.Model, rep.severalModels()), strconv.Itoa(s.Count), CollapseLoops(s.Tools)})
+	t := table{title: "Tool sequences (counted episodes)", header: []string{"task", "track", "episodes", "tool calls"}}
+	several := rep.severalModels()
+	for _, g := range GroupSequences(rep, SequencesShown) {
+		label := trackLabel(g.Track, g.Model, several)
+		for _, s := range g.Shown {
+			t.rows = append(t.rows, []string{s.Task, label, strconv.Itoa(s.Count), CollapseLoops(s.Tools)})
+		}
+		if g.More > 0 {
+			t.rows = append(t.rows, []string{g.Task, label, strconv.Itoa(g.MoreEpisodes), fmt.Sprintf("… %d more distinct sequences", g.More)})
+		}
 	}
 	return t
+}
+
+// SequenceGroup is the tool sequences of one task, track and model: the
+// first few, and how many more there are with how many episodes.
+type SequenceGroup struct {
+	Task, Track, Model string
+	Shown              []Sequence
+	More, MoreEpisodes int
+}
+
+// GroupSequences groups the report's sequences (in its order: by task,
+// model and track, the most frequent first) per task, track and model,
+// keeping the first shown of each and counting the others, those the
+// report does not list included (MoreSeqs).
+func GroupSequences(rep *Report, shown int) []SequenceGroup {
+	var out []SequenceGroup
+	for _, s := range rep.Sequences {
+		if n := len(out); n == 0 || out[n-1].Task != s.Task || out[n-1].Track != s.Track || out[n-1].Model != s.Model {
+			out = append(out, SequenceGroup{Task: s.Task, Track: s.Track, Model: s.Model})
+		}
+		g := &out[len(out)-1]
+		if len(g.Shown) < shown {
+			g.Shown = append(g.Shown, s)
+		} else {
+			g.More, g.MoreEpisodes = g.More+1, g.MoreEpisodes+s.Count
+		}
+	}
+	for _, m := range rep.MoreSeqs {
+		for i := range out {
+			if g := &out[i]; g.Task == m.Task && g.Track == m.Track && g.Model == m.Model {
+				g.More, g.MoreEpisodes = g.More+m.Sequences, g.MoreEpisodes+m.Episodes
+			}
+		}
+	}
+	return out
+}
+
+// ratioOf is the token ratio of the tracks of McNemar test m, or nil.
+func (rep *Report) ratioOf(m McNemar) *Ratio {
+	for i, r := range rep.Ratios {
+		if r.Task == m.Task && r.Model == m.Model && r.Num == m.A && r.Den == m.B {
+			return &rep.Ratios[i]
+		}
+	}
+	return nil
 }
 
 // twinDetailMax is the number of twin comparisons above which the text and
@@ -201,20 +262,34 @@ func twinsSummary(rep *Report) table {
 	return t
 }
 
-// rateText formats a rate and its interval, or "-" when n is 0.
-func rateText(n int, rate float64, iv Interval) string {
-	if n == 0 {
-		return "-"
+// Undefined is how every table shows a figure that n = 0 leaves
+// undefined: a rate, an interval, a median, a count of passes.
+const Undefined = "–"
+
+// rateText formats a rate and its interval, or Undefined when there is
+// none (n is 0).
+func rateText(rate *float64, iv *Interval) string {
+	if rate == nil || iv == nil {
+		return Undefined
 	}
-	return fmt.Sprintf("%.2f [%.2f, %.2f]", rate, iv.Low, iv.High)
+	return fmt.Sprintf("%.2f [%.2f, %.2f]", *rate, iv.Low, iv.High)
 }
 
-// medianText formats a median, or "-" when n is 0.
-func medianText(n int, x float64) string {
-	if n == 0 {
-		return "-"
+// medianText formats a median, or Undefined when there is none.
+func medianText(x *float64) string {
+	if x == nil {
+		return Undefined
 	}
-	return num(x)
+	return num(*x)
+}
+
+// fraction formats passes out of n as "3/4", or Undefined when n is 0:
+// nothing was counted, which is not "0 of 0 passed".
+func fraction(passed, n int) string {
+	if n == 0 {
+		return Undefined
+	}
+	return strconv.Itoa(passed) + "/" + strconv.Itoa(n)
 }
 
 // passAtKText formats pass@k estimates as "1:0.75 2:1.00".

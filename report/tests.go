@@ -163,7 +163,7 @@ func minFisherP(n1, n2 int) float64 {
 // >= 4 samples to detect a difference at alpha level 0.05".
 func neededPerSide(alpha float64) int {
 	m := 1
-	for minRankSumP(m, m) >= alpha && m < 1000 {
+	for !below(minRankSumP(m, m), alpha) && m < 1000 {
 		m++
 	}
 	return m

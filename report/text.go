@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"strings"
 
+	"bench/internal/inert"
 	tablefmt "bench/internal/table"
 	"bench/internal/words"
 )
@@ -24,18 +26,18 @@ func WriteMarkdown(w io.Writer, rep *Report) error {
 func writeTextTables(w io.Writer, intro []string, ts []table, notes []Footnote) error {
 	bw := bufio.NewWriter(w)
 	for _, l := range intro {
-		fmt.Fprintln(bw, l)
+		fmt.Fprintln(bw, inert.Line(l))
 	}
 	for i, t := range ts {
 		if i > 0 || len(intro) > 0 {
 			fmt.Fprintln(bw)
 		}
-		fmt.Fprintf(bw, "%s\n\n", t.title)
+		fmt.Fprintf(bw, "%s\n\n", inert.Line(t.title))
 		if err := tablefmt.Write(bw, tablefmt.Text, t.header, t.rows); err != nil {
 			return err
 		}
 	}
-	writeFootnotes(bw, notes, "")
+	writeFootnotes(bw, notes, "", inert.Line)
 	return bw.Flush()
 }
 
@@ -43,27 +45,32 @@ func writeTextTables(w io.Writer, intro []string, ts []table, notes []Footnote) 
 // footnotes as Markdown.
 func writeMarkdownTables(w io.Writer, heading string, intro []string, ts []table, notes []Footnote) error {
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "# %s\n", heading)
+	fmt.Fprintf(bw, "# %s\n", inert.Markdown(heading))
 	if len(intro) > 0 {
 		fmt.Fprintln(bw)
 	}
 	for _, l := range intro {
-		fmt.Fprintln(bw, "- "+l)
+		if rest, ok := strings.CutPrefix(l, "  "); ok { // an indented line is the one above's sequel
+			fmt.Fprintln(bw, "  - "+inert.Markdown(rest))
+		} else {
+			fmt.Fprintln(bw, "- "+inert.Markdown(l))
+		}
 	}
 	for _, t := range ts {
-		fmt.Fprintf(bw, "\n## %s\n\n", t.title)
+		fmt.Fprintf(bw, "\n## %s\n\n", inert.Markdown(t.title))
 		if err := tablefmt.Write(bw, tablefmt.Markdown, t.header, t.rows); err != nil {
 			return err
 		}
 	}
-	writeFootnotes(bw, notes, "- ")
+	writeFootnotes(bw, notes, "- ", inert.Markdown)
 	return bw.Flush()
 }
 
-// runLines describes the merged runs, one line each.
+// runLines describes the merged runs, one line each, and under a run
+// left unfinished one more that says so and how to finish it.
 func runLines(rep *Report) []string {
-	lines := make([]string, len(rep.Runs))
-	for i, r := range rep.Runs {
+	var lines []string
+	for _, r := range rep.Runs {
 		digest := r.ModelDigest
 		if digest == "" {
 			digest = "digest unknown"
@@ -72,9 +79,13 @@ func runLines(rep *Report) []string {
 		if r.Model == "" {
 			what = "no model"
 		}
-		lines[i] = fmt.Sprintf("run %s: %s, %s, %s", r.ID, what, words.Plural(r.Episodes, "episode"), r.Dir)
+		line := fmt.Sprintf("run %s: %s, %s, %s", r.Label, what, words.Plural(r.Episodes, "episode"), r.Dir)
 		if sb := r.Sandbox; sb != nil {
-			lines[i] += fmt.Sprintf(", sandbox fs=%s net=%s pid=%s", sb.FS, sb.Net, sb.PID)
+			line += fmt.Sprintf(", sandbox fs=%s net=%s pid=%s", sb.FS, sb.Net, sb.PID)
+		}
+		lines = append(lines, line)
+		if r.Unfinished > 0 {
+			lines = append(lines, "  "+unfinishedNote(r))
 		}
 	}
 	return lines
@@ -88,13 +99,14 @@ func emptyLine(rep *Report) []string {
 	return []string{"no finished episodes yet"}
 }
 
-// writeFootnotes writes the footnotes, each line prefixed with bullet.
-func writeFootnotes(w io.Writer, notes []Footnote, bullet string) {
+// writeFootnotes writes the footnotes, each line prefixed with bullet and
+// its text made inert by escape.
+func writeFootnotes(w io.Writer, notes []Footnote, bullet string, escape func(string) string) {
 	if len(notes) == 0 {
 		return
 	}
 	fmt.Fprintln(w)
 	for _, f := range notes {
-		fmt.Fprintf(w, "%s[%d] %s\n", bullet, f.ID, f.Text)
+		fmt.Fprintf(w, "%s[%d] %s\n", bullet, f.ID, escape(f.Text))
 	}
 }

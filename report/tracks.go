@@ -5,31 +5,34 @@ import (
 	"slices"
 )
 
-// TrackRow sums up one track over all tasks: the lesson's headline ("the
-// workflow passes 2 of 4 tasks") and what the track spent.
+// TrackRow sums up one track (of one model) over all tasks: the lesson's
+// headline ("the workflow passes 2 of 4 tasks") and what the track spent.
 type TrackRow struct {
-	Track       string   `json:"track"`
-	Model       string   `json:"model"`
-	Tasks       int      `json:"tasks"`
-	TasksSolved int      `json:"tasks_solved"` // tasks where more than half of the episodes passed
-	N           int      `json:"n"`
-	Passed      int      `json:"passed"`
-	Rate        float64  `json:"rate"`
-	Wilson      Interval `json:"wilson95"`
-	Tokens      int      `json:"tokens"`      // backend-reported, summed over the episodes
-	EstTokens   int      `json:"est_tokens"`  // offline estimate, summed
-	Lost        int      `json:"lost"`        // episodes ended by an infrastructure error, not in n
-	Retries     int      `json:"retries"`     // model calls retried, over all episodes
-	CutReplies  int      `json:"cut_replies"` // replies cut at the reply cap, over all episodes
+	Track       string    `json:"track"`
+	Model       string    `json:"model"`
+	Tasks       int       `json:"tasks"`             // tasks with counted episodes
+	TasksSolved int       `json:"tasks_solved"`      // of them, tasks where more than half of the counted episodes passed
+	NotCounted  int       `json:"tasks_not_counted"` // tasks planned or run on the track with no counted episode: neither solved nor unsolved
+	N           int       `json:"n"`
+	Passed      int       `json:"passed"`
+	Rate        *float64  `json:"rate"`        // null when n is 0
+	Wilson      *Interval `json:"wilson95"`    // null when n is 0
+	Tokens      int       `json:"tokens"`      // backend-reported, summed over the counted episodes
+	EstTokens   int       `json:"est_tokens"`  // offline estimate, summed
+	Lost        int       `json:"lost"`        // episodes ended by an infrastructure error, not in n
+	Interrupted int       `json:"interrupted"` // episodes cut short, not in n
+	NotRun      int       `json:"not_run"`     // planned episodes without a line
+	Retries     int       `json:"retries"`     // model calls retried, over all episodes
+	CutReplies  int       `json:"cut_replies"` // replies cut at the reply cap, over all episodes
 }
 
-// trackRows sums the cells (ordered by task, then track) up per track, in
-// the tables' track order.
-func trackRows(cells []*cell) []TrackRow {
+// trackRows sums the cells (ordered by task, then track) up per track and
+// model, in the tables' track order.
+func (a *Aggregate) trackRows(cells []*cell, rows []Row) []TrackRow {
 	type key struct{ track, model string }
 	byTrack := map[key]*TrackRow{}
 	var order []key
-	for _, c := range cells {
+	for i, c := range cells {
 		k := key{c.track, c.model}
 		t := byTrack[k]
 		if t == nil {
@@ -37,33 +40,38 @@ func trackRows(cells []*cell) []TrackRow {
 			byTrack[k] = t
 			order = append(order, k)
 		}
-		passed := 0
-		for _, e := range c.entries {
-			if e.pass {
-				passed++
-			}
-			t.Tokens += e.ep.Tokens
-			t.EstTokens += e.ep.EstTokens
+		r := rows[i]
+		for _, j := range c.counted {
+			e := &a.eps[c.idx[j]]
+			t.Tokens += int(e.tokens)
+			t.EstTokens += int(e.est)
 		}
-		t.Tasks++
-		if 2*passed > len(c.entries) {
+		switch {
+		case r.N == 0:
+			t.NotCounted++
+		case 2*r.Passed > r.N:
+			t.Tasks++
 			t.TasksSolved++
+		default:
+			t.Tasks++
 		}
-		t.N += len(c.entries)
-		t.Passed += passed
-		t.Lost += c.lost
-		t.Retries += c.retries
-		t.CutReplies += c.cutReplies
+		t.N += r.N
+		t.Passed += r.Passed
+		t.Lost += r.Lost
+		t.Interrupted += r.Interrupted
+		t.NotRun += r.NotRun
+		t.Retries += r.Retries
+		t.CutReplies += r.CutReplies
 	}
-	slices.SortFunc(order, func(a, b key) int { return cmp.Or(cmp.Compare(a.model, b.model), compareTracks(a.track, b.track)) })
-	rows := make([]TrackRow, 0, len(order))
-	for _, name := range order {
-		t := byTrack[name]
+	slices.SortFunc(order, func(x, y key) int { return cmp.Or(cmp.Compare(x.model, y.model), compareTracks(x.track, y.track)) })
+	out := make([]TrackRow, 0, len(order))
+	for _, k := range order {
+		t := byTrack[k]
 		if t.N > 0 {
-			t.Rate = float64(t.Passed) / float64(t.N)
+			rate, wilson := float64(t.Passed)/float64(t.N), Wilson(t.Passed, t.N)
+			t.Rate, t.Wilson = &rate, &wilson
 		}
-		t.Wilson = Wilson(t.Passed, t.N)
-		rows = append(rows, *t)
+		out = append(out, *t)
 	}
-	return rows
+	return out
 }

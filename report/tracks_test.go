@@ -32,8 +32,8 @@ func TestTrackRows(t *testing.T) {
 		if g.Track != w.Track || g.Tasks != w.Tasks || g.TasksSolved != w.TasksSolved || g.N != w.N || g.Passed != w.Passed || g.Tokens != w.Tokens || g.EstTokens != w.EstTokens {
 			t.Errorf("row %d = %+v, want %+v", i, g, w)
 		}
-		if g.Wilson.Low <= 0 || g.Wilson.High >= 1 || g.Rate != sig6(2.0/3) {
-			t.Errorf("row %d rate %v [%v, %v]", i, g.Rate, g.Wilson.Low, g.Wilson.High)
+		if g.Wilson == nil || g.Rate == nil || g.Wilson.Low <= 0 || g.Wilson.High >= 1 || *g.Rate != sig6(2.0/3) {
+			t.Errorf("row %d rate %v %v", i, g.Rate, g.Wilson)
 		}
 	}
 }

@@ -84,7 +84,7 @@ func TestRunMergedWithItselfCountsEachEpisodeOnce(t *testing.T) {
 	if note := footnoteWith(rep, "counted once"); !strings.Contains(note, "d") || !strings.Contains(note, "D-copy") {
 		t.Errorf("footnote = %q, want one naming run d, its folders, and that each episode is counted once", note)
 	}
-	ds := Compare(outcomesOf([]record.Data{d, d}), outcomesOf([]record.Data{d}), Alpha)
+	ds := Compare(FromData([]record.Data{d, d}), FromData([]record.Data{d}), Alpha)
 	if len(ds.Deltas) != 1 || ds.Deltas[0].OldN != 2 {
 		t.Errorf("compare of D D against D: %+v, want old n = 2", ds.Deltas)
 	}
@@ -178,7 +178,7 @@ func TestLostEpisodesNeverEnterRates(t *testing.T) {
 	eps = append(eps, modelErr, timeout)
 	rep := Build([]record.Data{{Run: record.Run{ID: "r"}, Episodes: eps}})
 	r := rowOf(t, rep, "t", "agent")
-	if r.N != 4 || r.Passed != 2 || r.Lost != 3 || r.Rate != 0.5 {
+	if r.N != 4 || r.Passed != 2 || r.Lost != 3 || r.Rate == nil || *r.Rate != 0.5 {
 		t.Errorf("row n=%d passed=%d lost=%d rate=%v, want n=4 passed=2 lost=3 rate=0.5", r.N, r.Passed, r.Lost, r.Rate)
 	}
 	want := []Count{{"done", 2}, {"timeout", 1}, {"error", 1}}

@@ -1,104 +1,95 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 
 	"bench/record"
+	"bench/trackfacts"
 )
 
 // notRepeated is the caveat on twins that diverged although seeded.
 const notRepeated = "the backend did not repeat a seeded run: twins with the same seed diverged (seeded sampling is not always repeatable)"
 
-// twins finds the twin groups of every cell (same task, track, seed and
-// configuration) and compares each member with the first; noteDiverged
-// adds the footnotes.
-func twins(cells []*cell, inputs []record.Outcomes) []TwinGroup {
-	configs := make([]int, len(inputs)) // the first input with the same configuration
-	for i, in := range inputs {
-		configs[i] = slices.IndexFunc(inputs, func(o record.Outcomes) bool { return configKey(o.Run) == configKey(in.Run) })
-	}
-	groups := make([][][]entry, len(cells))
-	n := 0
-	for i, c := range cells {
-		groups[i] = twinsOf(c, configs)
-		n += len(groups[i])
-	}
-	out := make([]TwinGroup, 0, n)
-	for i, c := range cells {
-		for _, g := range groups[i] {
-			out = append(out, twinGroup(c, g, inputs))
-		}
+// twins finds the twin groups of every cell (same task, track, model,
+// seed and configuration) among the counted episodes and compares each
+// member with the first; noteDiverged adds the footnotes.
+func (a *Aggregate) twins(cells []*cell) []TwinGroup {
+	var out []TwinGroup
+	for _, c := range cells {
+		out = append(out, c.twinGroups...)
 	}
 	return out
 }
 
-// twinsOf groups the entries of c by seed and configuration (configs
-// numbers them by input) and returns the groups of more than one, by
-// seed, then in the order they first appear; each group in entry order.
-// The groups share one array: a run of 200,000 episodes can have 100,000
-// groups.
-func twinsOf(c *cell, configs []int) [][]entry {
-	var keys packedKeys
-	idx := map[uint64]int32{}
-	group := make([]int32, len(c.entries)) // the group of each entry
-	var sizes []int32
-	for i, e := range c.entries {
-		k := keys.of(smallKey{configs[e.run], e.ep.Seed, 0})
-		g, ok := idx[k]
-		if !ok {
-			g = int32(len(sizes))
-			idx[k] = g
-			sizes = append(sizes, 0)
-		}
-		group[i] = g
-		sizes[g]++
+// twinsOf groups the counted episodes of c by configuration and seed and
+// returns the groups of more than one, by seed, then in the order they
+// first appear; each group in episode order.
+func (a *Aggregate) twinsOf(c *cell) [][]uint32 {
+	type member struct {
+		config int
+		seed   int64
+		at     int // its place among c's counted episodes
 	}
-	twinned, groups := 0, 0
-	for _, size := range sizes {
-		if size > 1 {
-			twinned, groups = twinned+int(size), groups+1
-		}
+	ms := make([]member, len(c.counted))
+	for i, k := range c.counted {
+		e := &a.eps[c.idx[k]]
+		ms[i] = member{a.inputs[e.input].config, e.seed, i}
 	}
-	all := make([]entry, twinned)
-	out := make([][]entry, 0, groups)
-	slot := make([]int32, len(sizes)) // each group's index in out, or -1 for a group of one
-	at := 0
-	for g, size := range sizes {
-		slot[g] = -1
-		if size > 1 {
-			slot[g] = int32(len(out))
-			out = append(out, all[at:at:at+int(size)])
-			at += int(size)
-		}
+	slices.SortFunc(ms, func(x, y member) int {
+		return cmp.Or(cmp.Compare(x.seed, y.seed), cmp.Compare(x.config, y.config), cmp.Compare(x.at, y.at))
+	})
+	type group struct {
+		first int
+		idx   []uint32
 	}
-	for i, e := range c.entries {
-		if s := slot[group[i]]; s >= 0 {
-			out[s] = append(out[s], e) // within its capacity: in place in all
+	var groups []group
+	for i := 0; i < len(ms); {
+		j := i + 1
+		for j < len(ms) && ms[j].seed == ms[i].seed && ms[j].config == ms[i].config {
+			j++
 		}
+		if j-i > 1 {
+			g := group{first: ms[i].at}
+			for _, m := range ms[i:j] {
+				g.idx = append(g.idx, c.idx[c.counted[m.at]])
+			}
+			groups = append(groups, g)
+		}
+		i = j
 	}
-	slices.SortStableFunc(out, func(a, b []entry) int { return a[0].ep.Seed - b[0].ep.Seed })
+	slices.SortStableFunc(groups, func(x, y group) int {
+		return cmp.Or(cmp.Compare(a.eps[x.idx[0]].seed, a.eps[y.idx[0]].seed), cmp.Compare(x.first, y.first))
+	})
+	out := make([][]uint32, len(groups))
+	for i, g := range groups {
+		out[i] = g.idx
+	}
 	return out
 }
 
 // twinGroup compares the members of one group with its first member.
-func twinGroup(c *cell, g []entry, inputs []record.Outcomes) TwinGroup {
-	tg := TwinGroup{Task: c.task, Track: c.track, Model: c.model, Seed: g[0].ep.Seed, Members: make([]TwinMember, 0, len(g))}
-	ref := g[0].ep
-	for i, e := range g {
+func (a *Aggregate) twinGroup(c *cell, g []uint32) TwinGroup {
+	ref := &a.eps[g[0]]
+	tg := TwinGroup{Task: c.task, Track: c.track, Model: c.model, Seed: int(ref.seed), Members: make([]TwinMember, 0, len(g))}
+	refSteps := a.steps.list(ref.steps)
+	for i, k := range g {
+		e := &a.eps[k]
+		steps := a.steps.list(e.steps)
 		m := TwinMember{
-			Run:    inputs[e.run].Run.ID,
-			Name:   record.TrajectoryName(e.ep.Seed, e.ep.Repeat),
-			Steps:  len(e.ep.Steps),
-			Passed: e.pass,
+			Run:    a.runs[a.inputs[e.input].runIdx].label,
+			Name:   record.TrajectoryName(int(e.seed), int(e.repeat)),
+			Steps:  len(steps),
+			Passed: e.pass(),
 		}
 		if i == 0 {
 			m.Identical = true
-		} else if k := firstDiff(ref.Steps, e.ep.Steps); k < 0 {
+		} else if d := firstDiff(refSteps, steps); d < 0 {
 			m.Identical = true
 		} else {
-			m.DivergeAt = k + 1
-			m.Hint = toolHint(ref.ToolCalls, e.ep.ToolCalls)
+			m.DivergeAt = d + 1
+			m.Hint = toolHint(a.seqs.list(ref.seq), a.seqs.list(e.seq))
 		}
 		tg.Members = append(tg.Members, m)
 	}
@@ -119,7 +110,7 @@ func noteDiverged(groups []TwinGroup, notes *footnotes) {
 
 // firstDiff returns the first index at which a and b differ (the length of
 // the shorter when one is a prefix of the other), or -1 when they are equal.
-func firstDiff(a, b []string) int {
+func firstDiff[T comparable](a, b []T) int {
 	for i := range min(len(a), len(b)) {
 		if a[i] != b[i] {
 			return i
@@ -141,10 +132,11 @@ func toolHint(a, b []string) string {
 	return fmt.Sprintf("tool call %d: %s vs %s", k+1, at(a, k), at(b, k))
 }
 
-// at returns xs[i], or "(none)" past its end.
+// at returns the label of tool xs[i] (trackfacts.ToolLabel), or "(none)"
+// past its end.
 func at(xs []string, i int) string {
 	if i < len(xs) {
-		return xs[i]
+		return trackfacts.ToolLabel(xs[i])
 	}
 	return "(none)"
 }

@@ -153,7 +153,7 @@ func TestEpisodeGradingTimeout(t *testing.T) {
 func TestEpisodeRecordsTrajectoryDigest(t *testing.T) {
 	tracktest.NeedPython(t)
 	dir := filepath.Join(t.TempDir(), "run")
-	w, err := record.Create(dir, record.Run{ID: "d"})
+	w, err := record.Create(dir, record.Run{ID: "d", Tasks: []record.TaskRef{{Name: "leap_year"}}, Tracks: []string{"oracle"}, Seeds: []int{1}})
 	if err != nil {
 		t.Fatal(err)
 	}

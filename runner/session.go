@@ -51,7 +51,7 @@ func NewRun(spec Spec) (*Session, error) {
 		PromptsSHA256:    PromptsDigest(spec.Tracks),
 		EpisodeTimeoutMS: spec.EpisodeTimeout.Milliseconds(),
 		Parallel:         spec.Parallel, Started: started,
-		ParallelPerHost: spec.ParallelPerHost, Shard: spec.Shard,
+		ParallelPerHost: spec.ParallelPerHost, Shard: spec.Shard, UID: spec.UID,
 	}
 	mcfg := spec.Model
 	var hosts []string

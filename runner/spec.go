@@ -24,6 +24,7 @@ type Spec struct {
 	Hosts           []string      // several servers (--host URL1,URL2), a pool; empty = Model.Host
 	ParallelPerHost int           // episodes one server takes at once; 0 = Parallel spread over the hosts
 	Shard           *record.Shard // the part of the plan to run (--shard i/n); nil = all
+	UID             string        // the run's identity (--run-uid: shards of one sweep may share one); "" = a new one
 	Tasks           []tasks.Task  // in the order they are run
 	Tracks          []string      // track words (TrackWords), each once
 	Seeds           []int         // a repeated seed is a twin run

@@ -9,18 +9,20 @@ import (
 	"bench/hybrid"
 	"bench/loop"
 	"bench/track"
+	"bench/trackfacts"
 	"bench/workflow"
 )
 
-// tracks is the registry, in the order every table lists them.
+// tracks is the registry, in the order every table lists them; the names,
+// that order and which track is compared with which are trackfacts'.
 var tracks = []track.Track{
-	{Name: "workflow", Run: workflow.Workflow, NeedsModel: true, Prompts: workflow.Prompts()},
-	{Name: "workflow-retry", Run: workflow.Retry, NeedsModel: true, Prompts: workflow.Prompts()},
-	{Name: "hybrid", Run: hybrid.Hybrid, NeedsModel: true, UsesTools: true, UsesPosture: true, Delegates: true,
-		ComparedTo: []string{"workflow", "agent"}, Prompts: hybrid.Prompts()},
-	{Name: "agent", Run: loop.Agent, NeedsModel: true, UsesTools: true, UsesPosture: true,
-		ComparedTo: []string{"workflow", "workflow-retry"}, Prompts: loop.Prompts()},
-	{Name: "oracle", Run: Oracle},
+	{Name: trackfacts.Workflow, Run: workflow.Workflow, NeedsModel: true, Prompts: workflow.Prompts()},
+	{Name: trackfacts.WorkflowRetry, Run: workflow.Retry, NeedsModel: true, Prompts: workflow.Prompts()},
+	{Name: trackfacts.Hybrid, Run: hybrid.Hybrid, NeedsModel: true, UsesTools: true, UsesPosture: true, Delegates: true,
+		ComparedTo: trackfacts.ComparedTo(trackfacts.Hybrid), Prompts: hybrid.Prompts()},
+	{Name: trackfacts.Agent, Run: loop.Agent, NeedsModel: true, UsesTools: true, UsesPosture: true,
+		ComparedTo: trackfacts.ComparedTo(trackfacts.Agent), Prompts: loop.Prompts()},
+	{Name: trackfacts.Oracle, Run: Oracle},
 }
 
 // Tracks returns the registry of tracks, in table order.

@@ -2,12 +2,10 @@ package main
 
 import (
 	"errors"
-	"fmt"
 
 	"github.com/urfave/cli/v2"
 
 	"bench/internal/table"
-	"bench/record"
 	"bench/report/predict"
 )
 
@@ -16,9 +14,11 @@ func checkCommand() *cli.Command {
 		Name:      "check",
 		Usage:     "score predictions written with bench predict against what happened in runs",
 		ArgsUsage: "RUN_DIR...",
-		Description: "A task's outcome is \"workflow\" if the workflow track passed in most of its episodes,\n" +
-			"else \"agent\" if the agent track did, else \"neither\" (a tie is not most; interrupted\n" +
-			"episodes are left out; several run folders are merged). Predictions written after a\n" +
+		Description: "A task's outcome is \"workflow\" if the workflow track passed in most of its counted episodes,\n" +
+			"else \"agent\" if the agent track did, else \"neither\" (a tie is not most; several run folders are\n" +
+			"merged). Episodes count exactly as in bench report: lost and interrupted ones are left out, inconsistent\n" +
+			"ones are failures, a run given twice counts once, and with several models each task is scored once per\n" +
+			"model. Predictions written after a\n" +
 			"run started are refused. When run.json records the tasks' designed answers, each question is\n" +
 			"scored too: how often the predicted answer matched the designed one.\n\n" +
 			"Text and Markdown hold both tables, the score and a legend; CSV holds the per-task table\n" +
@@ -52,18 +52,12 @@ func runCheck(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	var runs []record.Data
-	for _, dir := range dirs {
-		data, err := record.Read(dir)
-		if err != nil {
-			return withRunsInside(dir, err)
-		}
-		for _, w := range data.Warnings {
-			fmt.Fprintln(c.App.ErrWriter, "warning:", w)
-		}
-		runs = append(runs, data)
+	agg, err := readAggregate(dirs)
+	if err != nil {
+		return err
 	}
-	score, err := predict.Check(file, runs)
+	showWarn(c.App.ErrWriter, agg.Warnings())
+	score, err := predict.Check(file, agg.Report().Observed())
 	if err != nil {
 		return err
 	}

@@ -7,7 +7,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"bench/record"
 	"bench/report"
 )
 
@@ -18,8 +17,9 @@ func compareCommand() *cli.Command {
 		ArgsUsage: "OLD NEW [--format text|markdown|csv|json] [--alpha 0.05]",
 		Description: "Pass rates are compared with Fisher's exact test, token counts with the Mann-Whitney U test (exact,\n" +
 			"ties included, up to 60 episodes in all). As in benchstat, a change that is not significant at --alpha prints\n" +
-			"as \"~\"; the p-value and the sample sizes (n=old+new) are always shown, and a footnote says when n is too\n" +
-			"small for any change to be significant. Lost episodes (server errors) are not counted; a difference in\n" +
+			"as \"~\"; the p-value and the sample sizes (n=old+new) are always shown, and a footnote says, for pass rate\n" +
+			"and tokens each, when n is too small for any change to be significant. Episodes count as in bench report\n" +
+			"(lost and interrupted ones not at all); with several models each row is of one, named; a difference in\n" +
 			"the runs' settings is noted.\n\n" +
 			"Example:\n" +
 			"  bench compare results/lesson results/posture-on",
@@ -43,11 +43,11 @@ func compareCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			old, err := readEach(dirs[:1], record.ReadOutcomes)
+			old, err := readAggregate(dirs[:1])
 			if err != nil {
 				return err
 			}
-			new, err := readEach(dirs[1:], record.ReadOutcomes)
+			new, err := readAggregate(dirs[1:])
 			if err != nil {
 				return err
 			}

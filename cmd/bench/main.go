@@ -13,6 +13,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"bench/internal/inert"
 	"bench/internal/suggest"
 )
 
@@ -158,7 +159,7 @@ func exitCode(err error, stderr io.Writer) int {
 		code = ec.ExitCode()
 	}
 	if msg := err.Error(); msg != "" {
-		fmt.Fprintln(stderr, "bench:", msg)
+		fmt.Fprintln(stderr, "bench:", inert.Text(msg)) // an error can quote a server's or a model's bytes
 	}
 	return code
 }

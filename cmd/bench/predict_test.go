@@ -41,7 +41,8 @@ func fakePredictEnv(t *testing.T, at time.Time, terminal bool) {
 func writeLessonRun(t *testing.T, started time.Time) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "run")
-	w, err := record.Create(dir, record.Run{ID: "lesson", Started: started, Tracks: []string{"workflow", "agent"}})
+	w, err := record.Create(dir, record.Run{ID: "lesson", Started: started, Tracks: []string{"workflow", "agent"}, Seeds: []int{1},
+		Tasks: []record.TaskRef{{Name: "leap_year"}, {Name: "parse_date"}, {Name: "slugify"}, {Name: "word_freq"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +54,11 @@ func writeLessonRun(t *testing.T, started time.Time) string {
 	}
 	for task, passed := range outcomes {
 		for i, track := range []string{"workflow", "agent"} {
-			if err := w.Append(record.Episode{Task: task, Track: track, Seed: 1, Passed: passed[i], ExitReason: record.ExitDone}); err != nil {
+			ep := record.Episode{Task: task, Track: track, Seed: 1, Passed: passed[i], TestsPassed: 2, TestsTotal: 3, ExitReason: record.ExitDone}
+			if passed[i] {
+				ep.TestsPassed = 3
+			}
+			if err := w.Append(ep); err != nil {
 				t.Fatal(err)
 			}
 		}

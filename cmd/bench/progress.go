@@ -14,6 +14,7 @@ import (
 
 	"golang.org/x/term"
 
+	"bench/internal/inert"
 	"bench/internal/words"
 	"bench/record"
 	"bench/runner"
@@ -52,6 +53,7 @@ type progressState struct {
 	Failed      int // finished and failed, not counting errors
 	Errors      int // ended by an error of the episode (not the server's)
 	Lost        int // ended by the server or the network: not counted, redone by --resume
+	Interrupted int // cut short by an interrupt: not counted, redone by --resume
 	Fresh       int // episodes finished in this session, for the ETA
 	Elapsed     time.Duration
 	Running     []string // the running episodes and how long each has run, oldest first
@@ -153,6 +155,8 @@ func (s progressState) add(ep record.Episode) progressState {
 		s.Passed++
 	case "lost":
 		s.Lost++
+	case "interrupted":
+		s.Interrupted++
 	case "error":
 		s.Errors++
 	default:
@@ -172,28 +176,32 @@ func (s progressState) eta() string {
 	return left.Round(time.Second).String()
 }
 
-// renderBar is the terminal line: a bar and the counts.
+// renderBar is the terminal line: a bar and the counts, made inert (names
+// and errors can hold a model's bytes).
 func renderBar(s progressState) string {
 	filled := 0
 	if s.Total > 0 {
 		filled = min(barWidth, s.Done*barWidth/s.Total)
 	}
 	bar := strings.Repeat("█", filled) + strings.Repeat("░", barWidth-filled)
-	line := fmt.Sprintf("%s %d/%d  passed %d  failed %d  errors %d  lost %d  elapsed %s  ETA %s",
-		bar, s.Done, s.Total, s.Passed, s.Failed, s.Errors, s.Lost, s.Elapsed.Round(time.Second), s.eta())
+	line := fmt.Sprintf("%s %d/%d  passed %d  failed %d  errors %d  lost %d", bar, s.Done, s.Total, s.Passed, s.Failed, s.Errors, s.Lost)
+	if s.Interrupted > 0 {
+		line += fmt.Sprintf("  interrupted %d", s.Interrupted)
+	}
+	line += fmt.Sprintf("  elapsed %s  ETA %s", s.Elapsed.Round(time.Second), s.eta())
 	if len(s.Running) > 0 {
 		line += "  running: " + strings.Join(s.Running, ", ")
 	}
 	if s.Last != "" {
 		line += "  last: " + s.Last
 	}
-	return line
+	return inert.Line(line)
 }
 
 // plainLine is the line printed for one finished episode when the output
-// is not a terminal.
+// is not a terminal, made inert (an error can quote a model's bytes).
 func plainLine(s progressState, ep record.Episode) string {
-	return fmt.Sprintf("[%d/%d] %s %s %s: %s", s.Done, s.Total, ep.Task, ep.Track, record.TrajectoryName(ep.Seed, ep.Repeat), episodeSummary(ep))
+	return inert.Line(fmt.Sprintf("[%d/%d] %s %s %s: %s", s.Done, s.Total, ep.Task, ep.Track, record.TrajectoryName(ep.Seed, ep.Repeat), episodeSummary(ep)))
 }
 
 // fitWidth cuts line to width columns (counting runes), marking the cut
@@ -206,25 +214,28 @@ func fitWidth(line string, width int) string {
 	return string(r[:width-2]) + "…"
 }
 
-// verdict is an episode's outcome in one word: passed, failed, error, or
-// lost (to the server or the network; not counted, redone by --resume).
+// verdict is an episode's outcome in one word, as its line counts
+// (record.Episode.Verdict; the report checks its trajectory too): passed,
+// failed, error (a failure that ended on an error of the model or bench),
+// inconsistent, interrupted, or lost (to the server or the network; not
+// counted, redone by --resume).
 func verdict(ep record.Episode) string {
-	switch {
-	case ep.Lost():
-		return "lost"
-	case ep.Passed:
-		return "passed"
-	case ep.ExitReason == record.ExitError:
+	switch v := ep.Verdict(); {
+	case v.Status == record.StatusFailed && ep.ExitReason == record.ExitError:
 		return "error"
+	default:
+		return v.Status.String()
 	}
-	return "failed"
 }
 
 // episodeSummary is one episode's outcome in a few words.
 func episodeSummary(ep record.Episode) string {
 	s := fmt.Sprintf("%s (%d/%d tests, exit %s, %s, %s, %s)", verdict(ep), ep.TestsPassed, ep.TestsTotal, ep.ExitReason, words.Plural(ep.Turns, "turn"), words.Plural(ep.PromptTokens+ep.CompletionTokens, "token"), (time.Duration(ep.WallMS) * time.Millisecond).String())
-	if ep.Lost() {
+	switch ep.Verdict().Status {
+	case record.StatusLost:
 		s = "lost to the server, to be redone by --resume: " + s
+	case record.StatusInterrupted:
+		s = "interrupted, to be redone by --resume: " + s
 	}
 	if ep.Error != "" {
 		s += ": " + firstLine(ep.Error)

@@ -29,16 +29,17 @@ func TestProgressPlainLines(t *testing.T) {
 }
 
 func TestProgressCounts(t *testing.T) {
-	s := progressState{Total: 5}
+	s := progressState{Total: 6}
 	for _, ep := range []record.Episode{
-		{Task: "a", Track: "workflow", Seed: 1, Passed: true, ExitReason: "done"},
+		{Task: "a", Track: "workflow", Seed: 1, Passed: true, TestsPassed: 3, TestsTotal: 3, ExitReason: "done"},
+		{Task: "a", Track: "oracle", Seed: 1, Passed: true, TestsPassed: 2, TestsTotal: 3, ExitReason: "done"}, // inconsistent: a failure
 		{Task: "a", Track: "agent", Seed: 1, ExitReason: "max_turns"},
 		{Task: "b", Track: "agent", Seed: 1, ExitReason: record.ExitError, ErrorKind: "tool"},
 		{Task: "b", Track: "workflow", Seed: 1, ExitReason: record.ExitError, ErrorKind: record.ErrorTimeout},
 	} {
 		s = s.add(ep)
 	}
-	if s.Done != 4 || s.Passed != 1 || s.Failed != 1 || s.Errors != 1 || s.Lost != 1 || s.Last != "b workflow seed-1 lost" {
+	if s.Done != 5 || s.Passed != 1 || s.Failed != 2 || s.Errors != 1 || s.Lost != 1 || s.Last != "b workflow seed-1 lost" {
 		t.Errorf("%+v", s)
 	}
 }
@@ -97,4 +98,13 @@ func TestProgressTracksRunningEpisodes(t *testing.T) {
 		t.Errorf("after one finished: running %q, want %q", got, want)
 	}
 	p.finish()
+}
+
+// TestProgressKeepsInterruptedApart: an interrupted episode is neither a
+// failure nor lost to the server: the line counts it on its own.
+func TestProgressKeepsInterruptedApart(t *testing.T) {
+	s := progressState{Total: 2}.add(record.Episode{Task: "a", Track: "agent", Seed: 1, Passed: true, TestsPassed: 3, TestsTotal: 3, ExitReason: record.ExitInterrupted})
+	if s.Interrupted != 1 || s.Failed != 0 || s.Lost != 0 || s.Passed != 0 || !strings.Contains(renderBar(s), "lost 0  interrupted 1  elapsed") {
+		t.Errorf("%+v: %s", s, renderBar(s))
+	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -27,9 +28,10 @@ func reportCommand() *cli.Command {
 		Description: "Reads the run folders (run.json and episodes.jsonl), merges their episodes and prints, per task and track,\n" +
 			"passes out of n with a Wilson 95% interval, pass@k, median tokens and turns, exit reasons; per task the\n" +
 			"agent/workflow token ratio and an exact McNemar test (episodes paired within one run); tool sequences\n" +
-			"and twin runs. Episodes lost to server errors are in no rate (a lost column); a line that says passed\n" +
-			"against its test counts, a grading timeout or an edited trajectory is not a pass; a run given twice is\n" +
-			"counted once. Caveats are footnotes. The CSV's columns are fixed, so the CSVs of several runs concatenate.\n" +
+			"and twin runs. Episodes lost to server errors or interrupted are in no rate (lost and unfinished columns),\n" +
+			"and a run that has not finished its plan says so and how to finish it; a line that says passed against its\n" +
+			"test counts or its trajectory is inconsistent, a failure; a run given twice (its uid) is counted once; models\n" +
+			"are never pooled. Caveats are footnotes. The CSV's columns are fixed, so the CSVs of several runs concatenate.\n" +
 			"--plot writes one SVG file with two panels: pass rate per task and track, and median tokens.\n" +
 			"--format html writes one self-contained page (charts, tables, every episode as a timeline, twins side by side)\n" +
 			"that opens from disk with no server; --predictions adds predicted against observed per task.\n\n" +
@@ -86,7 +88,7 @@ func writeReport(w io.Writer, dirs []string, format, plotPath, predictions strin
 	}
 	page := reporthtml.Options{}
 	if predictions != "" {
-		if page.Predictions, err = loadScore(predictions, inputs); err != nil {
+		if page.Predictions, err = loadScore(predictions, rep); err != nil {
 			return err
 		}
 	}
@@ -101,21 +103,32 @@ func writeReport(w io.Writer, dirs []string, format, plotPath, predictions strin
 
 // buildReport reads the run folders and builds their report. Only the html
 // page shows every episode; for the other formats (withRuns false) the
-// folders are read as outcomes, a few numbers per episode, and the runs
-// returned are nil.
+// folders are streamed into an aggregate of a few numbers per episode, and
+// the runs returned are nil. Both count through the same aggregate.
 func buildReport(dirs []string, withRuns bool) (*report.Report, []record.Data, error) {
 	if withRuns {
 		runs, err := readEach(dirs, record.Read)
 		if err != nil {
 			return nil, nil, err
 		}
-		return report.Build(runs), runs, nil
+		return report.FromData(runs).Report(), runs, nil
 	}
-	outcomes, err := readEach(dirs, record.ReadOutcomes)
+	agg, err := readAggregate(dirs)
 	if err != nil {
 		return nil, nil, err
 	}
-	return report.BuildOutcomes(outcomes), nil, nil
+	return agg.Report(), nil, nil
+}
+
+// readAggregate streams the run folders into one aggregate, naming the
+// folder at fault (and the runs it holds, for a parent folder).
+func readAggregate(dirs []string) (*report.Aggregate, error) {
+	agg, err := report.Read(dirs)
+	var fe *report.FolderError
+	if errors.As(err, &fe) {
+		return nil, withRunsInside(fe.Dir, fe.Err)
+	}
+	return agg, err
 }
 
 // checkOutFile checks, before any work, that the file path named by flag
@@ -161,7 +174,7 @@ func reportWriter(format string) (renderer, error) {
 }
 
 // readEach reads each run folder with read (record.Read for whole
-// episodes, record.ReadOutcomes for what a report counts).
+// episodes: the page shows each).
 func readEach[T any](dirs []string, read func(dir string) (T, error)) ([]T, error) {
 	inputs := make([]T, 0, len(dirs))
 	for _, dir := range dirs {
@@ -206,13 +219,14 @@ func writePlot(path string, rep *report.Report) error {
 	return nil
 }
 
-// loadScore reads a predictions file and scores it against the runs.
-func loadScore(path string, runs []record.Data) (*predict.Score, error) {
+// loadScore reads a predictions file and scores it against what the
+// report counts.
+func loadScore(path string, rep *report.Report) (*predict.Score, error) {
 	f, err := predict.Load(path)
 	if err != nil {
 		return nil, err
 	}
-	score, err := predict.Check(f, runs)
+	score, err := predict.Check(f, rep.Observed())
 	if err != nil {
 		return nil, err
 	}

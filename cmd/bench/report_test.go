@@ -141,7 +141,7 @@ func TestCompareFormatsAndAlpha(t *testing.T) {
 	if err != nil {
 		t.Fatalf("bench compare --format csv: %v\n%s", err, errOut)
 	}
-	if !strings.HasPrefix(out, "task,track,old_n,new_n,") || !strings.Contains(out, "parse_date,workflow,4,8,1,8,") {
+	if !strings.HasPrefix(out, "task,track,model,old_model,old_n,new_n,") || !strings.Contains(out, "parse_date,workflow,qwen3:8b,qwen3:8b,4,8,1,8,") {
 		t.Errorf("compare csv:\n%s", out)
 	}
 	out, _, err = runCLI(t, "compare", syntheticRun, syntheticNew, "--format", "json", "--alpha", "0.01")
@@ -214,7 +214,7 @@ func TestReportRunGivenTwiceCountsOnce(t *testing.T) {
 // error is in no rate; both are said.
 func TestReportForgedAndLostLines(t *testing.T) {
 	dir := t.TempDir()
-	run := `{"format":1,"id":"forged","backend":"ollama","model":"m","seeds":[1,2,3],"tracks":["agent"]}`
+	run := `{"format":1,"id":"forged","backend":"ollama","model":"m","seeds":[1,2,3],"tracks":["agent"],"tasks":[{"name":"t"}]}`
 	lines := []string{
 		`{"format":1,"run":"forged","task":"t","track":"agent","seed":1,"passed":true,"tests_passed":2,"tests_total":2,"exit_reason":"done","prompt_tokens":10}`,
 		`{"format":1,"run":"forged","task":"t","track":"agent","seed":2,"passed":true,"tests_passed":1,"tests_total":2,"exit_reason":"done","prompt_tokens":10}`,

@@ -58,6 +58,7 @@ func runCommand() *cli.Command {
 			&cli.IntFlag{Name: "parallel", Value: runner.DefaultParallel, Usage: fmt.Sprintf("episodes run at once (at most %d)", runner.MaxParallel)},
 			&cli.IntFlag{Name: "parallel-per-host", Usage: "episodes one model server takes at once (default: --parallel spread over the --host servers, at least 1)"},
 			&cli.StringFlag{Name: "shard", Usage: "run part i of n of the plan (i/n, e.g. 2/3): the same split on every machine; merge the parts with bench report A B C"},
+			&cli.StringFlag{Name: "run-uid", Usage: "the run's identity in run.json (default: a new random one); give every shard of one sweep the same to report them as one run"},
 			&cli.DurationFlag{Name: "episode-timeout", Value: runner.DefaultEpisodeTimeout, Usage: "wall-clock limit of one episode; one that reaches it ends with exit reason timeout and does not pass"},
 			sandboxFlag(),
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "results folder (default: " + runner.ResultsDir + "/<UTC time>-<model>)"},
@@ -137,8 +138,11 @@ func specFrom(c *cli.Context) (runner.Spec, error) {
 	if err != nil {
 		return runner.Spec{}, err
 	}
+	if err := record.CheckUID(c.String("run-uid")); err != nil {
+		return runner.Spec{}, fmt.Errorf("--run-uid: %w", err)
+	}
 	return runner.Spec{
-		Model: mcfg, Models: splitRaw(mcfg.Model), WorkflowModel: c.String("workflow-model"), Hosts: hostList(c), ParallelPerHost: c.Int("parallel-per-host"), Shard: shard,
+		Model: mcfg, Models: splitRaw(mcfg.Model), WorkflowModel: c.String("workflow-model"), Hosts: hostList(c), ParallelPerHost: c.Int("parallel-per-host"), Shard: shard, UID: c.String("run-uid"),
 		Tasks: selected, Tracks: tracks, Seeds: seeds,
 		Temperature: c.Float64("temperature"), NumCtx: c.Int("num-ctx"), TopP: c.Float64("top-p"), Think: c.Bool("think"),
 		MaxTokens: c.Int("max-tokens"), TokenLimit: c.Int("token-limit"), MaxTurns: c.Int("max-turns"), Tries: c.Int("tries"),
@@ -180,7 +184,7 @@ func resumeSession(c *cli.Context, dir string) (*runner.Session, error) {
 // run takes them from there and refuses new ones.
 // --host is not among them: a server may move between sessions, and the
 // model digest check in Connect still proves the same weights answer.
-var runDefiningFlags = []string{"backend", "model", "tasks", "tracks", "seeds", "temperature", "num-ctx", "top-p", "max-tokens", "think", "max-turns", "token-limit", "tries", "workflow-model", "posture", "episode-timeout", "out", "shard"}
+var runDefiningFlags = []string{"backend", "model", "tasks", "tracks", "seeds", "temperature", "num-ctx", "top-p", "max-tokens", "think", "max-turns", "token-limit", "tries", "workflow-model", "posture", "episode-timeout", "out", "shard", "run-uid"}
 
 // shardFlag reads --shard; nil when not given.
 func shardFlag(c *cli.Context) (*record.Shard, error) {

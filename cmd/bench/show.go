@@ -10,11 +10,13 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"bench/internal/inert"
 	"bench/internal/suggest"
 	"bench/internal/words"
 	"bench/record"
 	"bench/report/transcript"
 	"bench/runner"
+	"bench/trackfacts"
 )
 
 func showCommand() *cli.Command {
@@ -105,7 +107,7 @@ func showAction(c *cli.Context) error {
 		return err
 	}
 	if path := keptWorkspace(t.Events); path != "" {
-		_, err = fmt.Fprintf(c.App.Writer, "\nThe episode's workspace was kept at %s\n", path)
+		_, err = fmt.Fprintf(c.App.Writer, "\nThe episode's workspace was kept at %s\n", inert.Line(path))
 	}
 	return err
 }
@@ -149,17 +151,10 @@ func keptWorkspace(events []record.Event) string {
 }
 
 // sortEntries orders entries as the report does: by task, then track in
-// the registry's order, seed and repeat.
+// the registry's order (trackfacts'), model, seed and repeat.
 func sortEntries(entries []transcript.Entry) {
-	order := runner.TrackWords()
-	rank := func(track string) int {
-		if i := slices.Index(order, track); i >= 0 {
-			return i
-		}
-		return len(order)
-	}
 	slices.SortStableFunc(entries, func(a, b transcript.Entry) int {
-		return cmp.Or(cmp.Compare(a.Task, b.Task), cmp.Compare(rank(a.Track), rank(b.Track)), strings.Compare(a.Track, b.Track),
+		return cmp.Or(cmp.Compare(a.Task, b.Task), trackfacts.Compare(a.Track, b.Track),
 			strings.Compare(a.Model, b.Model), cmp.Compare(a.Seed, b.Seed), cmp.Compare(a.Repeat, b.Repeat))
 	})
 }
@@ -232,7 +227,7 @@ func showList(w io.Writer, dir string, all, picked []transcript.Entry, format, c
 		if e.Model != "" {
 			flags, model = "--task, --track, --model, --seed and --repeat", " --model "+e.Model
 		}
-		fmt.Fprintf(w, "\nPick one with %s, for example:\n  %s --task %s --track %s%s --seed %d --repeat %d\n", flags, cmd, e.Task, e.Track, model, e.Seed, e.Repeat)
+		fmt.Fprintln(w, inert.Text(fmt.Sprintf("\nPick one with %s, for example:\n  %s --task %s --track %s%s --seed %d --repeat %d", flags, cmd, e.Task, e.Track, model, e.Seed, e.Repeat)))
 	}
 	if len(picked) == 0 {
 		return fmt.Errorf("no episode in %s matches the flags; its episodes are listed on stdout", dir)
@@ -268,9 +263,10 @@ func showRepeatPair(s string) (int, int, error) {
 	return a, b, nil
 }
 
-// showWarn prints each warning on its own line.
+// showWarn prints each warning on its own line, made inert (a warning can
+// quote the bytes of a line it skipped).
 func showWarn(w io.Writer, warnings []string) {
 	for _, s := range warnings {
-		fmt.Fprintln(w, "warning:", s)
+		fmt.Fprintln(w, "warning:", inert.Line(s))
 	}
 }

@@ -85,16 +85,39 @@ func showEpisodes(t *testing.T) []showEpisode {
 	}
 }
 
+// showTasks returns the tasks of the scripted episodes, in name order.
+func showTasks(t *testing.T, all []tasks.Task) []tasks.Task {
+	var names []string
+	for _, se := range showEpisodes(t) {
+		if !slices.Contains(names, se.task) {
+			names = append(names, se.task)
+		}
+	}
+	slices.Sort(names)
+	sel, err := tasks.Select(all, names)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sel
+}
+
 // genShowRun runs the scripted episodes into a new run folder dir.
 func genShowRun(t *testing.T, dir string) {
 	all, err := tasks.Load(tasks.Embedded())
 	if err != nil {
 		t.Fatal(err)
 	}
+	refs, err := runner.TaskRefs(showTasks(t, all))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range refs {
+		refs[i] = record.TaskRef{Name: refs[i].Name, Checksum: refs[i].Checksum} // as a run older than the designs lists them
+	}
 	w, err := record.Create(dir, record.Run{
 		Format: record.FormatVersion, BenchVersion: "synthetic", ID: "synthetic-scripted-fake-model",
 		Backend: "ollama", Host: "http://127.0.0.1:11434 (a fake server in a test)", Model: modeltest.DefaultModel,
-		Temperature: 0.7, NumCtx: 8192, Seeds: []int{1, 1}, Tracks: []string{"workflow", "workflow-retry", "agent"},
+		Temperature: 0.7, NumCtx: 8192, Seeds: []int{1, 1}, Tracks: []string{"workflow", "workflow-retry", "agent"}, Tasks: refs,
 		Posture: "off", MaxTurns: 10, Tries: 2, Parallel: 1,
 		Started: time.Date(2026, 11, 29, 22, 0, 0, 0, time.UTC),
 	})

@@ -16,11 +16,16 @@ type entryJSON struct {
 	Seed       int             `json:"seed"`
 	Repeat     int             `json:"repeat"`
 	Trajectory string          `json:"trajectory,omitempty"` // relative to the run folder; absent when missing
+	Status     string          `json:"status"`               // how the episode counts, as bench report counts it; "unfinished" without a line
 	Episode    *record.Episode `json:"episode"`              // null when the episode never finished
 }
 
 func toEntryJSON(e transcript.Entry) entryJSON {
-	return entryJSON{Task: e.Task, Track: e.Track, Model: e.Model, Seed: e.Seed, Repeat: e.Repeat, Trajectory: e.Trajectory, Episode: e.Episode}
+	status := "unfinished"
+	if e.Episode != nil {
+		status = e.Verdict.Status.String()
+	}
+	return entryJSON{Task: e.Task, Track: e.Track, Model: e.Model, Seed: e.Seed, Repeat: e.Repeat, Trajectory: e.Trajectory, Status: status, Episode: e.Episode}
 }
 
 // showListJSON writes the episodes the flags matched (all of them when

@@ -15,6 +15,8 @@ import (
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/renderer"
 	"github.com/olekukonko/tablewriter/tw"
+
+	"bench/internal/inert"
 )
 
 // The formats Write knows.
@@ -28,21 +30,27 @@ const (
 // Formats lists the formats, in the order help texts name them.
 var Formats = []string{Text, Markdown, CSV, JSON}
 
-// Write writes header and rows to w in format (one of Formats).
+// Write writes header and rows to w in format (one of Formats). Every
+// cell is made inert first (package inert): a control character shows as
+// an escape, in Markdown HTML as entities, so that a cell holding a
+// model's bytes cannot repaint a terminal or bring markup into a page.
 func Write(w io.Writer, format string, header []string, rows [][]string) error {
 	switch format {
 	case Text, "":
-		return writeTablewriter(w, textRenderer(), header, rows, nil)
+		return writeTablewriter(w, textRenderer(), header, rows, inert.Line)
 	case Markdown:
-		return writeTablewriter(w, renderer.NewMarkdown(), header, rows, func(s string) string { return strings.ReplaceAll(s, "|", `\|`) })
+		return writeTablewriter(w, renderer.NewMarkdown(), header, rows, func(s string) string { return strings.ReplaceAll(inert.Markdown(s), "|", `\|`) })
 	case CSV:
 		cw := csv.NewWriter(w)
-		if err := cw.Write(header); err != nil {
+		if err := cw.Write(mapCells(header, inert.Line)); err != nil {
 			return err
 		}
-		if err := cw.WriteAll(rows); err != nil {
-			return err
+		for _, row := range rows {
+			if err := cw.Write(mapCells(row, inert.Line)); err != nil {
+				return err
+			}
 		}
+		cw.Flush()
 		return cw.Error()
 	case JSON:
 		return writeJSON(w, header, rows)

@@ -56,3 +56,22 @@ func TestCSVAndJSONRoundTrip(t *testing.T) {
 		t.Error("yaml accepted")
 	}
 }
+
+// TestCellsAreInert: a cell holding escape sequences, a carriage return or
+// HTML is written with them escaped in every format but JSON (whose
+// encoder escapes them itself).
+func TestCellsAreInert(t *testing.T) {
+	cell := "x\x1b[2J\r<img src=y>"
+	for _, f := range []string{Text, Markdown, CSV, JSON} {
+		var b strings.Builder
+		if err := Write(&b, f, []string{"h\x1b"}, [][]string{{cell}}); err != nil {
+			t.Fatal(err)
+		}
+		if strings.ContainsAny(b.String(), "\x1b\r") {
+			t.Errorf("%s: a control byte came through: %q", f, b.String())
+		}
+		if f == Markdown && strings.Contains(b.String(), "<img") {
+			t.Errorf("markdown: HTML came through: %q", b.String())
+		}
+	}
+}

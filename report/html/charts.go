@@ -8,42 +8,12 @@ import (
 
 	"bench/record"
 	"bench/report"
+	"bench/trackfacts"
 )
 
-// okabeIto is the Okabe–Ito palette, safe for colour-blind readers (black
-// left out: it is the text colour).
-var okabeIto = []string{"#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442"}
-
-// knownTrackColours fix the colours of the usual tracks across pages.
-var knownTrackColours = map[string]string{
-	"workflow": "#0072B2", "workflow-retry": "#56B4E9", "agent": "#E69F00", "oracle": "#009E73",
-}
-
-// trackColours gives each track of the report a colour: the known tracks
-// theirs, the others the unused colours of the palette in turn.
-func trackColours(tracks []string) map[string]string {
-	out := map[string]string{}
-	used := map[string]bool{}
-	for _, t := range tracks {
-		if c, ok := knownTrackColours[t]; ok {
-			out[t], used[c] = c, true
-		}
-	}
-	free := []string{}
-	for _, c := range okabeIto {
-		if !used[c] {
-			free = append(free, c)
-		}
-	}
-	i := 0
-	for _, t := range tracks {
-		if _, ok := out[t]; !ok {
-			out[t] = free[i%len(free)]
-			i++
-		}
-	}
-	return out
-}
+// trackColours gives each track of the report a colour, as the plot does
+// (trackfacts.Colours).
+func trackColours(tracks []string) map[string]string { return trackfacts.Colours(tracks) }
 
 // chart is a grouped bar chart drawn as inline SVG: one group per task,
 // one bar per track.
@@ -142,8 +112,12 @@ func newChart(rep *report.Report, colours map[string]string, ticks []tick, value
 			}
 			j := slices.Index(tracks, r.Track)
 			h, low, high, est, title := value(r)
+			label := "n=" + strconv.Itoa(r.N)
+			if r.N == 0 {
+				label = "n=0 " + report.Undefined
+			}
 			b := bar{X: x0 + float64(j)*barW + 2, W: barW - 4, H: h * plotH, Colour: colours[r.Track], Hatched: est,
-				Label: "n=" + strconv.Itoa(r.N), Title: title, Href: "#" + rowID(r.Task, r.Track, shownModel(rep, r.Model)), Task: r.Task, Track: r.Track}
+				Label: label, Title: title, Href: "#" + rowID(r.Task, r.Track, shownModel(rep, r.Model)), Task: r.Task, Track: r.Track}
 			b.Y = c.Base - b.H
 			top := b.Y
 			if high > low {
@@ -166,8 +140,11 @@ func rateChart(rep *report.Report, colours map[string]string) chart {
 		ticks = append(ticks, tick{Y: v, Label: strconv.FormatFloat(v, 'f', -1, 64)})
 	}
 	c := newChart(rep, colours, ticks, func(r report.Row) (float64, float64, float64, bool, string) {
-		return r.Rate, r.Wilson.Low, r.Wilson.High, false,
-			fmt.Sprintf("%s · %s: %d/%d passed, rate %.2f, 95%% interval [%.2f, %.2f]", r.Task, r.Track, r.Passed, r.N, r.Rate, r.Wilson.Low, r.Wilson.High)
+		if r.Rate == nil || r.Wilson == nil {
+			return 0, 0, 0, false, fmt.Sprintf("%s · %s: no counted episode, no rate", r.Task, r.Track)
+		}
+		return *r.Rate, r.Wilson.Low, r.Wilson.High, false,
+			fmt.Sprintf("%s · %s: %d/%d passed, rate %.2f, 95%% interval [%.2f, %.2f]", r.Task, r.Track, r.Passed, r.N, *r.Rate, r.Wilson.Low, r.Wilson.High)
 	})
 	c.Title = "Pass rate per task and track"
 	c.Caption = "Bars: the share of episodes that passed; whiskers: the Wilson 95% interval; n: the episodes behind each bar."
@@ -188,8 +165,11 @@ func tokensChart(rep *report.Report, colours map[string]string) chart {
 		ticks = append(ticks, tick{Y: float64(i) / 4, Label: compact(v)})
 	}
 	c := newChart(rep, colours, ticks, func(r report.Row) (float64, float64, float64, bool, string) {
+		if r.N == 0 {
+			return 0, 0, 0, false, fmt.Sprintf("%s · %s: no counted episode, no median", r.Task, r.Track)
+		}
 		v := rowTokens(r)
-		est := r.MedianTokens <= 0 && v > 0
+		est := value(r.MedianTokens) <= 0 && v > 0
 		what := "median tokens"
 		if est {
 			what = "median estimated tokens (the backend reported none)"
@@ -204,10 +184,18 @@ func tokensChart(rep *report.Report, colours map[string]string) chart {
 // rowTokens is a row's median reported tokens, or its estimate when the
 // backend reported none.
 func rowTokens(r report.Row) float64 {
-	if r.MedianTokens > 0 {
-		return r.MedianTokens
+	if value(r.MedianTokens) > 0 {
+		return value(r.MedianTokens)
 	}
-	return r.MedianEstTokens
+	return value(r.MedianEstTokens)
+}
+
+// value is *x, or 0 for nil (n = 0).
+func value(x *float64) float64 {
+	if x == nil {
+		return 0
+	}
+	return *x
 }
 
 // niceCeil rounds x up to 1, 2, 2.5 or 5 times a power of ten (1 for x ≤ 0).

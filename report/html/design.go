@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"bench/report"
-	"bench/tasks"
+	"bench/report/predict"
 )
 
 // designTable is one table of the design section: the tasks answered no and
@@ -29,11 +29,11 @@ type designRow struct {
 // one table per question, then one of the archetypes; nil without designs.
 func designTables(rep *report.Report) []designTable {
 	var out []designTable
-	for q, text := range tasks.Questions {
+	for q, text := range predict.Questions {
 		t := designTable{Title: fmt.Sprintf("Q%d. %s", q+1, text), Label: "designed answer"}
 		for _, r := range rep.Design {
 			if r.Question == q+1 {
-				t.add(fmt.Sprintf("Q%d %s", q+1, r.Answer), strconv.Itoa(len(r.Tasks)), r)
+				t.add(rep, fmt.Sprintf("Q%d %s", q+1, r.Answer), strconv.Itoa(len(r.Tasks)), r)
 			}
 		}
 		out = append(out, t)
@@ -41,7 +41,7 @@ func designTables(rep *report.Report) []designTable {
 	arch := designTable{Title: "By archetype (the task's design in task.toml)", Label: "archetype"}
 	for _, r := range rep.Design {
 		if r.Question == 0 {
-			arch.add(r.Archetype, strings.Join(r.Tasks, ", "), r)
+			arch.add(rep, r.Archetype, strings.Join(r.Tasks, ", "), r)
 		}
 	}
 	out = append(out, arch)
@@ -54,14 +54,19 @@ func designTables(rep *report.Report) []designTable {
 	return kept
 }
 
-// add appends the row of one design group, taking the tracks from the first.
-func (t *designTable) add(label, taskText string, r report.DesignRow) {
+// add appends the row of one design group, taking the tracks (and their
+// models, when the page holds several) from the first.
+func (t *designTable) add(rep *report.Report, label, taskText string, r report.DesignRow) {
 	row := designRow{Label: label, Tasks: taskText}
 	for _, c := range r.Tracks {
 		if len(t.Rows) == 0 {
-			t.Tracks = append(t.Tracks, c.Track)
+			name := c.Track
+			if m := shownModel(rep, c.Model); m != "" {
+				name += " · " + m
+			}
+			t.Tracks = append(t.Tracks, name)
 		}
-		row.Counts = append(row.Counts, fmt.Sprintf("%d/%d", c.Passed, c.N))
+		row.Counts = append(row.Counts, fraction(c.Passed, c.N))
 	}
 	t.Rows = append(t.Rows, row)
 }

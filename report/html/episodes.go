@@ -37,16 +37,29 @@ type episode struct {
 // run order and then by task, track, seed and repeat. A missing or
 // unreadable trajectory is noted on its episode, not an error: the page
 // still shows what episodes.jsonl says.
-func loadEpisodes(runs []record.Data, limit func(nEvents int) int) ([]*episode, error) {
+func loadEpisodes(rep *report.Report, runs []record.Data, limit func(nEvents int) int) ([]*episode, error) {
 	var out []*episode
 	ids := map[string]int{}
-	for _, data := range runs {
+	for i, data := range runs {
 		entries, err := transcript.Entries(data)
 		if err != nil {
 			return nil, fmt.Errorf("listing the trajectories of %s: %w", data.Dir, err)
 		}
+		at := make(map[*record.Episode]int, len(data.Episodes))
+		for k := range data.Episodes {
+			at[&data.Episodes[k]] = k
+		}
+		label := data.Run.ID
+		if i < len(rep.Runs) {
+			label = rep.Runs[i].Label
+		}
 		for _, e := range entries {
-			ep := newEpisode(data.Run.ID, e)
+			var v record.Verdict
+			counts := false
+			if e.Episode != nil {
+				v, counts = rep.EpisodeVerdict(i, at[e.Episode])
+			}
+			ep := newEpisode(label, e, v, counts)
 			ep.ID = unique(ids, episodeID(e))
 			t, err := transcript.Load(data, e)
 			switch {
@@ -74,8 +87,10 @@ func episodeID(e transcript.Entry) string {
 	return id + "-" + strconv.Itoa(e.Seed) + "-" + strconv.Itoa(e.Repeat)
 }
 
-// newEpisode describes an entry from its line in episodes.jsonl.
-func newEpisode(run string, e transcript.Entry) *episode {
+// newEpisode describes an entry from its line in episodes.jsonl and the
+// verdict the report gave it (counts is false for the copy of an episode
+// counted from another folder of its run).
+func newEpisode(run string, e transcript.Entry, v record.Verdict, counts bool) *episode {
 	ep := &episode{Run: run, Task: e.Task, Track: e.Track, Model: e.Model, Seed: e.Seed, Repeat: e.Repeat,
 		Name: record.TrajectoryName(e.Seed, e.Repeat), Outcome: "unfinished (no line in episodes.jsonl)",
 		Trajectory: filepath.ToSlash(e.Path(""))}
@@ -83,12 +98,8 @@ func newEpisode(run string, e transcript.Entry) *episode {
 	if r == nil {
 		return ep
 	}
-	ep.Finished, ep.Passed = true, r.Passed
-	verdict := "FAILED"
-	if r.Passed {
-		verdict = "passed"
-	}
-	ep.Outcome = fmt.Sprintf("%s %d/%d tests", verdict, r.TestsPassed, r.TestsTotal)
+	ep.Finished, ep.Passed = true, counts && v.Pass()
+	ep.Outcome = outcomeText(r, v, counts)
 	ep.Tokens = r.PromptTokens + r.CompletionTokens
 	ep.Facts = []string{
 		"exit " + r.ExitReason,
@@ -125,4 +136,14 @@ func unique(seen map[string]int, id string) string {
 		return id + "-" + strconv.Itoa(n)
 	}
 	return id
+}
+
+// outcomeText is an episode's outcome as the page heads it: its status as
+// the report counts it (record.Verdict.Outcome), and its tests.
+func outcomeText(r *record.Episode, v record.Verdict, counts bool) string {
+	tests := fmt.Sprintf("%d/%d tests", r.TestsPassed, r.TestsTotal)
+	if !counts {
+		return "a copy of an episode counted from another folder of its run, " + tests
+	}
+	return v.Outcome() + " " + tests
 }

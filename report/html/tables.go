@@ -12,18 +12,28 @@ import (
 // trackView is a row of the headline table.
 type trackView struct {
 	report.TrackRow
-	Colour string
-	Solved []string // the tasks solved
-	Rate   string
+	Label                  string // the track, with its model when the page holds several
+	Colour                 string
+	Solved                 []string // the tasks solved
+	Rate                   string
+	SolvedText, PassedText string // "1/2", "–" when nothing counted
 }
 
-// trackViews lays out the headline table: per track, the tasks it solved.
+// trackViews lays out the headline table: per track (and model), the
+// tasks it solved.
 func trackViews(rep *report.Report, colours map[string]string) []trackView {
 	var out []trackView
 	for _, t := range rep.Tracks {
-		v := trackView{TrackRow: t, Colour: colours[t.Track], Rate: rateText(t.Rate, t.Wilson)}
+		v := trackView{TrackRow: t, Label: t.Track, Colour: colours[t.Track], Rate: rateText(t.Rate, t.Wilson),
+			SolvedText: fraction(t.TasksSolved, t.Tasks), PassedText: fraction(t.Passed, t.N)}
+		if m := shownModel(rep, t.Model); m != "" {
+			v.Label += " · " + m
+		}
+		if t.NotCounted > 0 {
+			v.SolvedText += fmt.Sprintf(" (%d not counted)", t.NotCounted)
+		}
 		for _, r := range rep.Rows {
-			if r.Track == t.Track && 2*r.Passed > r.N {
+			if r.Track == t.Track && r.Model == t.Model && r.N > 0 && 2*r.Passed > r.N {
 				v.Solved = append(v.Solved, r.Task)
 			}
 		}
@@ -36,6 +46,7 @@ func trackViews(rep *report.Report, colours map[string]string) []trackView {
 type rowView struct {
 	report.Row
 	ID                 string
+	PassedText         string // "3/4", "–" when nothing counted
 	Rate, PassK, Exits string
 	Tokens, Est, Turns string
 	Episodes           []episodeLink
@@ -52,8 +63,8 @@ func rowViews(rep *report.Report, eps []*episode) []rowView {
 	var out []rowView
 	for _, r := range rep.Rows {
 		model := shownModel(rep, r.Model)
-		v := rowView{Row: r, ID: rowID(r.Task, r.Track, model), Rate: rateText(r.Rate, r.Wilson),
-			Tokens: num(r.MedianTokens), Est: num(r.MedianEstTokens), Turns: num(r.MedianTurns)}
+		v := rowView{Row: r, ID: rowID(r.Task, r.Track, model), PassedText: fraction(r.Passed, r.N), Rate: rateText(r.Rate, r.Wilson),
+			Tokens: median(r.MedianTokens), Est: median(r.MedianEstTokens), Turns: median(r.MedianTurns)}
 		var ks, exits []string
 		for _, k := range r.PassAtK {
 			ks = append(ks, fmt.Sprintf("%d:%.2f", k.K, k.P))
@@ -91,7 +102,7 @@ func pairViews(rep *report.Report) []pairView {
 		v := pairView{Task: m.Task, Tracks: m.A + "/" + m.B, Pairs: m.Pairs, OnlyA: m.OnlyA, OnlyB: m.OnlyB,
 			P: fmt.Sprintf("%.3f", m.P), Href: "#" + rowID(m.Task, m.A, shownModel(rep, m.Model))}
 		for _, r := range rep.Ratios {
-			if r.Task == m.Task && r.Num == m.A && r.Den == m.B {
+			if r.Task == m.Task && r.Model == m.Model && r.Num == m.A && r.Den == m.B {
 				v.Medians = num(r.NumMedian) + "/" + num(r.DenMedian)
 				if r.Basis == "estimated" {
 					v.Medians += " (est.)"
@@ -123,20 +134,20 @@ type sequenceLine struct {
 // sequencesShown is the most distinct sequences listed per task and track.
 const sequencesShown = 8
 
-// sequenceViews groups the report's sequences by task and track, with
-// their loops collapsed, the most frequent first.
+// sequenceViews groups the report's sequences by task, track and model
+// (never pooling models), with their loops collapsed, the most frequent
+// first.
 func sequenceViews(rep *report.Report) []sequenceView {
 	var out []sequenceView
-	for _, s := range rep.Sequences {
-		if n := len(out); n == 0 || out[n-1].Task != s.Task || out[n-1].Track != s.Track {
-			out = append(out, sequenceView{Task: s.Task, Track: s.Track})
+	for _, g := range report.GroupSequences(rep, sequencesShown) {
+		v := sequenceView{Task: g.Task, Track: g.Track, More: g.More}
+		if m := shownModel(rep, g.Model); m != "" {
+			v.Track += " · " + m
 		}
-		v := &out[len(out)-1]
-		if len(v.Lines) == sequencesShown {
-			v.More++
-			continue
+		for _, s := range g.Shown {
+			v.Lines = append(v.Lines, sequenceLine{Count: s.Count, Tools: report.CollapseLoops(s.Tools)})
 		}
-		v.Lines = append(v.Lines, sequenceLine{Count: s.Count, Tools: report.CollapseLoops(s.Tools)})
+		out = append(out, v)
 	}
 	return out
 }
@@ -152,9 +163,30 @@ func newPredictView(s predict.Score) *predictView {
 	return &predictView{Score: s, QuestionTexts: predict.Questions[:]}
 }
 
-// rateText writes a rate and its interval: "0.88 [0.53, 0.98]".
-func rateText(rate float64, iv report.Interval) string {
-	return fmt.Sprintf("%.2f [%.2f, %.2f]", rate, iv.Low, iv.High)
+// rateText writes a rate and its interval, "0.88 [0.53, 0.98]", or
+// report.Undefined when n is 0.
+func rateText(rate *float64, iv *report.Interval) string {
+	if rate == nil || iv == nil {
+		return report.Undefined
+	}
+	return fmt.Sprintf("%.2f [%.2f, %.2f]", *rate, iv.Low, iv.High)
+}
+
+// fraction writes passes out of n, or report.Undefined when n is 0.
+func fraction(passed, n int) string {
+	if n == 0 {
+		return report.Undefined
+	}
+	return strconv.Itoa(passed) + "/" + strconv.Itoa(n)
+}
+
+// median writes a median, a data value or the midpoint of two, or
+// report.Undefined when n is 0.
+func median(x *float64) string {
+	if x == nil {
+		return report.Undefined
+	}
+	return num(*x)
 }
 
 // num writes a median, which is always one of the data values.

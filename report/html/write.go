@@ -100,7 +100,7 @@ func newPage(rep *report.Report, runs []record.Data, opts Options) (*page, error
 		n += len(r.Episodes)
 	}
 	limit := func(events int) int { return textLimit(opts.TextLimit, n, events) }
-	eps, err := loadEpisodes(runs, limit)
+	eps, err := loadEpisodes(rep, runs, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -110,7 +110,7 @@ func newPage(rep *report.Report, runs []record.Data, opts Options) (*page, error
 	colours := trackColours(tracks)
 	p := &page{
 		CSS: template.CSS(pageCSS), JS: template.JS(pageJS),
-		Runs: runViews(runs), Tracks: trackViews(rep, colours), Rows: rowViews(rep, eps),
+		Runs: runViews(rep, runs), Tracks: trackViews(rep, colours), Rows: rowViews(rep, eps),
 		Pairs: pairViews(rep), Sequences: sequenceViews(rep), Kinds: kindLabels,
 		Twins: twinGroups(rep, eps), Episodes: eps, Footnotes: rep.Footnotes,
 		Open: len(eps) <= openEpisodesMax, TextLimit: limit(0), Design: designTables(rep),
@@ -230,9 +230,9 @@ type runView struct {
 }
 
 // runViews lists each run's settings.
-func runViews(runs []record.Data) []runView {
+func runViews(rep *report.Report, runs []record.Data) []runView {
 	var out []runView
-	for _, d := range runs {
+	for i, d := range runs {
 		r := d.Run
 		digest := r.ModelDigest
 		if digest == "" {
@@ -261,6 +261,11 @@ func runViews(runs []record.Data) []runView {
 			{"posture", r.Posture}, {"limits", limits + fmt.Sprintf(", %d tries", r.Tries)},
 			{"started", started}, {"episodes", strconv.Itoa(len(d.Episodes))},
 		}})
+		if i < len(rep.Runs) {
+			if note := rep.Runs[i].Incomplete(); note != "" {
+				out[len(out)-1].Settings = append(out[len(out)-1].Settings, [2]string{"incomplete", strings.TrimPrefix(note, "incomplete: ")})
+			}
+		}
 	}
 	return out
 }

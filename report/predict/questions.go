@@ -1,9 +1,5 @@
 package predict
 
-import (
-	"bench/record"
-)
-
 // QuestionScore is how often the predicted answers to one question matched
 // the designed answers that the runs' run.json records for the tasks.
 type QuestionScore struct {
@@ -16,12 +12,12 @@ type QuestionScore struct {
 // byQuestion scores the predictions question by question against the
 // tasks' designed answers (run.json's tasks[].answers, the first run that
 // records one winning). It is nil when no predicted task has one.
-func byQuestion(f File, runs []record.Data) []QuestionScore {
+func byQuestion(f File, runs []ObservedRun) []QuestionScore {
 	designed := map[string]string{}
 	for _, run := range runs {
-		for _, ref := range run.Run.Tasks {
-			if _, seen := designed[ref.Name]; !seen && ref.Answers != "" {
-				designed[ref.Name] = ref.Answers
+		for _, name := range run.Tasks {
+			if _, seen := designed[name]; !seen && run.Answers[name] != "" {
+				designed[name] = run.Answers[name]
 			}
 		}
 	}

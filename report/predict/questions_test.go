@@ -22,7 +22,7 @@ func designedLessonRun() record.Data {
 }
 
 func TestCheckScoresEachQuestion(t *testing.T) {
-	s, err := Check(lessonPredictions(t), []record.Data{designedLessonRun()})
+	s, err := Check(lessonPredictions(t), observe(designedLessonRun()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +52,7 @@ func TestCheckScoresEachQuestion(t *testing.T) {
 
 // TestCheckWithoutDesigns: runs that record no designs score no question.
 func TestCheckWithoutDesigns(t *testing.T) {
-	s, err := Check(lessonPredictions(t), []record.Data{lessonRun()})
+	s, err := Check(lessonPredictions(t), observe(lessonRun()))
 	if err != nil || s.Questions != nil {
 		t.Errorf("questions %+v (err %v), want none", s.Questions, err)
 	}
@@ -61,7 +61,7 @@ func TestCheckWithoutDesigns(t *testing.T) {
 // TestWriteMarkdownHoldsEveryTable checks that the Markdown a course page
 // takes holds the per-question score as well as the per-task one.
 func TestWriteMarkdownHoldsEveryTable(t *testing.T) {
-	s, err := Check(lessonPredictions(t), []record.Data{designedLessonRun()})
+	s, err := Check(lessonPredictions(t), observe(designedLessonRun()))
 	if err != nil {
 		t.Fatal(err)
 	}

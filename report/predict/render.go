@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
+	"bench/internal/inert"
 	"bench/internal/table"
 )
 
@@ -19,7 +21,7 @@ func Write(w io.Writer, s Score, format string) error {
 	case table.JSON:
 		return writeJSON(w, s)
 	case table.CSV:
-		return table.Write(w, format, taskHeader, taskRows(s))
+		return table.Write(w, format, taskHeaderOf(s), taskRows(s))
 	case table.Text, "", table.Markdown:
 		return writeProse(w, s, format)
 	}
@@ -34,11 +36,23 @@ var (
 	questionHeader = []string{"question", "matched", "predicted otherwise"}
 )
 
-// taskRows is one row per scored task.
+// taskHeaderOf is the per-task table's header: with a model column when
+// the runs hold several models.
+func taskHeaderOf(s Score) []string {
+	if s.Models {
+		return slices.Insert(slices.Clone(taskHeader), 1, "model")
+	}
+	return taskHeader
+}
+
+// taskRows is one row per scored task (and model).
 func taskRows(s Score) [][]string {
 	rows := make([][]string, len(s.Rows))
 	for i, r := range s.Rows {
 		rows[i] = []string{r.Task, r.Answers.String(), r.Prediction.Prediction, r.Workflow.String(), r.Agent.String(), r.Observed, yesNo(r.Right)}
+		if s.Models {
+			rows[i] = slices.Insert(rows[i], 1, r.Model)
+		}
 	}
 	return rows
 }
@@ -57,12 +71,16 @@ func questionRows(qs []QuestionScore) [][]string {
 func writeProse(w io.Writer, s Score, format string) error {
 	md := format == table.Markdown
 	if len(s.Rows) > 0 {
-		if err := table.Write(w, format, taskHeader, taskRows(s)); err != nil {
+		if err := table.Write(w, format, taskHeaderOf(s), taskRows(s)); err != nil {
 			return err
 		}
 		fmt.Fprintln(w)
 	}
-	fmt.Fprintf(w, "score: %d/%d predictions right\n", s.Right, s.Counted())
+	if s.Models {
+		fmt.Fprintf(w, "score: %d/%d predictions right (each task scored once per model)\n", s.Right, s.Counted())
+	} else {
+		fmt.Fprintf(w, "score: %d/%d predictions right\n", s.Right, s.Counted())
+	}
 	if len(s.Questions) > 0 {
 		fmt.Fprintln(w, "\nper question, predicted answers that match the task's designed answer:")
 		if md {
@@ -73,14 +91,22 @@ func writeProse(w io.Writer, s Score, format string) error {
 		}
 	}
 	var b strings.Builder
+	safe := inert.Line
+	if md {
+		safe = inert.Markdown
+	}
 	if len(s.Missing) > 0 {
 		b.WriteString("\nnot counted:\n")
 		for _, m := range s.Missing {
-			fmt.Fprintf(&b, "%s%s: %s\n", item(md), m.Task, m.Reason)
+			task := m.Task
+			if m.Model != "" {
+				task += " (" + m.Model + ")"
+			}
+			fmt.Fprintf(&b, "%s%s: %s\n", item(md), safe(task), safe(m.Reason))
 		}
 	}
 	if len(s.Unpredicted) > 0 {
-		fmt.Fprintf(&b, "\nin the run but not predicted: %s\n", strings.Join(s.Unpredicted, ", "))
+		fmt.Fprintf(&b, "\nin the run but not predicted: %s\n", safe(strings.Join(s.Unpredicted, ", ")))
 	}
 	b.WriteString(legend(md))
 	_, err := io.WriteString(w, b.String())
@@ -110,8 +136,9 @@ func legend(md bool) string {
 		}
 	}
 	b.WriteString("\nAll yes predicts \"workflow\" (the workflow is enough); anything else \"agent\" (it needs an agent).\n" +
-		"observed: \"workflow\" if the workflow passed in most of its episodes, else \"agent\" if the\n" +
-		"agent did, else \"neither\"; a tie is not most, and interrupted episodes are left out.\n")
+		"observed: \"workflow\" if the workflow passed in most of its counted episodes, else \"agent\" if\n" +
+		"the agent did, else \"neither\"; a tie is not most. Episodes count as in bench report: lost and\n" +
+		"interrupted ones are left out, inconsistent ones are failures.\n")
 	return b.String()
 }
 
@@ -119,6 +146,7 @@ func legend(md bool) string {
 func writeJSON(w io.Writer, s Score) error {
 	type rowJSON struct {
 		Task      string `json:"task"`
+		Model     string `json:"model,omitempty"`
 		Answers   string `json:"answers"`
 		Predicted string `json:"predicted"`
 		Workflow  string `json:"workflow"`
@@ -135,7 +163,7 @@ func writeJSON(w io.Writer, s Score) error {
 		Questions   []QuestionScore `json:"questions,omitempty"` // against the designed answers in run.json
 	}{Right: s.Right, Counted: s.Counted(), Rows: []rowJSON{}, Missing: s.Missing, Unpredicted: s.Unpredicted, Questions: s.Questions}
 	for _, r := range s.Rows {
-		out.Rows = append(out.Rows, rowJSON{r.Task, r.Answers.String(), r.Prediction.Prediction, r.Workflow.String(), r.Agent.String(), r.Observed, r.Right})
+		out.Rows = append(out.Rows, rowJSON{r.Task, r.Model, r.Answers.String(), r.Prediction.Prediction, r.Workflow.String(), r.Agent.String(), r.Observed, r.Right})
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

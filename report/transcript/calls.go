@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"bench/internal/words"
+	"bench/trackfacts"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -93,6 +94,7 @@ const compactLimit = 18
 // compactCall prints a tool call on one short line: its argument values
 // without their names, each cut to compactLimit characters.
 func compactCall(name, raw string) string {
+	name = trackfacts.ToolLabel(name)
 	args, ok := parseArgs(raw)
 	if !ok {
 		return name + "(" + clip(strings.TrimSpace(raw), compactLimit) + ") [malformed]"

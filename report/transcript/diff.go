@@ -80,7 +80,7 @@ func WriteDiff(w io.Writer, a, b Transcript, format string) error {
 	k := Diverge(sa, sb)
 	s.line(verdict(sa, sb, k))
 	for _, t := range []Transcript{a, b} {
-		s.line(record.TrajectoryName(t.Entry.Seed, t.Entry.Repeat) + ": " + shortOutcome(t.Entry.Episode, len(Steps(t.Events))))
+		s.line(record.TrajectoryName(t.Entry.Seed, t.Entry.Repeat) + ": " + shortOutcome(t.Entry, len(Steps(t.Events))))
 	}
 	bw.WriteString("\n")
 	if err := s.flush(); err != nil {
@@ -121,14 +121,12 @@ func stepAt(steps []Step, i int) string {
 	return "(stopped)"
 }
 
-// shortOutcome describes an episode's outcome in a few words.
-func shortOutcome(ep *record.Episode, steps int) string {
+// shortOutcome describes an episode's outcome in a few words: its
+// status as the report counts it.
+func shortOutcome(e Entry, steps int) string {
+	ep := e.Episode
 	if ep == nil {
 		return fmt.Sprintf("%d steps, unfinished (not in episodes.jsonl)", steps)
 	}
-	verdict := "failed"
-	if ep.Passed {
-		verdict = "passed"
-	}
-	return fmt.Sprintf("%d steps, %s %d/%d, exit %s", steps, verdict, ep.TestsPassed, ep.TestsTotal, ep.ExitReason)
+	return fmt.Sprintf("%d steps, %s %d/%d, exit %s", steps, e.Verdict.Status, ep.TestsPassed, ep.TestsTotal, ep.ExitReason)
 }

@@ -24,6 +24,9 @@ type Entry struct {
 	// Episode is the episode's line in episodes.jsonl; nil when the episode
 	// never finished (only its trajectory is on disk).
 	Episode *record.Episode
+	// Verdict is how the episode counts (record.Data.Verdicts), when it
+	// has a line.
+	Verdict record.Verdict
 	// Trajectory is the trajectory file's path relative to the run folder,
 	// or "" when it is missing.
 	Trajectory string
@@ -53,13 +56,15 @@ func Entries(data record.Data) ([]Entry, error) {
 		out = append(out, p)
 		return p
 	}
+	verdicts := data.Verdicts()
 	for i := range data.Episodes {
 		ep := &data.Episodes[i]
 		e := Entry{Task: ep.Task, Track: ep.Track, Seed: ep.Seed, Repeat: ep.Repeat}
 		if several {
 			e.Model = ep.Model
 		}
-		add(e).Episode = ep
+		p := add(e)
+		p.Episode, p.Verdict = ep, verdicts[i]
 	}
 	files, err := trajectoryFiles(data.Dir, data.Run)
 	if err != nil {

@@ -10,7 +10,8 @@ import (
 )
 
 // WriteList writes the entries as a table (task, track, seed, repeat,
-// passed, tests, exit, trajectory), headed by what they are.
+// status as the report counts it, tests, exit, trajectory), headed by
+// what they are.
 func WriteList(w io.Writer, title string, entries []Entry, format string) error {
 	bw := bufio.NewWriter(w)
 	s, err := newStyle(bw, format)
@@ -24,18 +25,15 @@ func WriteList(w io.Writer, title string, entries []Entry, format string) error 
 	withModel := slices.ContainsFunc(entries, func(e Entry) bool { return e.Model != "" })
 	rows := make([][]string, len(entries))
 	for i, e := range entries {
-		passed, tests, exit := "-", "-", "unfinished"
+		status, tests, exit := "unfinished", "-", "unfinished"
 		if ep := e.Episode; ep != nil {
-			passed, tests, exit = "no", fmt.Sprintf("%d/%d", ep.TestsPassed, ep.TestsTotal), ep.ExitReason
-			if ep.Passed {
-				passed = "yes"
-			}
+			status, tests, exit = e.Verdict.Status.String(), fmt.Sprintf("%d/%d", ep.TestsPassed, ep.TestsTotal), ep.ExitReason
 		}
 		traj := "yes"
 		if e.Trajectory == "" {
 			traj = "missing"
 		}
-		rows[i] = []string{e.Task, e.Track, strconv.Itoa(e.Seed), strconv.Itoa(e.Repeat), passed, tests, exit, traj}
+		rows[i] = []string{e.Task, e.Track, strconv.Itoa(e.Seed), strconv.Itoa(e.Repeat), status, tests, exit, traj}
 		if withModel {
 			rows[i] = slices.Insert(rows[i], 2, e.Model)
 		}
@@ -43,7 +41,7 @@ func WriteList(w io.Writer, title string, entries []Entry, format string) error 
 	if err := s.flush(); err != nil {
 		return err
 	}
-	header := []string{"task", "track", "seed", "repeat", "passed", "tests", "exit", "trajectory"}
+	header := []string{"task", "track", "seed", "repeat", "status", "tests", "exit", "trajectory"}
 	if withModel {
 		header = slices.Insert(header, 2, "model")
 	}

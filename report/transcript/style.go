@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"fmt"
 	"strings"
+
+	"bench/internal/inert"
 )
 
 // Formats a transcript, a listing or a diff can be written in.
@@ -42,7 +44,11 @@ type textStyle struct {
 	started bool
 }
 
+// Every style writes what it is given made inert (package inert): a
+// transcript is mostly a model's and the tests' bytes.
+
 func (s *textStyle) title(t string) {
+	t = inert.Line(t)
 	fmt.Fprintf(s.w, "%s\n%s\n", t, strings.Repeat("=", len([]rune(t))))
 	s.started = true
 }
@@ -51,18 +57,19 @@ func (s *textStyle) section(t string) {
 	if s.started {
 		s.w.WriteString("\n")
 	}
+	t = inert.Line(t)
 	fmt.Fprintf(s.w, "%s\n%s\n", t, strings.Repeat("-", len([]rune(t))))
 	s.started = true
 }
 
-func (s *textStyle) line(t string) { s.w.WriteString(t + "\n"); s.started = true }
+func (s *textStyle) line(t string) { s.w.WriteString(inert.Line(t) + "\n"); s.started = true }
 
 func (s *textStyle) block(text, note string) {
-	for l := range strings.Lines(strings.TrimRight(text, "\n")) {
+	for l := range strings.Lines(inert.Text(strings.TrimRight(text, "\n"))) {
 		s.w.WriteString(strings.TrimRight("    "+strings.TrimSuffix(l, "\n"), " ") + "\n")
 	}
 	if note != "" {
-		s.w.WriteString("    " + note + "\n")
+		s.w.WriteString("    " + inert.Line(note) + "\n")
 	}
 }
 
@@ -75,10 +82,10 @@ type mdStyle struct {
 	inList bool // the last thing written was a list item
 }
 
-func (s *mdStyle) title(t string) { fmt.Fprintf(s.w, "# %s\n", t) }
+func (s *mdStyle) title(t string) { fmt.Fprintf(s.w, "# %s\n", inert.Markdown(t)) }
 
 func (s *mdStyle) section(t string) {
-	fmt.Fprintf(s.w, "\n## %s\n", t)
+	fmt.Fprintf(s.w, "\n## %s\n", inert.Markdown(t))
 	s.inList = false
 }
 
@@ -86,18 +93,21 @@ func (s *mdStyle) line(t string) {
 	if !s.inList {
 		s.w.WriteString("\n")
 	}
-	s.w.WriteString("- " + t + "\n")
+	s.w.WriteString("- " + inert.Markdown(t) + "\n")
 	s.inList = true
 }
 
+// block fences text, which a Markdown reader shows as it is (no markup),
+// with its control characters escaped.
 func (s *mdStyle) block(text, note string) {
+	text = inert.Text(text)
 	fence := "```"
 	for strings.Contains(text, fence) {
 		fence += "`"
 	}
 	fmt.Fprintf(s.w, "\n%s\n%s\n%s\n", fence, strings.TrimRight(text, "\n"), fence)
 	if note != "" {
-		fmt.Fprintf(s.w, "\n*%s*\n", note)
+		fmt.Fprintf(s.w, "\n*%s*\n", inert.Markdown(note))
 	}
 	s.inList = false
 }

@@ -8,6 +8,7 @@ import (
 
 	"bench/internal/words"
 	"bench/record"
+	"bench/trackfacts"
 )
 
 // Options control how a transcript is written.
@@ -72,7 +73,7 @@ func (p *printer) header(t Transcript) {
 		run += " · model " + p.s.code(t.Run.Model)
 	}
 	p.s.line(run + " · trajectory " + p.s.code(filepathSlash(e.Path(""))))
-	for _, l := range outcomeLines(e.Episode) {
+	for _, l := range outcomeLines(e.Episode, e.Verdict) {
 		p.s.line(l)
 	}
 }
@@ -81,14 +82,11 @@ func (p *printer) header(t Transcript) {
 func filepathSlash(p string) string { return strings.ReplaceAll(p, "\\", "/") }
 
 // outcomeLines describes how the episode ended, from episodes.jsonl.
-func outcomeLines(ep *record.Episode) []string {
+func outcomeLines(ep *record.Episode, v record.Verdict) []string {
 	if ep == nil {
 		return []string{"outcome: unknown, the episode has no line in episodes.jsonl (it did not finish)"}
 	}
-	verdict := "FAILED"
-	if ep.Passed {
-		verdict = "passed"
-	}
+	verdict := v.Outcome()
 	lines := []string{
 		fmt.Sprintf("outcome: %s, %d/%d tests · exit %s · %s, %s, %s",
 			verdict, ep.TestsPassed, ep.TestsTotal, ep.ExitReason, words.Plural(ep.Turns, "turn"), words.Plural(ep.ModelCalls, "model call"), words.Plural(len(ep.ToolCalls), "tool call")),
@@ -206,7 +204,7 @@ func (p *printer) response(ev record.Event) {
 	text := strings.TrimSpace(ev.Reply.Content)
 	names := make([]string, len(ev.Reply.ToolCalls))
 	for i, c := range ev.Reply.ToolCalls {
-		names[i] = c.Name
+		names[i] = trackfacts.ToolLabel(c.Name)
 	}
 	switch {
 	case text == "" && len(names) == 0:
@@ -225,7 +223,7 @@ func (p *printer) response(ev record.Event) {
 
 // toolCall writes a call with its arguments; long ones follow as blocks.
 func (p *printer) toolCall(ev record.Event) {
-	call, long := formatCall(ev.Tool, ev.Args)
+	call, long := formatCall(trackfacts.ToolLabel(ev.Tool), ev.Args)
 	p.s.line("call " + p.s.code(call))
 	for _, a := range long {
 		kept, more := shorten(a.text, argLines, p.full)
@@ -238,9 +236,9 @@ func (p *printer) toolCall(ev record.Event) {
 // run_tests repeats the test run just shown, so only its last line is
 // shown, unless full.
 func (p *printer) toolResult(ev record.Event, prev *record.Event) {
-	label := "result of " + ev.Tool
+	label := "result of " + trackfacts.ToolLabel(ev.Tool)
 	if ev.IsError {
-		label = "ERROR from " + ev.Tool
+		label = "ERROR from " + trackfacts.ToolLabel(ev.Tool)
 	}
 	text := strings.TrimRight(ev.Result, "\n")
 	if !p.full && prev != nil && prev.Kind == record.EventTestRun && prev.Turn == ev.Turn && ev.Output == "" {

@@ -1,6 +1,8 @@
 package record
 
 import (
+	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -8,7 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"unsafe"
+
+	"bench/trackfacts"
 )
 
 // writeLines writes run.json and an episodes.jsonl of the given lines
@@ -47,7 +50,7 @@ func episodeLine(t testing.TB, i int, edit func(*Episode)) string {
 }
 
 // trickyLines are episode lines that only encoding/json reads right, or
-// that it refuses: each must come out of ReadOutcomes as out of Read.
+// that it refuses: each must come out of Folder.Scan as out of Read.
 func trickyLines(t testing.TB) []string {
 	return []string{
 		episodeLine(t, 1, nil),
@@ -85,83 +88,129 @@ func trickyLines(t testing.TB) []string {
 	}
 }
 
-func TestReadOutcomesReadsAsRead(t *testing.T) {
+// scanned is a Line as a test compares it: its bytes as strings, its
+// lists decoded.
+type scanned struct {
+	Task, Track, Model, ExitReason, ErrorKind string
+	ToolCalls, Steps                          []string
+	Seed, Repeat, TestsPassed, TestsTotal     int
+	Turns, Tokens, EstTokens                  int
+	Retries, CutReplies                       int
+	GradingTimedOut, TrajectoryMissing        bool
+	Verdict                                   Verdict
+	Cell                                      int
+}
+
+// snapshot copies what l says, lists as nil when absent or null.
+func snapshot(l *Line) scanned {
+	list := func(raw []byte) []string {
+		var out []string
+		for s := range Strings(raw) {
+			out = append(out, string(s))
+		}
+		return out
+	}
+	return scanned{string(l.Task), string(l.Track), string(l.Model), string(l.ExitReason), string(l.ErrorKind),
+		list(l.ToolCalls), list(l.Steps), l.Seed, l.Repeat, l.TestsPassed, l.TestsTotal, l.Turns, l.Tokens, l.EstTokens,
+		l.Retries, l.CutReplies, l.GradingTimedOut, l.TrajectoryMissing, l.Verdict, l.Cell}
+}
+
+// collect is the episodes a scan passes, each at its place (a later line
+// of an episode in the place of the earlier one).
+func collect(t *testing.T, scan func(func(*Line) error) error) []scanned {
+	t.Helper()
+	var out []scanned
+	err := scan(func(l *Line) error {
+		switch {
+		case l.Replaces && l.Pos < len(out):
+			out[l.Pos] = snapshot(l)
+		case !l.Replaces && l.Pos == len(out):
+			out = append(out, snapshot(l))
+		default:
+			t.Fatalf("line at %d (replaces %v) after %d episodes", l.Pos, l.Replaces, len(out))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestScanReadsAsRead: streaming a folder passes the episodes Read keeps,
+// in its order, with the same warnings, whichever decoder reads a line.
+func TestScanReadsAsRead(t *testing.T) {
 	dir := writeLines(t, trickyLines(t)...)
 	data, err := Read(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := ReadOutcomes(dir)
+	f, err := OpenFolder(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := data.Outcomes()
-	if len(want.Warnings) < 5 || len(want.Episodes) < 16 {
-		t.Fatalf("the fixture lost its point: %d episodes, warnings %q", len(want.Episodes), want.Warnings)
+	var warnings []string
+	got := collect(t, func(visit func(*Line) error) error {
+		var err error
+		warnings, err = f.Scan(visit)
+		return err
+	})
+	want := collect(t, data.Scan)
+	if len(data.Warnings) < 5 || len(want) < 16 {
+		t.Fatalf("the fixture lost its point: %d episodes, warnings %q", len(want), data.Warnings)
 	}
-	if !reflect.DeepEqual(got, want) {
-		for i := range min(len(got.Episodes), len(want.Episodes)) {
-			if !reflect.DeepEqual(got.Episodes[i], want.Episodes[i]) {
-				t.Errorf("episode %d:\n got %#v\nwant %#v", i, got.Episodes[i], want.Episodes[i])
+	if !reflect.DeepEqual(got, want) || !slices.Equal(warnings, data.Warnings) {
+		for i := range min(len(got), len(want)) {
+			if !reflect.DeepEqual(got[i], want[i]) {
+				t.Errorf("episode %d:\n got %#v\nwant %#v", i, got[i], want[i])
 			}
 		}
-		t.Fatalf("ReadOutcomes differs from Read:\n got %d episodes, warnings %q\nwant %d episodes, warnings %q",
-			len(got.Episodes), got.Warnings, len(want.Episodes), want.Warnings)
+		t.Fatalf("Scan differs from Read:\n got %d episodes, warnings %q\nwant %d episodes, warnings %q", len(got), warnings, len(want), data.Warnings)
+	}
+	if f.UID != data.UID || f.UID == "" {
+		t.Errorf("identity %q, Read's %q", f.UID, data.UID)
 	}
 }
 
-func TestOutcomesKeepWhatReportsRead(t *testing.T) {
+func TestLineKeepsWhatViewsRead(t *testing.T) {
 	ep := sampleEpisode(3)
 	ep.ExitReason, ep.ErrorKind, ep.GradingTimedOut, ep.Retries, ep.CutReplies = ExitError, ErrorTimeout, true, 2, 1
-	o := Data{Episodes: []Episode{ep}}.Outcomes().Episodes[0]
-	want := Outcome{
-		Label:     &Label{Task: "leap_year", Track: "agent", ExitReason: ExitError, ErrorKind: ErrorTimeout},
+	got := collect(t, Data{Episodes: []Episode{ep}}.Scan)
+	want := []scanned{{
+		Task: "leap_year", Track: "agent", ExitReason: ExitError, ErrorKind: ErrorTimeout,
 		ToolCalls: ep.ToolCalls, Steps: ep.Steps, Seed: 3, Repeat: 1, TestsPassed: 3, TestsTotal: 4, Turns: 4,
-		Tokens: 1003 + 200, EstTokens: 990 + 210, Retries: 2, CutReplies: 1, Passed: true, GradingTimedOut: true,
-	}
-	if !reflect.DeepEqual(o, want) {
-		t.Fatalf("got %#v\nwant %#v", o, want)
-	}
-	if !o.Lost() || o.Key() != ep.Key() {
-		t.Errorf("Lost %v, Key %q: want true, %q", o.Lost(), o.Key(), ep.Key())
+		Tokens: 1003 + 200, EstTokens: 990 + 210, Retries: 2, CutReplies: 1, GradingTimedOut: true,
+		Verdict: Verdict{StatusLost, FlawNone},
+	}}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("got %#v\nwant %#v", got, want)
 	}
 }
 
-func TestGrowMakesRoomFromTheFileSize(t *testing.T) {
-	var seen latest[uint64]
-	eps := make([]Outcome, 4096)
-	if got := cap(grow(eps, &seen, 4096*500, 10*4096*500)); got < 10*4096 || got > 11*4096 {
-		t.Errorf("a tenth read: room for %d, want about %d", got, 10*4096)
-	}
-	if got := cap(grow(eps, &seen, 4096*500, 4096*100)); got < 4096+1024 {
-		t.Errorf("a file that grew while read: room for %d, want at least a quarter more", got)
-	}
-	if got := cap(grow(eps[:100], &seen, 100*500, 4096*500)); got != 4096 {
-		t.Errorf("room left: cap %d, want it unchanged", got)
-	}
-}
-
-func TestReadOutcomesRefusesANewerFormat(t *testing.T) {
+func TestScanRefusesANewerFormat(t *testing.T) {
 	dir := writeLines(t, episodeLine(t, 1, nil), episodeLine(t, 2, func(e *Episode) { e.Format = FormatVersion + 1 }))
 	_, want := Read(dir)
-	_, err := ReadOutcomes(dir)
+	f, err := OpenFolder(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = f.Scan(func(*Line) error { return nil })
 	if err == nil || want == nil || err.Error() != want.Error() {
 		t.Fatalf("got error %v, want %v", err, want)
 	}
 }
 
-func TestReadOutcomesSharesNamesAndLists(t *testing.T) {
-	dir := writeLines(t, episodeLine(t, 1, nil), episodeLine(t, 2, nil), episodeLine(t, 3, func(e *Episode) { e.ExitReason = ExitMaxTurns }))
-	got, err := ReadOutcomes(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, b := got.Episodes[0], got.Episodes[1]
-	if &a.ToolCalls[0] != &b.ToolCalls[0] || &a.Steps[0] != &b.Steps[0] {
-		t.Error("two episodes with the same tool calls and steps hold two copies")
-	}
-	if a.Label != b.Label || unsafe.StringData(a.Task) != unsafe.StringData(got.Episodes[2].Task) {
-		t.Error("episodes of one task hold copies of its name")
+func TestStrings(t *testing.T) {
+	for raw, want := range map[string][]string{
+		``: nil, `null`: nil, `[]`: nil, `["a"]`: {"a"}, ` [ "a" , "b\"c" , "\u003cd\u003e" ]`: {"a", `b"c`, "<d>"},
+	} {
+		var got []string
+		for s := range Strings([]byte(raw)) {
+			got = append(got, string(s))
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("Strings(%s) = %q, want %q", raw, got, want)
+		}
 	}
 }
 
@@ -172,14 +221,15 @@ func TestPlainFieldsAreEpisodes(t *testing.T) {
 	for f := range reflect.TypeFor[Episode]().Fields() {
 		names = append(names, strings.Split(f.Tag.Get("json"), ",")[0])
 	}
-	slices.Sort(names)
 	known := slices.Sorted(slices.Values(plainFields))
-	if !slices.Equal(names, known) {
-		t.Fatalf("Episode's fields %v,\nthe plain reader's %v", names, known)
+	for _, name := range names {
+		if !slices.Contains(known, name) {
+			t.Errorf("the plain reader does not know Episode's field %s", name)
+		}
 	}
 	var l outcomeLine
 	for _, name := range known {
-		if l.set(&scanner{b: []byte("{}")}, name) && name != "sandbox" {
+		if l.set(&scanner{b: []byte("{}")}, []byte(name)) && name != "sandbox" {
 			t.Errorf("field %s takes an object", name)
 		}
 	}
@@ -230,7 +280,7 @@ type slimEpisode struct {
 
 // BenchmarkDecodeLine compares ways to decode one episode line: into a
 // whole Episode, into the fields a report reads with encoding/json, and
-// as ReadOutcomes does; json.Valid alone, one scan of encoding/json, is
+// as Folder.Scan does; json.Valid alone, one scan of encoding/json, is
 // slower than the plain parser.
 func BenchmarkDecodeLine(b *testing.B) {
 	line := []byte(episodeLineB(b))
@@ -305,9 +355,11 @@ func FuzzDecodeOutcomeLine(f *testing.F) {
 			return
 		}
 		wl := lineOf(&ep)
-		got, exp := newInterner().outcome(&l), newInterner().outcome(&wl)
-		if !reflect.DeepEqual(got, exp) || l.format != wl.format {
-			t.Fatalf("%q:\n got %#v %#v\nwant %#v %#v", b, got, *got.Label, exp, *exp.Label)
+		var p, q placer
+		got, _ := p.place(&l, 1)
+		exp, _ := q.place(&wl, 1)
+		if !reflect.DeepEqual(snapshot(got), snapshot(exp)) || l.format != wl.format {
+			t.Fatalf("%q:\n got %#v\nwant %#v", b, snapshot(got), snapshot(exp))
 		}
 	})
 }
@@ -322,6 +374,39 @@ func TestTrajectoryName(t *testing.T) {
 		}
 		if got := string(AppendTrajectoryName([]byte("x/"), c.seed, c.repeat)); got != "x/"+c.want {
 			t.Errorf("AppendTrajectoryName(x/, %d, %d) = %q", c.seed, c.repeat, got)
+		}
+	}
+}
+
+// TestSpecial: special finds a quote, a backslash or a control byte at any
+// of the eight places of a word, among any other bytes (UTF-8 included),
+// and nothing else.
+func TestSpecial(t *testing.T) {
+	for _, fill := range []byte{'a', ' ', 0x7f, 0x80, 0xff, '!', '#', '[', ']'} {
+		for at := range 8 {
+			for _, c := range []byte{'"', '\\', 0, 0x1f, '\n', '\t', 0x20, 0x21, 0x5b, 0x5d, 0x7e, 0xc3} {
+				w := bytes.Repeat([]byte{fill}, 8)
+				w[at] = c
+				want := c == '"' || c == '\\' || c < 0x20 || c >= 0x80 || fill >= 0x80
+				if got := special(binary.LittleEndian.Uint64(w)); got != want {
+					t.Errorf("special(%q) = %v, want %v", w, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestToolIndex: toolIndex numbers the agent's tools as trackfacts lists
+// them, and no other name.
+func TestToolIndex(t *testing.T) {
+	for i, name := range trackfacts.AgentTools {
+		if got := toolIndex([]byte(name)); got != i {
+			t.Errorf("toolIndex(%s) = %d, want %d", name, got, i)
+		}
+	}
+	for _, name := range []string{"", "Read_file", "read_files", "\x1b"} {
+		if got := toolIndex([]byte(name)); got != -1 {
+			t.Errorf("toolIndex(%q) = %d, want -1", name, got)
 		}
 	}
 }

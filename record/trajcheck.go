@@ -1,0 +1,159 @@
+package record
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// trajectoryCheck holds, for one run folder, what judging its episodes
+// against their trajectories needs: which trajectory files each folder of
+// trajectories holds, listed once per folder, not per episode. It is safe
+// for the decoding goroutines of a scan to use at once.
+type trajectoryCheck struct {
+	dir string
+	run Run
+
+	mu      sync.Mutex
+	folders map[string]*listing // by the names of a task, track and model (nameKey)
+	key     []byte
+}
+
+// listing is the trajectory files of one folder, by seed and repeat.
+type listing struct {
+	path  string
+	once  sync.Once
+	files map[seedRepeat]bool
+}
+
+// seedRepeat names a trajectory file within its folder.
+type seedRepeat struct{ seed, repeat int }
+
+// newTrajectoryCheck returns the check of the run folder dir; with dir ""
+// (episodes not read from a folder) it checks nothing.
+func newTrajectoryCheck(dir string, run Run) *trajectoryCheck {
+	return &trajectoryCheck{dir: dir, run: run, folders: map[string]*listing{}}
+}
+
+// judge returns the verdict of the episode of line l: its line's
+// (LineVerdict), with a pass whose trajectory digest was recorded made
+// inconsistent when the file is gone or differs from the digest; and
+// whether its trajectory file is missing. A lost episode's trajectory is
+// not looked at.
+func (c *trajectoryCheck) judge(l *outcomeLine) (v Verdict, missing bool) {
+	v = LineVerdict(l.passed, l.testsPassed, l.testsTotal, string(l.exitReason), string(l.errorKind), l.gradingTimedOut)
+	if c == nil || c.dir == "" || v.Status == StatusLost {
+		return v, false
+	}
+	f := c.folder(l.task, l.track, l.model)
+	if !f.holds(l.seed, l.repeat) {
+		if v.Pass() && len(l.trajectorySHA256) > 0 {
+			v = Verdict{StatusInconsistent, FlawTrajectoryMissing}
+		}
+		return v, true
+	}
+	if !v.Pass() || len(l.trajectorySHA256) == 0 {
+		return v, false
+	}
+	path := filepath.Join(f.path, TrajectoryName(l.seed, l.repeat)+".jsonl")
+	switch edited, err := trajectoryEdited(path, string(l.trajectorySHA256)); {
+	case errors.Is(err, fs.ErrNotExist):
+		return Verdict{StatusInconsistent, FlawTrajectoryMissing}, true
+	case err != nil || edited:
+		return Verdict{StatusInconsistent, FlawTrajectoryEdited}, false
+	}
+	return v, false
+}
+
+// folder returns the listing of the trajectory folder of a task, track and
+// model (the model's folder only in a run of several models).
+func (c *trajectoryCheck) folder(task, track, model []byte) *listing {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.key = nameKey(c.key[:0], task, track, model)
+	f, ok := c.folders[string(c.key)]
+	if !ok {
+		parts := []string{c.dir, TrajectoriesDir, string(task), string(track)}
+		if c.run.SeveralModels() {
+			parts = append(parts, ModelDir(string(model)))
+		}
+		f = &listing{path: filepath.Join(parts...)}
+		c.folders[string(c.key)] = f
+	}
+	return f
+}
+
+// holds reports whether the folder holds the trajectory of seed and
+// repeat, listing it on first use (a missing folder holds none).
+func (f *listing) holds(seed, repeat int) bool {
+	f.once.Do(func() {
+		f.files = map[seedRepeat]bool{}
+		entries, _ := os.ReadDir(f.path)
+		for _, e := range entries {
+			if k, ok := parseTrajectoryName(e.Name()); ok {
+				f.files[k] = true
+			}
+		}
+	})
+	return f.files[seedRepeat{seed, repeat}]
+}
+
+// parseTrajectoryName reads the seed and repeat of a trajectory's file
+// name, seed-<s>[-r<k>].jsonl, as TrajectoryName writes it (and only so:
+// "seed-01.jsonl" names no episode).
+func parseTrajectoryName(name string) (seedRepeat, bool) {
+	rest, ok := strings.CutPrefix(name, "seed-")
+	if rest, ok = strings.CutSuffix(rest, ".jsonl"); !ok {
+		return seedRepeat{}, false
+	}
+	seedText, repeatText := rest, "0"
+	if i := strings.LastIndex(rest, "-r"); i > 0 {
+		seedText, repeatText = rest[:i], rest[i+2:]
+	}
+	seed, err1 := strconv.Atoi(seedText)
+	repeat, err2 := strconv.Atoi(repeatText)
+	if err1 != nil || err2 != nil || TrajectoryName(seed, repeat)+".jsonl" != name {
+		return seedRepeat{}, false
+	}
+	return seedRepeat{seed, repeat}, true
+}
+
+// trajectoryEdited reports whether the file at path differs from the
+// recorded hex SHA-256 digest (bare or as "sha256:<hex>", in either case);
+// an error wraps fs.ErrNotExist when the file is not there.
+func trajectoryEdited(path, digest string) (bool, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	buf := copyBuffers.Get().(*[]byte)
+	defer copyBuffers.Put(buf)
+	if _, err := io.CopyBuffer(h, struct{ io.Reader }{f}, *buf); err != nil { // the file's WriteTo would take a buffer of its own
+		return false, err
+	}
+	digest = strings.TrimPrefix(strings.ToLower(digest), "sha256:") // the form of the tasks' checksums, too
+	return hex.EncodeToString(h.Sum(nil)) != digest, nil
+}
+
+// copyBuffers are the buffers trajectories are hashed through, one for
+// each decoding goroutine at a time rather than one per file.
+var copyBuffers = sync.Pool{New: func() any { b := make([]byte, 64<<10); return &b }}
+
+// nameKey appends to dst a key for the names of a task, track and model:
+// each after its length, so that no two lists of names share a key.
+func nameKey(dst []byte, names ...[]byte) []byte {
+	for _, n := range names {
+		dst = append(binary.AppendUvarint(dst, uint64(len(n))), n...)
+	}
+	return dst
+}

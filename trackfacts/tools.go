@@ -1,0 +1,32 @@
+package trackfacts
+
+import (
+	"slices"
+
+	"bench/internal/inert"
+)
+
+// AgentTools are the names of the tools the agent track offers, sorted.
+// A tool call of another name is the model's invention: views show such a
+// name quoted and escaped, never as a tool of bench's.
+var AgentTools = []string{"edit_file", "list_files", "read_file", "run_tests", "write_file"}
+
+// HybridTools are the tools the hybrid track offers beside AgentTools.
+var HybridTools = []string{"run_workflow"}
+
+// KnownTool reports whether name is one of AgentTools or HybridTools.
+func KnownTool(name string) bool {
+	_, ok := slices.BinarySearch(AgentTools, name)
+	return ok || slices.Contains(HybridTools, name)
+}
+
+// ToolLabel is how views show a tool's name: as it is when the agent
+// offers the tool, else quoted with every control character escaped
+// ("\x1b[2J…"), so that a made-up name can neither pass for a tool of
+// bench's nor act on a terminal.
+func ToolLabel(name string) string {
+	if KnownTool(name) {
+		return name
+	}
+	return inert.Quote(name)
+}
