@@ -55,7 +55,8 @@ func run(t testing.TB, task tasks.Task, tracks []string, tune func(*runner.Confi
 		tune(&cfg)
 	}
 	dir := t.TempDir()
-	w, err := record.Create(dir, record.Run{ID: "cause", Model: modeltest.DefaultModel})
+	w, err := record.Create(dir, record.Run{ID: "cause", Model: modeltest.DefaultModel, Tasks: []record.TaskRef{{Name: task.Name, Checksum: "sha256:test"}},
+		Tracks: tracks, Seeds: []int{1}, Started: time.Now().UTC()}) // a run.json that passes the check every reader makes
 	if err != nil {
 		t.Fatal(err)
 	}
