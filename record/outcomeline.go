@@ -146,6 +146,8 @@ func (l *outcomeLine) set(s *scanner, key string) bool {
 		return s.boolean(nil)
 	case "sandbox":
 		return s.sandbox()
+	case "tamper_reasons": // rare, and not part of an Outcome: encoding/json reads the line
+		return false
 	}
 	return false // another spelling (encoding/json matches names in any case) or a field Episode lacks
 }
@@ -157,7 +159,7 @@ var plainFields = []string{
 	"tool_calls", "steps", "failed_tests",
 	"format", "seed", "repeat", "tests_passed", "tests_total", "turns", "prompt_tokens", "completion_tokens",
 	"est_prompt_tokens", "est_completion_tokens", "retries", "cut_replies", "model_calls", "wall_ms", "model_ms", "test_ms",
-	"passed", "grading_timed_out", "tests_tampered", "sandbox",
+	"passed", "grading_timed_out", "tests_tampered", "sandbox", "tamper_reasons",
 }
 
 // scanner reads the plain subset of JSON: it reports false for anything
