@@ -154,6 +154,9 @@ func runTrack(ctx context.Context, cfg Config, job Job, traj Trajectory, ep *rec
 	ep.Passed, ep.TestsPassed, ep.TestsTotal = g.Passed, g.TestsPassed, g.TestsTotal
 	ep.FailedTests = append(ep.FailedTests, g.Failed...)
 	ep.TestsTampered = g.Tampered
+	for _, r := range g.Reasons {
+		ep.TamperReasons = append(ep.TamperReasons, record.TamperReason{Code: r.Code, Detail: r.Detail})
+	}
 	if g.Result.TimedOut {
 		ep.GradingTimedOut, ep.Passed = true, false
 	}

@@ -16,6 +16,9 @@ import (
 // MaxOutput is how many bytes of a test run's output are kept.
 const MaxOutput = 64 << 10
 
+// MaxChannel is how many bytes of a test run's result channel are kept.
+const MaxChannel = 8 << 20
+
 // waitDelay bounds how long Run waits for output or exit after it killed
 // the process group.
 const waitDelay = 2 * time.Second
@@ -80,7 +83,7 @@ func RunWith(ctx context.Context, dir string, argv []string, timeout time.Durati
 		return Result{Sandbox: layers}, err
 	}
 	start := time.Now()
-	output, cut, waitErr, err := execute(cmd)
+	output, cut, channel, waitErr, err := execute(cmd, opts.Channel)
 	if err != nil && timedOut(ctx, runCtx) {
 		// The timeout passed before the tests could start: a timeout, not a broken command.
 		return Result{Sandbox: layers, TimedOut: true, ExitCode: -1,
@@ -89,7 +92,7 @@ func RunWith(ctx context.Context, dir string, argv []string, timeout time.Durati
 	if err != nil {
 		return Result{Sandbox: layers}, fmt.Errorf("starting %s in %s: %w", argv[0], dir, err)
 	}
-	res := Result{ExitCode: cmd.ProcessState.ExitCode(), Duration: time.Since(start), Output: output, CutBytes: cut, Sandbox: layers}
+	res := Result{ExitCode: cmd.ProcessState.ExitCode(), Duration: time.Since(start), Output: output, CutBytes: cut, Sandbox: layers, Channel: channel}
 	res.TimedOut = timedOut(ctx, runCtx)
 	if opts.Go != nil {
 		opts.Go.apply(&res)
@@ -129,41 +132,91 @@ func command(ctx context.Context, bin string, argv []string, dir string) *exec.C
 	return cmd
 }
 
-// execute starts cmd, collects its capped output and kills what is left of
-// its process group when it exits. err is non-nil only when cmd could not
-// start; waitErr is what Wait said.
-func execute(cmd *exec.Cmd) (output string, cut int, waitErr, err error) {
-	// Our own pipe: Wait returns when the test process exits, even if a
-	// grandchild still holds the write end; we then kill the group.
-	r, w, err := os.Pipe()
+// execute starts cmd, collects its capped output (and, with channel, what
+// it writes to file descriptor 3) and kills what is left of its process
+// group when it exits. err is non-nil only when cmd could not start;
+// waitErr is what Wait said.
+func execute(cmd *exec.Cmd, channel bool) (output string, cut int, results string, waitErr, err error) {
+	// Our own pipes: Wait returns when the test process exits, even if a
+	// grandchild still holds a write end; we then kill the group.
+	out, err := newPipe(cmd, MaxOutput)
 	if err != nil {
-		return "", 0, nil, fmt.Errorf("test output pipe: %w", err)
+		return "", 0, "", nil, fmt.Errorf("test output pipe: %w", err)
 	}
-	cmd.Stdout, cmd.Stderr = w, w
-	out := newCapBuffer(MaxOutput)
+	cmd.Stdout, cmd.Stderr = out.w, out.w
+	pipes := []*pipe{out}
+	if channel {
+		ch, err := newPipe(cmd, MaxChannel)
+		if err != nil {
+			out.close()
+			return "", 0, "", nil, fmt.Errorf("test result pipe: %w", err)
+		}
+		cmd.ExtraFiles = []*os.File{ch.w}
+		pipes = append(pipes, ch)
+	}
 	if err := cmd.Start(); err != nil {
-		r.Close()
-		w.Close()
-		return "", 0, nil, err
+		for _, p := range pipes {
+			p.close()
+		}
+		return "", 0, "", nil, err
 	}
-	w.Close()
 	register(cmd.Process.Pid)
 	defer unregister(cmd.Process.Pid)
-	copied := make(chan struct{})
-	go func() {
-		io.Copy(out, r)
-		close(copied)
-	}()
+	for _, p := range pipes {
+		p.start()
+	}
 	waitErr = cmd.Wait()
 	killGroup(cmd)
-	select {
-	case <-copied:
-	case <-time.After(waitDelay): // a process that left the group still holds the pipe
+	late := make(chan struct{}) // closed when a process that left the group may still hold a pipe
+	timer := time.AfterFunc(waitDelay, func() { close(late) })
+	defer timer.Stop()
+	for _, p := range pipes {
+		p.finish(late)
 	}
-	r.Close()
-	<-copied
-	output, cut = out.String()
-	return output, cut, waitErr, nil
+	output, cut = out.buf.String()
+	if channel {
+		results, _ = pipes[1].buf.String()
+	}
+	return output, cut, results, waitErr, nil
+}
+
+// pipe is one pipe from a test process into a capped buffer.
+type pipe struct {
+	r, w   *os.File
+	buf    *capBuffer
+	copied chan struct{}
+}
+
+func newPipe(cmd *exec.Cmd, max int) (*pipe, error) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	return &pipe{r: r, w: w, buf: newCapBuffer(max), copied: make(chan struct{})}, nil
+}
+
+// start closes our copy of the write end and copies what comes in.
+func (p *pipe) start() {
+	p.w.Close()
+	go func() {
+		io.Copy(p.buf, p.r)
+		close(p.copied)
+	}()
+}
+
+// finish waits for the copy until late is closed, then closes the read end.
+func (p *pipe) finish(late <-chan struct{}) {
+	select {
+	case <-p.copied:
+	case <-late:
+	}
+	p.r.Close()
+	<-p.copied
+}
+
+func (p *pipe) close() {
+	p.r.Close()
+	p.w.Close()
 }
 
 // killGroup kills every process in the command's process group.
