@@ -7,12 +7,15 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"bench/tasks"
 	"bench/testrun"
+	"bench/testrun/gojson"
 )
 
 // runnerScript is the grading runner: unittest with each test's outcome
@@ -30,9 +33,7 @@ var runnerScript []byte
 func runSealed(ctx context.Context, t tasks.Task, ws, root string, g *Result) (testrun.Result, error) {
 	opts := testrun.Options{Sandbox: testrun.DefaultSandbox()}
 	if isGo(t) {
-		res, err := testrun.RunTaskWith(ctx, t, ws, opts, testrun.GradeCache)
-		score(t, g, res)
-		return res, err
+		return runGo(ctx, t, ws, opts, g)
 	}
 	argv := t.TestCmd
 	if len(argv) < 3 || argv[1] != "-m" || argv[2] != "unittest" {
@@ -227,4 +228,62 @@ func fill(res *testrun.Result, p *plan, r *report, output, ws string) {
 		}
 	}
 	res.Channel = ""
+}
+
+// runGo runs a Go task's tests with the plan's controls: the test files
+// are deleted once the test binaries are built, and the results are read
+// from the events of each binary against the plan.
+func runGo(ctx context.Context, t tasks.Task, ws string, opts testrun.Options, g *Result) (testrun.Result, error) {
+	p, err := planGo(t, ws)
+	if err != nil {
+		return testrun.Result{}, err
+	}
+	opts.Go = &testrun.GoRun{Cache: testrun.GoCacheDir(testrun.GradeCache), Tests: t.Tests, DropTests: true}
+	res, err := testrun.RunWith(ctx, ws, t.TestCmd, t.Timeout, opts)
+	all := gojson.Parse(res.Channel, nil)
+	r := newReport()
+	r.done, r.loadError = res.Ended, all.BuildFailed
+	for _, name := range slices.Sorted(maps.Keys(all.Outcomes)) {
+		r.record(name, name, goOutcome(all.Outcomes[name]), "")
+	}
+	judge(t, p, r, res, g, func(name string) bool {
+		return strings.HasPrefix(name, "Example") || strings.HasPrefix(name, "Fuzz")
+	})
+	fill(&res, p, r, gojson.Parse(p.goEvents(res.Channel), t.Tests).Text, ws)
+	return res, err
+}
+
+// goOutcome maps a gojson outcome to a unittest one.
+func goOutcome(o string) string {
+	switch o {
+	case gojson.Pass:
+		return testrun.OK
+	case gojson.Skip:
+		return testrun.Skipped
+	}
+	return testrun.Fail
+}
+
+// goEvents is the events of a Go run without those of the controls, and
+// the sealed names of the task's tests replaced by their own.
+func (p *plan) goEvents(events string) string {
+	var b strings.Builder
+	for _, line := range strings.SplitAfter(events, "\n") {
+		var e gojson.Event
+		if json.Unmarshal([]byte(line), &e) != nil {
+			b.WriteString(line)
+			continue
+		}
+		top, _, _ := strings.Cut(e.Test, "/")
+		if _, ok := p.controls[top]; ok {
+			continue
+		}
+		if real, ok := p.real[top]; ok && real != top {
+			e.Test = real + strings.TrimPrefix(e.Test, top)
+		}
+		e.Output = p.rename(e.Output)
+		out, _ := json.Marshal(e)
+		b.Write(append(out, '\n'))
+	}
+	return b.String()
 }
