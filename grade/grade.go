@@ -36,6 +36,7 @@ type Result struct {
 // could not be run at all (or ctx was cancelled).
 func Grade(ctx context.Context, t tasks.Task, dir string) (Result, error) {
 	var g Result
+	testrun.HideAnswers(t)
 	if err := cleanInPlace(t, dir, &g); err != nil {
 		return g, err
 	}

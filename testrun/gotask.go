@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"bench/sandbox"
 	"bench/tasks"
 	"bench/testrun/gojson"
 )
@@ -49,10 +50,19 @@ func RunTask(ctx context.Context, t tasks.Task, dir string) (Result, error) {
 // RunTaskWith is RunTask with explicit options and, for a Go task, the
 // kind of build cache (GradeCache or TrackCache) it may write.
 func RunTaskWith(ctx context.Context, t tasks.Task, dir string, opts Options, cache string) (Result, error) {
+	HideAnswers(t)
 	if t.Framework == tasks.FrameworkGo {
 		opts.Go = &GoRun{Cache: GoCacheDir(cache), Tests: t.Tests}
 	}
 	return RunWith(ctx, dir, t.TestCmd, t.Timeout, opts)
+}
+
+// HideAnswers keeps the folders that hold the answers of t and of the
+// built-in tasks (the --tasks-dir folder, bench's source when it runs from
+// a checkout) out of what every later test run can read; bench's
+// executable always is (sandbox.Hide).
+func HideAnswers(t tasks.Task) {
+	sandbox.Hide(t.Origin, tasks.SourceDir())
 }
 
 // GoCacheDir returns bench's own Go build cache of the given kind:
