@@ -6,7 +6,9 @@ package grade
 
 import (
 	"context"
+	"errors"
 	"os"
+	"slices"
 
 	"bench/tasks"
 	"bench/testrun"
@@ -22,6 +24,7 @@ type Result struct {
 	Extra       []string // test modules the track added, left out of grading (not tampering)
 	Flags       []string // why Tampered, and what else was left out, one sentence each, sorted
 	Reasons     []Reason // why Tampered: a code and a sentence each, sorted by code
+	Refused     string   // why the workspace was not graded at all (over the workspace limit), or ""
 	Result      testrun.Result
 }
 
@@ -37,6 +40,10 @@ type Result struct {
 func Grade(ctx context.Context, t tasks.Task, dir string) (Result, error) {
 	var g Result
 	testrun.HideAnswers(t)
+	if why := overLimit(dir); why != "" {
+		g.Refused, g.TestsTotal, g.Failed = why, len(t.Tests), slices.Clone(t.Tests)
+		return g, nil
+	}
 	if err := cleanInPlace(t, dir, &g); err != nil {
 		return g, err
 	}
@@ -55,6 +62,10 @@ func Grade(ctx context.Context, t tasks.Task, dir string) (Result, error) {
 	}
 	res, err := runSealed(ctx, t, ws, root, &g)
 	g.Result = res
+	if err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		// The caller's time ran out before the tests could run (the episode's limit).
+		g.Result.TimedOut, g.Passed, err = true, false, nil
+	}
 	return g, err
 }
 

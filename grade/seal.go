@@ -204,7 +204,7 @@ func carry(t tasks.Task, p, rel, ws string, g *Result) error {
 		return err
 	}
 	os.Remove(dst)
-	return os.WriteFile(dst, data, 0o644)
+	return writeSparse(dst, data, 0o644)
 }
 
 var errTooBig = errors.New("file too large")
