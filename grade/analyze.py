@@ -1,6 +1,6 @@
 """bench's analysis of a task's unittest files, for grading's negative controls.
 
-Usage: python3 -I -B analyze.py < {"files": {"test_x.py": "<source>", ...}}
+Usage: python3 -I -S -B analyze.py < {"files": {"test_x.py": "<source>", ...}}
 
 It runs on the pristine test files only, never with code under test. For
 every test method (def test* in a class body) it prints where the method

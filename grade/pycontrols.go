@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	_ "embed"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -104,13 +105,66 @@ func analyzePython(ctx context.Context, t tasks.Task) (map[string]pyFile, error)
 		return nil, fmt.Errorf("%s is needed on PATH to grade the tests, and it was not found", t.TestCmd[0])
 	}
 	bin = testrun.Interpreter(bin)
-	v, _ := analyses.LoadOrStore(bin+"\x00"+string(h.Sum(nil)), &pyAnalysis{})
+	h.Write(analyzeScript)
+	if info, err := os.Stat(bin); err == nil {
+		fmt.Fprintf(h, "%s\x00%d\x00%d", bin, info.Size(), info.ModTime().UnixNano())
+	}
+	key := hex.EncodeToString(h.Sum(nil))
+	v, _ := analyses.LoadOrStore(key, &pyAnalysis{})
 	a := v.(*pyAnalysis)
-	a.once.Do(func() { a.files, a.err = runAnalysis(ctx, bin, src) })
+	a.once.Do(func() {
+		if a.files = loadAnalysis(key); a.files == nil {
+			if a.files, a.err = runAnalysis(ctx, bin, src); a.err == nil {
+				storeAnalysis(key, a.files)
+			}
+		}
+	})
 	if a.err != nil {
-		analyses.CompareAndDelete(bin+"\x00"+string(h.Sum(nil)), a) // try again next time
+		analyses.CompareAndDelete(key, a) // try again next time
 	}
 	return a.files, a.err
+}
+
+// analysisPath is where the analysis of key is kept between runs: the
+// user's cache folder, beside the bytecode cache ("" without one).
+func analysisPath(key string) string {
+	root, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(root, "bench", "controls", key[:32]+".json")
+}
+
+// loadAnalysis reads a kept analysis, nil when there is none.
+func loadAnalysis(key string) map[string]pyFile {
+	p := analysisPath(key)
+	if p == "" {
+		return nil
+	}
+	data, err := os.ReadFile(p)
+	var files map[string]pyFile
+	if err != nil || json.Unmarshal(data, &files) != nil {
+		return nil
+	}
+	return files
+}
+
+// storeAnalysis keeps an analysis for later runs; failing to costs the
+// next run an analysis, so errors are dropped.
+func storeAnalysis(key string, files map[string]pyFile) {
+	p := analysisPath(key)
+	data, err := json.Marshal(files)
+	if p == "" || err != nil || os.MkdirAll(filepath.Dir(p), 0o755) != nil {
+		return
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(p), ".tmp-*")
+	if err != nil {
+		return
+	}
+	_, werr := tmp.Write(data)
+	if cerr := tmp.Close(); werr != nil || cerr != nil || os.Rename(tmp.Name(), p) != nil {
+		os.Remove(tmp.Name())
+	}
 }
 
 // runAnalysis runs analyze.py with the interpreter bin on the sources.
@@ -127,7 +181,11 @@ func runAnalysis(ctx context.Context, bin string, src map[string]string) (map[st
 	in, _ := json.Marshal(map[string]any{"files": src})
 	ctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "-I", "-B", "-X", "pycache_prefix="+filepath.Join(tmp, "pyc"), script)
+	prefix := filepath.Join(tmp, "pyc")
+	if cache, err := bytecodeCache(ctx, bin); err == nil {
+		prefix = filepath.Join(cache, "pyc")
+	}
+	cmd := exec.CommandContext(ctx, bin, "-I", "-S", "-B", "-X", "pycache_prefix="+prefix, script)
 	cmd.Dir, cmd.Env = tmp, testrun.Environ(tmp)
 	cmd.Stdin = bytes.NewReader(in)
 	var stderr bytes.Buffer

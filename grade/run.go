@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -51,7 +52,21 @@ func runSealed(ctx context.Context, t tasks.Task, ws, root string, g *Result) (t
 		return testrun.Result{}, err
 	}
 	opts.Writable, opts.Channel = []string{dir}, true
-	argv = append([]string{argv[0], "-B", "-s", "-X", "pycache_prefix=" + filepath.Join(dir, "pycache"),
+	// The bytecode prefix is never writable: code under test must not plant
+	// bytecode for a module imported after it (a second test module). Without
+	// the sealed cache, an empty folder: the standard library compiled from
+	// source.
+	prefix := filepath.Join(root, "pycache")
+	if err := os.Mkdir(prefix, 0o700); err != nil {
+		return testrun.Result{}, err
+	}
+	opts.ReadOnly = []string{prefix}
+	if bin, err := exec.LookPath(argv[0]); err == nil {
+		if cache, err := bytecodeCache(ctx, testrun.Interpreter(bin)); err == nil {
+			prefix, opts.ReadOnly = filepath.Join(cache, "pyc"), []string{cache}
+		}
+	}
+	argv = append([]string{argv[0], "-B", "-s", "-X", "pycache_prefix=" + prefix,
 		filepath.Join(dir, "bench_grade.py"), filepath.Join(dir, "seal.json")}, argv[3:]...)
 	res, err := testrun.RunWith(ctx, ws, argv, t.Timeout, opts)
 	r := readUnittest(res.Channel, nonce)
@@ -79,7 +94,7 @@ func prepare(t tasks.Task, ws, dir string) (string, error) {
 	b := make([]byte, 16)
 	rand.Read(b)
 	nonce := hex.EncodeToString(b)
-	if err := os.MkdirAll(filepath.Join(dir, "pycache"), 0o700); err != nil {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", err
 	}
 	var tests []string
