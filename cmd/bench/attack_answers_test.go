@@ -16,7 +16,9 @@ import (
 
 	"bench/model"
 	"bench/model/modeltest"
+	"bench/sandbox"
 	"bench/tasks"
+	"bench/testrun"
 )
 
 // The answer is the reference solution/ (and partial/) of every task. These
@@ -39,7 +41,7 @@ func answerNeedles(t *testing.T) []string {
 		best := ""
 		for _, sub := range []string{"solution", "partial"} {
 			lines := strings.Split(folderText(t, task, sub), "\n")
-			for _, n := range []int{1, 2, 3} { // lines of each candidate
+			for _, n := range []int{2, 3, 1} { // lines of each candidate: a line with its neighbour first, which nothing else has
 				for i := 0; best == "" && i+n <= len(lines); i++ {
 					cand := strings.Join(lines[i:i+n], "\n")
 					if n == 1 {
@@ -165,11 +167,17 @@ def _search(flat, deep, needles):
             if name.startswith("bench") and _os.path.isdir(p):
                 deep.append(p)
             look(p)
+    walked = set()
     for root in deep:
         for top, dirs, files in _os.walk(root):
-            if top in ("/proc", "/sys", "/dev"):
+            try:
+                st = _os.stat(top)
+            except OSError:
+                continue
+            if top in ("/proc", "/sys", "/dev") or (st.st_dev, st.st_ino) in walked:
                 dirs[:] = []
                 continue
+            walked.add((st.st_dev, st.st_ino))
             for name in files:
                 look(_os.path.join(top, name))
     for p in sorted(found):
@@ -255,8 +263,39 @@ func TestAttackNoAnswerReadable(t *testing.T) {
 	}
 }
 
+// wholeScope is every folder a test run might read: every folder down to
+// four levels below / (the sandbox may grant a folder inside one it does
+// not, such as /usr's entries but not /usr when it hides a file there, and
+// from inside such a folder cannot be listed), and the folders the sandbox
+// grants python3.
+func wholeScope(t *testing.T) searchScope {
+	t.Helper()
+	var s searchScope
+	var walk func(dir string, depth int)
+	walk = func(dir string, depth int) {
+		ents, _ := os.ReadDir(dir)
+		for _, e := range ents {
+			p := filepath.Join(dir, e.Name())
+			if !e.IsDir() || p == "/proc" || p == "/sys" || p == "/dev" {
+				continue
+			}
+			s.deep = append(s.deep, p)
+			if depth < 4 {
+				walk(p, depth+1)
+			}
+		}
+	}
+	walk("/", 1)
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.deep = append(s.deep, sandbox.Toolchain(testrun.Interpreter(py))...)
+	return s
+}
+
 // TestAttackNoAnswerReadableAnywhere is TestAttackNoAnswerReadable over
-// the whole readable file system (some gigabytes: not in -short).
+// every readable file (some gigabytes: not in -short).
 func TestAttackNoAnswerReadableAnywhere(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
@@ -264,7 +303,7 @@ func TestAttackNoAnswerReadableAnywhere(t *testing.T) {
 	}
 	needPython(t)
 	needSandbox(t, "fs")
-	res, found := answerSearch(t, "leap_search", searchScope{deep: []string{"/"}}, "--tasks-dir", slowLeapTasks(t))
+	res, found := answerSearch(t, "leap_search", wholeScope(t), "--tasks-dir", slowLeapTasks(t))
 	if len(found) > 0 {
 		t.Errorf("model code read an answer in %q", found)
 	}
