@@ -29,8 +29,9 @@ var runnerScript []byte
 // runSealed runs the task's tests in ws and judges them into g: through
 // the grading runner, with the plan's controls, when the test command is
 // `<python> -m unittest …`; else the command as it is, read from its
-// output. The runner, its seal file and a bytecode prefix live in
-// root/runner, outside ws.
+// output. The runner and its seal file live in root/runner, outside ws;
+// the bytecode prefix is the sealed cache (or an empty root/pycache), never
+// writable. A Go task runs with runGo.
 func runSealed(ctx context.Context, t tasks.Task, ws, root string, g *Result) (testrun.Result, error) {
 	opts := testrun.Options{Sandbox: testrun.DefaultSandbox()}
 	if isGo(t) {
