@@ -251,7 +251,7 @@ func TestAttackNoAnswerReadable(t *testing.T) {
 	t.Parallel()
 	needPython(t)
 	needSandbox(t, "fs")
-	res, found := answerSearch(t, "leap_year", quickScope())
+	res, found := answerSearch(t, "leap_search", quickScope(), "--tasks-dir", slowLeapTasks(t))
 	if len(found) > 0 {
 		t.Errorf("model code read an answer in %q", found)
 	}
@@ -315,7 +315,7 @@ func TestAttackNoAnswerReadableAnywhere(t *testing.T) {
 func TestAttackAnswersReadableUnsandboxed(t *testing.T) {
 	t.Parallel()
 	needPython(t)
-	_, found := answerSearch(t, "leap_year", quickScope(), "--sandbox", "off")
+	_, found := answerSearch(t, "leap_search", quickScope(), "--tasks-dir", slowLeapTasks(t), "--sandbox", "off")
 	installed := false
 	for _, p := range found {
 		installed = installed || strings.HasPrefix(p, "/usr/local/lib/bench-attack-") || path.Base(p) == "exe"
@@ -326,7 +326,8 @@ func TestAttackAnswersReadableUnsandboxed(t *testing.T) {
 }
 
 // slowLeapTasks returns a --tasks-dir folder holding leap_search, a copy
-// of leap_year whose tests may run for ten minutes.
+// of leap_year whose tests may run for ten minutes (a search reads much,
+// and slowly on a loaded machine).
 func slowLeapTasks(t *testing.T) string {
 	t.Helper()
 	task := leapTask(t)
