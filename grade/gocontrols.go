@@ -153,7 +153,7 @@ func goName(r *mrand.Rand) string {
 // every use of its name in the file), a control beside each one, and with
 // fail a test that fails unconditionally at the end.
 func renderGo(f *goFile, p *plan, r *mrand.Rand, fail bool) string {
-	s := &pySource{text: string(f.src)}
+	s := &source{text: string(f.src)}
 	off := func(pos token.Pos) int { return f.fset.Position(pos).Offset }
 	var renames []edit
 	ast.Inspect(f.ast, func(n ast.Node) bool {
@@ -207,7 +207,7 @@ func visitIdent(n ast.Node, p *plan, off func(token.Pos) int, renames *[]edit) b
 // in a loop over a literal) has its expected string or float replaced, or
 // its condition reversed; without one, a copy that reports an error when
 // it returns. A test that may skip or returns early has none.
-func goTwin(s *pySource, f *goFile, tt goTest, from, to int, renames []edit, p *plan, r *mrand.Rand, off func(token.Pos) int) (string, bool) {
+func goTwin(s *source, f *goFile, tt goTest, from, to int, renames []edit, p *plan, r *mrand.Rand, off func(token.Pos) int) (string, bool) {
 	if tt.skips || returns(tt.decl.Body) {
 		return "", false
 	}

@@ -244,62 +244,6 @@ func planPython(ctx context.Context, t tasks.Task, ws string) (*plan, error) {
 	return p, nil
 }
 
-// pySource is a test file's text with its line offsets.
-type pySource struct {
-	text  string
-	lines []int // byte offset of each line's start; lines[0] is line 1
-}
-
-func newSource(text string) *pySource {
-	if !strings.HasSuffix(text, "\n") {
-		text += "\n"
-	}
-	s := &pySource{text: text, lines: []int{0}}
-	for i := 0; i < len(text)-1; i++ {
-		if text[i] == '\n' {
-			s.lines = append(s.lines, i+1)
-		}
-	}
-	return s
-}
-
-// at is the offset of line (1-based) and column (bytes); the line after
-// the last is the end of the text.
-func (s *pySource) at(line, col int) int {
-	if line-1 >= len(s.lines) {
-		return len(s.text)
-	}
-	return s.lines[line-1] + col
-}
-
-// indent is the white space that starts line.
-func (s *pySource) indent(line int) string {
-	rest := s.text[s.at(line, 0):]
-	return rest[:len(rest)-len(strings.TrimLeft(rest, " \t"))]
-}
-
-// edit replaces text[from:to].
-type edit struct {
-	from, to int
-	text     string
-}
-
-// apply returns text[from:to] with the edits inside it made.
-func (s *pySource) apply(from, to int, edits []edit) string {
-	var b strings.Builder
-	at := from
-	for _, e := range edits {
-		if e.from < from || e.to > to || e.from < at {
-			continue
-		}
-		b.WriteString(s.text[at:e.from])
-		b.WriteString(e.text)
-		at = e.to
-	}
-	b.WriteString(s.text[at:to])
-	return b.String()
-}
-
 // renderPython is one sealed test file: the pristine src with its test
 // methods renamed, a control beside each one that can have one (in random
 // order), and a fail control at the end of one eligible class (or of a new
@@ -367,32 +311,16 @@ func renderPython(text string, f pyFile, p *plan, r *mrand.Rand) string {
 }
 
 // nameAt is the offset of the method's name on its def line.
-func (s *pySource) nameAt(m pyMethod) int {
+func (s *source) nameAt(m pyMethod) int {
 	at := s.at(m.DefLine, m.DefCol)
 	line := s.text[at:s.at(m.DefLine+1, 0)]
 	return at + strings.Index(line, m.Name)
 }
 
-// within returns the edits between from and to.
-func within(edits []edit, from, to int) []edit {
-	var out []edit
-	for _, e := range edits {
-		if e.from >= from && e.to <= to {
-			out = append(out, e)
-		}
-	}
-	return out
-}
-
-func sortedEdits(edits []edit) []edit {
-	slices.SortFunc(edits, func(a, b edit) int { return a.from - b.from })
-	return edits
-}
-
 // pyTwin is the control of method m (text from..to, its name at name): a
 // copy under a fresh name with one candidate assertion changed (a value
 // one when there is one), or with a failing assertion added at its end.
-func pyTwin(s *pySource, m pyMethod, name, from, to int, renames []edit, p *plan, r *mrand.Rand) (string, bool) {
+func pyTwin(s *source, m pyMethod, name, from, to int, renames []edit, p *plan, r *mrand.Rand) (string, bool) {
 	twin := "test_" + letters(r, 12)
 	edits := append(within(renames, from, to), edit{name, name + len(m.Name), twin})
 	var values, flips []pyCand
