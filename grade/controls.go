@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"bench/tasks"
 	"bench/testrun"
@@ -65,6 +66,15 @@ func (p *plan) add(name, sealed string) {
 		p.tests = append(p.tests, name)
 	}
 	p.sealed[name], p.real[sealed] = sealed, name
+}
+
+// timeout is the task's timeout for one run of its tests, grown by the
+// share of the tests the controls add: their time is not the code's.
+func (p *plan) timeout(d time.Duration) time.Duration {
+	if len(p.real) == 0 || len(p.controls) == 0 || d <= 0 {
+		return d
+	}
+	return d * time.Duration(len(p.real)+len(p.controls)) / time.Duration(len(p.real))
 }
 
 // controlsOn is false only in tests that show what the controls catch

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"bench/tasks"
 	"bench/testrun"
@@ -235,4 +236,15 @@ answers = [true, true, true]
 		"crafted/repo/test_helpers.py": {Data: []byte(craftedTests)},
 		"crafted/solution/helpers.py":  {Data: []byte(craftedHelpers)},
 	}, "crafted")
+}
+
+func TestControlsGrowTheTimeout(t *testing.T) {
+	p := newPlan([]string{"a", "b"})
+	if got := p.timeout(30 * time.Second); got != 30*time.Second {
+		t.Errorf("without controls: %s", got)
+	}
+	p.controls["x"], p.controls["y"], p.controls["z"] = control{of: "a"}, control{of: "b"}, control{kind: kindFail}
+	if got := p.timeout(30 * time.Second); got != 75*time.Second {
+		t.Errorf("two tests and three controls: %s, want 75s", got)
+	}
 }

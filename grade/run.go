@@ -69,7 +69,7 @@ func runSealed(ctx context.Context, t tasks.Task, ws, root string, g *Result) (t
 	}
 	argv = append([]string{argv[0], "-B", "-s", "-X", "pycache_prefix=" + prefix,
 		filepath.Join(dir, "bench_grade.py"), filepath.Join(dir, "seal.json")}, argv[3:]...)
-	res, err := testrun.RunWith(ctx, ws, argv, t.Timeout, opts)
+	res, err := testrun.RunWith(ctx, ws, argv, p.timeout(t.Timeout), opts)
 	r := readUnittest(res.Channel, nonce)
 	judge(t, p, r, res, g, nil)
 	fill(&res, p, r, composeUnittest(res.Output, p, r), ws)
@@ -255,7 +255,7 @@ func runGo(ctx context.Context, t tasks.Task, ws string, opts testrun.Options, g
 		return testrun.Result{}, err
 	}
 	opts.Go = &testrun.GoRun{Cache: testrun.GoCacheDir(testrun.GradeCache), Tests: t.Tests, DropTests: true}
-	res, err := testrun.RunWith(ctx, ws, t.TestCmd, t.Timeout, opts)
+	res, err := testrun.RunWith(ctx, ws, t.TestCmd, p.timeout(t.Timeout), opts)
 	all := gojson.Parse(res.Channel, nil)
 	r := newReport()
 	r.done, r.loadError = res.Ended, all.BuildFailed
