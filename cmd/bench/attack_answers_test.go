@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -12,7 +13,9 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"bench/model"
 	"bench/model/modeltest"
@@ -92,6 +95,11 @@ func installBench(t *testing.T) string {
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
+	}
+	// A hard link where it can be: a copy still open for writing when a
+	// parallel test forks cannot be run ("text file busy").
+	if err := os.Link(self, filepath.Join(dir, "bench")); err == nil {
+		return dir
 	}
 	src, err := os.Open(self)
 	if err != nil {
@@ -351,12 +359,20 @@ func slowLeapTasks(t *testing.T) string {
 // startBenchEnvAt is startBenchEnv running the bench executable exe.
 func startBenchEnvAt(t *testing.T, exe string, env []string, args ...string) (*exec.Cmd, *bytes.Buffer) {
 	t.Helper()
-	cmd := exec.Command(exe, args...)
-	cmd.Env = append(append(os.Environ(), benchAsSubprocess+"=1"), env...)
+	var cmd *exec.Cmd
 	out := &bytes.Buffer{}
-	cmd.Stdout, cmd.Stderr = out, out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
+	for try := 0; ; try++ {
+		cmd = exec.Command(exe, args...)
+		cmd.Env = append(append(os.Environ(), benchAsSubprocess+"=1"), env...)
+		cmd.Stdout, cmd.Stderr = out, out
+		err := cmd.Start()
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, syscall.ETXTBSY) || try == 50 {
+			t.Fatal(err)
+		}
+		time.Sleep(20 * time.Millisecond) // a forked child of another test still holds the copy open
 	}
 	t.Cleanup(func() { cmd.Process.Kill() })
 	return cmd, out
