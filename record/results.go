@@ -162,7 +162,10 @@ type Episode struct {
 	Retries             int      `json:"retries"`              // model calls retried after a transport or server failure
 	CutReplies          int      `json:"cut_replies"`          // replies the server cut at the reply cap (stop reason "length")
 	GradingTimedOut     bool     `json:"grading_timed_out,omitempty"`
-	TrajectorySHA256    string   `json:"trajectory_sha256,omitempty"` // digest of the trajectory file as it was when the episode ended
+	// TamperReasons says why TestsTampered is set: one entry per reason,
+	// sorted by code (the codes are listed in docs/SANDBOX.md).
+	TamperReasons    []TamperReason `json:"tamper_reasons,omitempty"`
+	TrajectorySHA256 string         `json:"trajectory_sha256,omitempty"` // digest of the trajectory file as it was when the episode ended
 
 	// WorkflowCalls, WorkflowTokens and WorkflowEstTokens are the share of
 	// ModelCalls and of the tokens (the server's prompt plus completion
@@ -174,6 +177,14 @@ type Episode struct {
 
 	// Sandbox is what the grading run was confined by (nil in runs from before the sandbox).
 	Sandbox *Sandbox `json:"sandbox,omitempty"`
+}
+
+// TamperReason is one reason why grading did not believe a test run or
+// found the workspace tampered with: a short code from docs/SANDBOX.md and
+// a sentence about this episode.
+type TamperReason struct {
+	Code   string `json:"code"`
+	Detail string `json:"detail"`
 }
 
 // Lost reports whether the episode was ended by an infrastructure failure:

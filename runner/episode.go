@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime/debug"
 	"slices"
@@ -149,8 +150,11 @@ func runTrack(ctx context.Context, cfg Config, job Job, traj Trajectory, ep *rec
 	}
 	out = safeRun(ctx, tr.Run, env)
 	// Grade even after a cancel: the workspace is still there and a short
-	// test run turns an interrupted episode into a complete record.
-	g, err := Grade(context.WithoutCancel(ctx), job.Task, ws.Dir)
+	// test run turns an interrupted episode into a complete record. The
+	// episode's time limit still holds.
+	gctx, stopGrading := gradingContext(ctx)
+	g, err := Grade(gctx, job.Task, ws.Dir)
+	stopGrading()
 	testTime = env.TestTime() + g.Result.Duration
 	if err != nil {
 		if out.Err == nil {
@@ -161,11 +165,30 @@ func runTrack(ctx context.Context, cfg Config, job Job, traj Trajectory, ep *rec
 	ep.Passed, ep.TestsPassed, ep.TestsTotal = g.Passed, g.TestsPassed, g.TestsTotal
 	ep.FailedTests = append(ep.FailedTests, g.Failed...)
 	ep.TestsTampered = g.Tampered
+	for _, r := range g.Reasons {
+		ep.TamperReasons = append(ep.TamperReasons, record.TamperReason{Code: r.Code, Detail: r.Detail})
+	}
 	if g.Result.TimedOut {
 		ep.GradingTimedOut, ep.Passed = true, false
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) && out.Err == nil {
+			out.Exit = record.ExitTimeout // cut by the episode's limit: its code was too slow
+		}
+	}
+	if g.Refused != "" {
+		ep.Error = g.Refused
 	}
 	ep.Sandbox = &record.Sandbox{FS: g.Result.Sandbox.FS, Net: g.Result.Sandbox.Net, PID: g.Result.Sandbox.PID}
 	return out, testTime, kept
+}
+
+// gradingContext is ctx without its cancellation but with its deadline
+// (the episode's limit), for grading.
+func gradingContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	g := context.WithoutCancel(ctx)
+	if d, ok := ctx.Deadline(); ok {
+		return context.WithDeadline(g, d)
+	}
+	return context.WithCancel(g)
 }
 
 // safeRun runs a track and turns a panic into an error outcome, so that

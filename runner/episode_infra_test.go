@@ -127,8 +127,9 @@ func TestEpisodeTimeoutEndsTheEpisode(t *testing.T) {
 	if ep.ExitReason != record.ExitTimeout || ep.Passed {
 		t.Fatalf("exit %s, passed %v; want timeout, not a pass", ep.ExitReason, ep.Passed)
 	}
-	if ep.TestsTotal == 0 || ep.TestsPassed != ep.TestsTotal || ep.ErrorKind != "" {
-		t.Fatalf("a timed-out episode is still graded: %d/%d, kind %q", ep.TestsPassed, ep.TestsTotal, ep.ErrorKind)
+	// The limit covers grading too: none is left for it, and its tests count as not passed.
+	if ep.TestsTotal == 0 || ep.TestsPassed != 0 || !ep.GradingTimedOut || ep.ErrorKind != "" {
+		t.Fatalf("a timed-out episode: %d/%d, grading timed out %v, kind %q; want its tests counted failed", ep.TestsPassed, ep.TestsTotal, ep.GradingTimedOut, ep.ErrorKind)
 	}
 	if !strings.Contains(ep.Error, "--episode-timeout") || traj.last().Exit != record.ExitTimeout {
 		t.Fatalf("error %q, end event exit %q", ep.Error, traj.last().Exit)

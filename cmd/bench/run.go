@@ -16,6 +16,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"bench/grade"
 	"bench/internal/words"
 	"bench/model"
 	"bench/record"
@@ -61,6 +62,7 @@ func runCommand() *cli.Command {
 			&cli.StringFlag{Name: "run-uid", Usage: "the run's identity in run.json (default: a new random one); give every shard of one sweep the same to report them as one run"},
 			&cli.DurationFlag{Name: "episode-timeout", Value: runner.DefaultEpisodeTimeout, Usage: "wall-clock limit of one episode; one that reaches it ends with exit reason timeout and does not pass"},
 			sandboxFlag(),
+			&cli.StringFlag{Name: "workspace-limit", Value: "256MiB", Usage: "the most an episode's workspace may hold (its files' sizes, sparse or not) and still be graded; over it the episode fails, saying why"},
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "results folder (default: " + runner.ResultsDir + "/<UTC time>-<model>)"},
 			&cli.StringFlag{Name: "resume", Usage: "finish the run in this results folder, as its run.json describes it (only --host, --parallel, --parallel-per-host, --timeout, --retry-window, --tasks-dir, --sandbox, --keep-workspaces and --format may be given)"},
 			&cli.BoolFlag{Name: "keep-workspaces", Usage: "keep each episode's workspace after grading"},
@@ -90,6 +92,11 @@ func runAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	limit, err := grade.ParseSize(c.String("workspace-limit"))
+	if err != nil {
+		return fmt.Errorf("--workspace-limit: %w", err)
+	}
+	grade.SetWorkspaceLimit(limit)
 	if !checkReady(ctx, c.App.ErrWriter, s, mode) {
 		return cli.Exit("", 1)
 	}
