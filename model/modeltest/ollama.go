@@ -101,12 +101,15 @@ func (s *Server) ollamaChat(w http.ResponseWriter, r *http.Request) {
 	if !s.wait(r.Context(), rep) {
 		return
 	}
+	w = s.prepare(r.Context(), w, rep)
 	switch {
 	case rep.status != 0:
 		s.writeError(w, rep.status, rep.errMsg)
 	case rep.raw != nil:
 		w.Header().Set("Content-Type", "application/x-ndjson")
 		fmt.Fprint(w, *rep.raw)
+	case rep.huge > 0:
+		s.ollamaHuge(w, areq.Model, rep, body, req.Stream)
 	case req.Stream:
 		s.ollamaStream(r.Context(), w, areq.Model, rep, body)
 	default:
@@ -155,6 +158,35 @@ func (s *Server) ollamaStream(ctx context.Context, w http.ResponseWriter, name s
 	}
 	_ = enc.Encode(ollamaFinal(name, rep, body))
 	flush()
+}
+
+// ollamaHuge writes a Huge reply: streamed, a chunk per 64 KiB of text and
+// the final chunk; not streamed, one object whose content is written as it
+// is generated.
+func (s *Server) ollamaHuge(w http.ResponseWriter, name string, rep Reply, body []byte, stream bool) {
+	w.Header().Set("Content-Type", "application/x-ndjson")
+	enc := json.NewEncoder(w)
+	final := ollamaFinal(name, rep, body)
+	if !stream {
+		fmt.Fprintf(w, `{"model":%q,"created_at":%q,"message":{"role":"assistant","content":"`, name, fakeTime.Format(time.RFC3339Nano))
+		if writeHuge(w, rep.huge, nil) != nil {
+			return
+		}
+		fmt.Fprintf(w, `"},"done":true,"done_reason":"stop","prompt_eval_count":%d,"eval_count":%d}`+"\n", final.PromptEvalCount, final.EvalCount)
+		return
+	}
+	err := writeHuge(w, rep.huge, func(piece string) error {
+		if err := enc.Encode(wireChunk{Model: name, CreatedAt: fakeTime, Message: wireMessage{Role: "assistant", Content: piece}}); err != nil {
+			return err
+		}
+		if f, ok := w.(http.Flusher); ok {
+			f.Flush()
+		}
+		return nil
+	})
+	if err == nil {
+		_ = enc.Encode(final)
+	}
 }
 
 func ollamaFinal(name string, rep Reply, body []byte) wireChunk {

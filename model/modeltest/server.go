@@ -185,6 +185,7 @@ func (s *Server) modelList() []Model {
 func (s *Server) next(req Request) (Reply, bool) {
 	s.mu.Lock()
 	req.N = len(s.requests)
+	req.Time = time.Now()
 	s.requests = append(s.requests, req)
 	if len(s.script) == 0 {
 		s.mu.Unlock()
@@ -259,6 +260,69 @@ func (s *Server) writeError(w http.ResponseWriter, code int, msg string) {
 		body = map[string]any{"error": map[string]any{"message": msg, "type": typ, "param": nil, "code": nil}}
 	}
 	writeJSON(w, code, body)
+}
+
+// prepare sets the reply's headers on w and, for a trickling reply,
+// returns a writer that sends the body one byte at a time.
+func (s *Server) prepare(ctx context.Context, w http.ResponseWriter, r Reply) http.ResponseWriter {
+	for k, v := range r.header {
+		w.Header().Set(k, v)
+	}
+	if r.trickle <= 0 {
+		return w
+	}
+	return &trickleWriter{ResponseWriter: w, s: s, ctx: ctx, d: r.trickle}
+}
+
+// trickleWriter writes a body one byte at a time with a pause before each
+// and a flush after it; once the client has left, writes fail.
+type trickleWriter struct {
+	http.ResponseWriter
+	s   *Server
+	ctx context.Context
+	d   time.Duration
+}
+
+func (t *trickleWriter) Write(p []byte) (int, error) {
+	for i := range p {
+		if !t.s.pause(t.ctx, t.d) {
+			return i, context.Canceled
+		}
+		if _, err := t.ResponseWriter.Write(p[i : i+1]); err != nil {
+			return i, err
+		}
+		t.Flush()
+	}
+	return len(p), nil
+}
+
+// Flush sends what was written.
+func (t *trickleWriter) Flush() {
+	if f, ok := t.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// hugePiece is the text a Huge reply repeats: JSON-safe, a space every 64 bytes.
+var hugePiece = strings.Repeat(strings.Repeat("x", 63)+" ", 1024)
+
+// writeHuge writes n bytes of hugePiece's text to w, calling each (when not
+// nil) with every piece instead of writing it; it stops at the first error.
+func writeHuge(w io.Writer, n int64, each func(string) error) error {
+	for n > 0 {
+		piece := hugePiece[:min(n, int64(len(hugePiece)))]
+		n -= int64(len(piece))
+		var err error
+		if each != nil {
+			err = each(piece)
+		} else {
+			_, err = io.WriteString(w, piece)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func writeJSON(w http.ResponseWriter, code int, v any) {
