@@ -56,6 +56,9 @@ type Config struct {
 	Encoding    string        // token estimate encoding; "" = cl100k_base
 	RetryBase   time.Duration // first backoff delay; doubled per retry, with jitter
 	DialTimeout time.Duration // TCP connect timeout
+	// MaxReplyBytes caps one reply (its text, thinking and tool calls);
+	// 0 = the default for each request's options (Config.ReplyCap).
+	MaxReplyBytes int64
 }
 
 // withDefaults returns cfg with every zero field set.
@@ -164,7 +167,7 @@ func httpClient(cfg Config) *http.Client {
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	d := &net.Dialer{Timeout: cfg.DialTimeout, KeepAlive: 30 * time.Second}
 	tr.DialContext = d.DialContext
-	return &http.Client{Transport: tailTransport{base: tr}}
+	return &http.Client{Transport: capTransport{base: tr}}
 }
 
 // Client is a Chatter that can also describe its server. The clients New

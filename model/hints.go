@@ -45,9 +45,24 @@ func (e *Error) Fix() string {
 	case ErrNoThinking:
 		return "drop --think, or choose a model that can"
 	case ErrTimeout:
+		if e.Status == 408 {
+			return "see the request timeout of the server or of a proxy in front of it"
+		}
 		return "raise the limit with --timeout"
 	case ErrServer:
+		if e.Status == 429 {
+			return "lower --parallel (or --parallel-per-host), or raise the server's rate limit"
+		}
 		return "see the server's log"
+	case ErrAuth:
+		if openai {
+			return "set OPENAI_API_KEY to a key the server accepts"
+		}
+		return fmt.Sprintf("Ollama asks for no key: check what answers at %s (a proxy in front of Ollama?) or point elsewhere with --host", hostPort(e.Host))
+	case ErrRequestTooLarge:
+		return "raise the server's limit on a request (a proxy's body size, the context size), or lower --max-turns"
+	case ErrReplyTooLarge:
+		return "raise --max-reply-bytes if replies this long are expected"
 	case ErrBadReply:
 		if openai {
 			return fmt.Sprintf("check that %s is an OpenAI-compatible /v1 endpoint (--host)", e.Host)

@@ -67,13 +67,19 @@ func (c *openaiClient) Chat(ctx context.Context, req Request) (Response, error) 
 		return Response{}, err
 	}
 	think := option.WithJSONSet("chat_template_kwargs", map[string]any{"enable_thinking": req.Options.Think})
+	limit := c.cfg.ReplyCap(req.Options)
+	r := c.retry
+	r.edge.maxReply = limit
 	var resp Response
-	retries, err := c.retry.do(ctx, func(actx context.Context) error {
-		cc, err := c.api.Chat.Completions.New(actx, params, think)
+	retries, err := r.do(ctx, func(actx context.Context) error {
+		cc, err := c.api.Chat.Completions.New(withCap(actx, wireCap(limit)), params, think)
 		if err != nil {
-			return c.classify(ctx, err)
+			return c.classifyWith(r.edge, ctx, err)
 		}
 		resp, err = c.reply(cc)
+		if err == nil && replySize(resp.Message) > limit {
+			return r.edge.classify(ctx, errTooLarge, 0, "")
+		}
 		return err
 	})
 	resp.Retries = retries
@@ -84,6 +90,16 @@ func (c *openaiClient) Chat(ctx context.Context, req Request) (Response, error) 
 	resp.ModelTime = resp.Wall
 	c.est.fill(req, &resp)
 	return resp, nil
+}
+
+// replySize is the bytes of a reply the reply cap counts: its text and its
+// tool calls' names and arguments.
+func replySize(m Message) int64 {
+	n := int64(len(m.Content))
+	for _, tc := range m.ToolCalls {
+		n += int64(len(tc.Name) + len(tc.Arguments))
+	}
+	return n
 }
 
 // reply converts the first choice of a completion.
@@ -113,6 +129,11 @@ func (c *openaiClient) reply(cc *openai.ChatCompletion) (Response, error) {
 
 // classify maps an error of the OpenAI client to an *Error.
 func (c *openaiClient) classify(parent context.Context, err error) *Error {
+	return c.classifyWith(c.retry.edge, parent, err)
+}
+
+// classifyWith is classify with the edge of one call.
+func (c *openaiClient) classifyWith(g edge, parent context.Context, err error) *Error {
 	var ae *openai.Error
 	if errors.As(err, &ae) {
 		detail := ae.Message
@@ -122,9 +143,13 @@ func (c *openaiClient) classify(parent context.Context, err error) *Error {
 		if detail == "" && ae.Response != nil {
 			detail = ae.Response.Status
 		}
-		return c.retry.edge.classify(parent, err, ae.StatusCode, detail)
+		e := g.classify(parent, err, ae.StatusCode, detail)
+		if ae.Response != nil {
+			e.withRetryAfter(ae.Response.Header)
+		}
+		return e
 	}
-	e := c.retry.edge.classify(parent, err, 0, "")
+	e := g.classify(parent, err, 0, "")
 	if e.Kind == ErrBadReply {
 		e.Detail = "expected a chat completion in JSON: " + clip(err.Error(), 200)
 	}

@@ -44,7 +44,8 @@ type PoolOptions struct {
 // taken out of the pool with a warning; its lost episodes are run again on
 // the others (the later line in episodes.jsonl stands). When no server is
 // left no further job starts, the running ones finish, and RunPool returns
-// a *StopError. Once ctx is cancelled no further job starts; running ones
+// a *StopError; so it does at once when a server refuses a request for a
+// reason of the setup (stopsAtOnce). Once ctx is cancelled no further job starts; running ones
 // are recorded as interrupted. A failure to append stops the scheduling
 // and is returned.
 func RunPool(ctx context.Context, cfg Config, servers []Server, sink Sink, jobs []Job, opts PoolOptions) error {
@@ -166,6 +167,14 @@ func (p *scheduler) finish(s int, j Job, ep record.Episode, record func(requeued
 	if !ep.Lost() {
 		h.lost, h.last = nil, ep
 		record(false)
+		return
+	}
+	if stopsAtOnce(ep) {
+		record(false)
+		p.stopped = true
+		if p.err == nil {
+			p.err = &StopError{Lost: 1, Last: ep}
+		}
 		return
 	}
 	h.lost, h.last = append(h.lost, j), ep

@@ -200,3 +200,28 @@ func TestRunPoolStopsSchedulingOnCancel(t *testing.T) {
 		t.Fatalf("the running episode (seed %d) ended %q, want seed 3 interrupted", got.Seed, got.ExitReason)
 	}
 }
+
+// TestRunPoolStopsAtOnceOnARefusal: a server that refuses a request for a
+// reason of the setup (here 401) stops the whole run at its first episode,
+// with the other server still well: no more episodes start.
+func TestRunPoolStopsAtOnceOnARefusal(t *testing.T) {
+	refusing := func(_ context.Context, env *track.Env) track.Outcome {
+		time.Sleep(5 * time.Millisecond)
+		if f := env.Model.(*fakeServer); f.down {
+			return track.Outcome{Exit: record.ExitError, Err: &model.Error{Kind: model.ErrAuth, Status: 401}}
+		}
+		return track.Outcome{Exit: record.ExitDone}
+	}
+	cfg := Config{RunID: "r", Tracks: []track.Track{{Name: "fake", Run: refusing}}}
+	jobs := PlanModels([]tasks.Task{quickTask()}, []string{"fake"}, []string{"m"}, []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
+	sink := &memSink{}
+	err := RunPool(context.Background(), cfg, pool(&fakeServer{name: "a"}, &fakeServer{name: "b", down: true}), sink, jobs, PoolOptions{})
+	var stop *StopError
+	if !errors.As(err, &stop) || !stop.Refused() || stop.Lost != 1 || !strings.Contains(err.Error(), "refused") {
+		t.Fatalf("err %v, want a StopError for the refusal", err)
+	}
+	// b refused its first job; a may have finished the one it was running.
+	if len(sink.episodes) > 3 {
+		t.Errorf("%d episodes recorded: the run went on after the refusal", len(sink.episodes))
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/urfave/cli/v2"
@@ -358,12 +359,20 @@ func execute(ctx context.Context, c *cli.Context, s *runner.Session, servers []r
 	}
 	done, passed := s.Finished()
 	prog := newProgress(out, len(plan), done, passed)
-	runErr := s.Execute(ctx, servers, runner.ExecOptions{Keep: keep, Start: prog.begin, Progress: prog.episode, Warn: func(w string) { fmt.Fprintln(out, "warning:", w) }})
+	var stand atomic.Int64 // the planned episodes that stand on disk: not lost, not interrupted
+	stand.Store(int64(done))
+	progress := func(ep record.Episode) {
+		if runner.Finished(ep) {
+			stand.Add(1)
+		}
+		prog.episode(ep)
+	}
+	runErr := s.Execute(ctx, servers, runner.ExecOptions{Keep: keep, Start: prog.begin, Progress: progress, Warn: func(w string) { fmt.Fprintln(out, "warning:", w) }})
 	prog.finish()
 	var stopped *runner.StopError
 	switch {
 	case errors.As(runErr, &stopped):
-		fmt.Fprintf(out, "bench run: %v.\n%d of %d episodes stand in %s; the lost ones are not counted and will be redone.\nWhen the server is back, resume with: bench run --resume %s\n", runErr, prog.done, len(plan), s.Dir, s.Dir)
+		fmt.Fprintf(out, "bench run: %v.\n%d of %d episodes stand in %s; the lost ones are not counted and will be redone.\n%s, resume with: bench run --resume %s\n", runErr, stand.Load(), len(plan), s.Dir, stopped.Remedy(), s.Dir)
 		return cli.Exit("", 1)
 	case runErr != nil:
 		return runErr
