@@ -16,16 +16,26 @@ const BreakerThreshold = 3
 // one answer said that the setup is wrong (Last.ErrorKind is
 // record.ErrorRefused), which stops the run at once. The run is not
 // finished: --resume (Resume) redoes the lost episodes and runs the rest.
+//
+// Faults of the machine (record.ErrorFault) count apart from the servers':
+// BreakerThreshold in a row stop the run; a full disk (NoSpace) stops it at
+// once.
 type StopError struct {
-	Lost int
-	Last record.Episode
+	Lost    int
+	Last    record.Episode
+	NoSpace bool // the last episode met a full disk
 }
 
 // Error says why the run stopped, in one line.
 func (e *StopError) Error() string {
 	last := fmt.Sprintf("%s, %s: %s", e.Last.Key(), e.Last.ErrorKind, firstLine(e.Last.Error))
-	if e.Refused() {
+	switch {
+	case e.Refused():
 		return "stopped: the model server refused the run's requests, and every further episode would meet the same (" + last + ")"
+	case e.NoSpace:
+		return "stopped: a disk is full, and every further episode would be lost to it (" + last + ")"
+	case e.Last.ErrorKind == record.ErrorFault:
+		return fmt.Sprintf("stopped early: %d episodes in a row were lost to faults of this machine (last: %s)", e.Lost, last)
 	}
 	return fmt.Sprintf("stopped early: %d episodes in a row were lost to the model server (last: %s)", e.Lost, last)
 }
@@ -36,8 +46,13 @@ func (e *StopError) Refused() bool { return e.Last.ErrorKind == record.ErrorRefu
 
 // Remedy says, in a few words, when the run can be resumed.
 func (e *StopError) Remedy() string {
-	if e.Refused() {
+	switch {
+	case e.Refused():
 		return "Fix what the message says"
+	case e.NoSpace:
+		return "Once there is space again"
+	case e.Last.ErrorKind == record.ErrorFault:
+		return "Once the fault is mended"
 	}
 	return "When the server is back"
 }

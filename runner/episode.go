@@ -46,6 +46,13 @@ type Config struct {
 // tell the digest of what it wrote (SHA256, as *record.Trajectory can), the
 // episode records it after the end event.
 func Episode(ctx context.Context, cfg Config, job Job, traj Trajectory) record.Episode {
+	ep, _ := episode(ctx, cfg, job, traj)
+	return ep
+}
+
+// episode is Episode, also returning the error that ended the episode, if
+// any, for the scheduler to tell a full disk.
+func episode(ctx context.Context, cfg Config, job Job, traj Trajectory) (record.Episode, error) {
 	start := time.Now()
 	ep := record.Episode{
 		Format: record.FormatVersion, Run: cfg.RunID,
@@ -75,7 +82,7 @@ func Episode(ctx context.Context, cfg Config, job Job, traj Trajectory) record.E
 		ep.TrajectorySHA256 = d.SHA256()
 	}
 	ep.WallMS = time.Since(start).Milliseconds()
-	return ep
+	return ep, out.Err
 }
 
 // settle records how the episode ended: its exit reason, its error and,
@@ -109,23 +116,28 @@ func episodeContext(ctx context.Context, limit time.Duration) (context.Context, 
 // runTrack makes the workspace, runs the track and grades the result into
 // ep. It returns the track's outcome, the time spent in test runs and the
 // workspace's path when it is left behind: with cfg.Keep, or when removing
-// it failed.
+// it failed. A workspace that cannot be made or removed is a Fault in the
+// outcome's Err.
 func runTrack(ctx context.Context, cfg Config, job Job, traj Trajectory, ep *record.Episode) (out track.Outcome, testTime time.Duration, kept string) {
 	i := slices.IndexFunc(cfg.Tracks, func(t track.Track) bool { return t.Name == job.Track })
 	if i < 0 {
 		return track.Outcome{Err: fmt.Errorf("unknown track %q", job.Track)}, 0, ""
 	}
-	ws, err := NewWorkspace(job.Task)
+	ws, err := newWorkspace(job.Task)
 	if err != nil {
-		return track.Outcome{Err: fmt.Errorf("making the workspace: %w", err)}, 0, ""
+		return track.Outcome{Err: &Fault{Err: fmt.Errorf("making the workspace: %w", err)}}, 0, ""
 	}
 	if cfg.Keep {
 		kept = ws.Dir
 		ws.Keep()
 	} else {
 		defer func() {
-			if ws.Remove() != nil {
+			if err := ws.Remove(); err != nil {
 				kept = ws.Dir // what could not be removed is named in the end event
+				if out.Err == nil {
+					// Left behind, it would fill the disk: the episode is lost.
+					out.Err = &Fault{Err: fmt.Errorf("removing the workspace %s: %w", ws.Dir, err)}
+				}
 			}
 		}()
 	}

@@ -63,8 +63,8 @@ func RunPool(ctx context.Context, cfg Config, servers []Server, sink Sink, jobs 
 					if opts.Start != nil {
 						opts.Start(j)
 					}
-					ep := runOne(ctx, serverConfig(cfg, srv, j), sink, j)
-					p.finish(s, j, ep, func(requeued bool) {
+					ep, full := runOne(ctx, serverConfig(cfg, srv, j), sink, j)
+					p.finish(s, j, ep, full, func(requeued bool) {
 						if err := sink.Append(ep); err != nil {
 							p.fail(fmt.Errorf("recording episode %s: %w", ep.Key(), err))
 							return
@@ -106,6 +106,7 @@ type scheduler struct {
 	health  []health
 	left    int // servers in the pool
 	running int
+	faults  int // episodes in a row lost to faults of the machine, on any server
 	stopped bool
 	err     error
 }
@@ -155,25 +156,32 @@ func (p *scheduler) next(ctx context.Context, s int) (Job, bool) {
 	}
 }
 
-// finish books episode ep of job j, run on server s: record is called with
-// whether the job goes back in the queue, then the server's health is
-// updated; a server taken out is reported through warn.
-func (p *scheduler) finish(s int, j Job, ep record.Episode, record func(requeued bool), warn func(string)) {
+// finish books episode ep of job j, run on server s (full: it met a full
+// disk): record is called with whether the job goes back in the queue,
+// then the health of the server, or of the machine, is updated; a server
+// taken out is reported through warn.
+func (p *scheduler) finish(s int, j Job, ep record.Episode, full bool, record func(requeued bool), warn func(string)) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	defer p.wake.Broadcast()
 	p.running--
 	h := &p.health[s]
 	if !ep.Lost() {
-		h.lost, h.last = nil, ep
+		h.lost, h.last, p.faults = nil, ep, 0
 		record(false)
 		return
 	}
-	if stopsAtOnce(ep) {
+	switch {
+	case full || stopsAtOnce(ep):
 		record(false)
-		p.stopped = true
-		if p.err == nil {
-			p.err = &StopError{Lost: 1, Last: ep}
+		p.stop(&StopError{Lost: 1, Last: ep, NoSpace: full})
+		return
+	case ep.ErrorKind == errFault:
+		// The machine's, not the server's: the server stays in the pool.
+		p.faults++
+		record(false)
+		if p.faults >= BreakerThreshold {
+			p.stop(&StopError{Lost: p.faults, Last: ep})
 		}
 		return
 	}
@@ -204,6 +212,15 @@ func (p *scheduler) finish(s int, j Job, ep record.Episode, record func(requeued
 	p.queue = append(slices.Clone(h.lost), p.queue...)
 }
 
+// stop stops the scheduling with err, unless it has stopped already;
+// called within finish.
+func (p *scheduler) stop(err error) {
+	if p.err == nil {
+		p.err = err
+	}
+	p.stopped = true
+}
+
 // fail stops the scheduling with err (a failed append); called within finish.
 func (p *scheduler) fail(err error) {
 	if p.err == nil {
@@ -214,6 +231,9 @@ func (p *scheduler) fail(err error) {
 
 // errUnreachable is the error kind of a server that refused or dropped the connection.
 const errUnreachable = record.ErrorUnreachable
+
+// errFault is the error kind of a fault of the machine.
+const errFault = record.ErrorFault
 
 func boolInt(b bool) int {
 	if b {
