@@ -30,8 +30,9 @@ type ResumeOptions struct {
 // describes it, with the tasks taken from all by name. It refuses a run
 // whose tasks have changed since it started (checksums) or whose prompts
 // this bench would send differently (the prompts digest); the model's
-// digest is checked by Connect. Nothing is written: Execute reopens the
-// folder.
+// digest is checked by Connect. It refuses at once a folder that another
+// writer holds (record.LockedError). Nothing is written: Execute reopens
+// the folder, under its lock.
 func Resume(dir string, all []tasks.Task, opts ResumeOptions) (*Session, error) {
 	if opts.Timeout < 0 {
 		return nil, fmt.Errorf("--timeout must be positive, got %s", opts.Timeout)
@@ -44,6 +45,9 @@ func Resume(dir string, all []tasks.Task, opts ResumeOptions) (*Session, error) 
 	data, err := record.Read(dir)
 	if err != nil {
 		return nil, fmt.Errorf("cannot resume %s: %w", dir, err)
+	}
+	if err := record.Holder(dir); err != nil {
+		return nil, fmt.Errorf("cannot resume %s: %w", dir, err) // at once, not after the checks
 	}
 	r := data.Run
 	selected, err := resumeTasks(dir, r, all)
