@@ -34,6 +34,8 @@ func (e *StopError) Error() string {
 		return "stopped: the model server refused the run's requests, and every further episode would meet the same (" + last + ")"
 	case e.NoSpace:
 		return "stopped: a disk is full, and every further episode would be lost to it (" + last + ")"
+	case e.Last.ErrorKind == record.ErrorFault && e.Lost == 1:
+		return "stopped: an episode was lost to a fault of this machine (" + last + ")"
 	case e.Last.ErrorKind == record.ErrorFault:
 		return fmt.Sprintf("stopped early: %d episodes in a row were lost to faults of this machine (last: %s)", e.Lost, last)
 	}

@@ -41,6 +41,10 @@ type Config struct {
 // cancelled ctx with exit reason interrupted, and a track that ran past
 // cfg.EpisodeTimeout with exit reason timeout (graded, never a pass).
 //
+// An episode whose trajectory could not be written whole (traj.Err) is
+// lost to a fault (record.ErrorFault), whatever the track did: it is not
+// finished until all of it is on disk.
+//
 // TestMS counts every test subprocess of the episode, grading included.
 // With cfg.Keep the end event's Path is the kept workspace. When traj can
 // tell the digest of what it wrote (SHA256, as *record.Trajectory can), the
@@ -75,14 +79,23 @@ func episode(ctx context.Context, cfg Config, job Job, traj Trajectory) (record.
 	ep.TestMS = testTime.Milliseconds()
 	traj.Record(record.Event{Kind: record.EventEnd, Exit: ep.ExitReason, Error: ep.Error, Path: kept,
 		TestsPassed: ep.TestsPassed, TestsTotal: ep.TestsTotal})
-	if err := traj.Err(); err != nil && ep.Error == "" {
-		ep.Error = "writing the trajectory: " + err.Error()
+	if err := traj.Err(); err != nil {
+		out.Err = loseToFault(&ep, "writing the trajectory", err)
 	}
 	if d, ok := traj.(interface{ SHA256() string }); ok {
 		ep.TrajectorySHA256 = d.SHA256()
 	}
 	ep.WallMS = time.Since(start).Milliseconds()
 	return ep, out.Err
+}
+
+// loseToFault makes ep lost to a fault of the machine met while doing
+// what (writing its trajectory, say): an episode is finished only when all
+// of it is on disk. It returns the fault.
+func loseToFault(ep *record.Episode, what string, err error) error {
+	f := &Fault{Err: fmt.Errorf("%s: %w", what, err)}
+	ep.ExitReason, ep.ErrorKind, ep.Error = record.ExitError, record.ErrorFault, f.Error()
+	return f
 }
 
 // settle records how the episode ended: its exit reason, its error and,

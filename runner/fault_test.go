@@ -121,3 +121,72 @@ func TestFaultsInARowStopTheRun(t *testing.T) {
 		t.Errorf("a server was taken out for the machine's faults: %q", warned)
 	}
 }
+
+// fakeBrokenTrajectory is a trajectory whose writes fail with err from the
+// first event on, as on a full disk.
+type fakeBrokenTrajectory struct {
+	memTrajectory
+	err error
+}
+
+func (f *fakeBrokenTrajectory) Err() error { return f.err }
+
+// brokenSink hands out fakeBrokenTrajectory trajectories, or fails to open
+// one when open is set.
+type brokenSink struct {
+	memSink
+	err  error
+	open bool
+}
+
+func (s *brokenSink) Trajectory(record.Episode) (Trajectory, error) {
+	if s.open {
+		return nil, s.err
+	}
+	return &fakeBrokenTrajectory{err: s.err}, nil
+}
+
+// TestEpisodeWithoutItsTrajectoryIsLost: an episode is finished only when
+// its trajectory is on disk whole: one that could not be opened or written
+// is lost to a fault, though it passed, and a full disk stops the run.
+func TestEpisodeWithoutItsTrajectoryIsLost(t *testing.T) {
+	enospc := &os.PathError{Op: "write", Path: "trajectories/quick/fake/seed-1.jsonl", Err: syscall.ENOSPC}
+	eio := &os.PathError{Op: "write", Path: "trajectories/quick/fake/seed-1.jsonl", Err: syscall.EIO}
+	for _, c := range []struct {
+		name string
+		sink *brokenSink
+		full bool
+	}{
+		{"written, disk full", &brokenSink{err: enospc}, true},
+		{"written, disk failing", &brokenSink{err: eio}, false},
+		{"opened, disk full", &brokenSink{err: enospc, open: true}, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cfg := Config{RunID: "r", Tracks: []track.Track{{Name: "fake", Run: doneTrack}}}
+			err := RunPool(context.Background(), cfg, onePool(1), c.sink, seedJobs(4), PoolOptions{})
+			eps := c.sink.episodes
+			if len(eps) == 0 || !eps[0].Lost() || eps[0].ErrorKind != record.ErrorFault || !strings.Contains(eps[0].Error, "trajectory") {
+				t.Fatalf("episodes %+v: want the first lost to a fault of its trajectory", eps)
+			}
+			var stop *StopError
+			if c.full && (!errors.As(err, &stop) || !stop.NoSpace || len(eps) != 1) {
+				t.Errorf("err %v after %d episodes, want the run stopped at the first", err, len(eps))
+			}
+		})
+	}
+}
+
+// TestUnrecordedEpisodeStopsTheRun: an episode whose line cannot be
+// appended is not on disk (--resume redoes it) and the run stops, saying
+// why, as a StopError.
+func TestUnrecordedEpisodeStopsTheRun(t *testing.T) {
+	sink := &memSink{failAt: 2}
+	err := RunPool(context.Background(), Config{RunID: "r", Tracks: []track.Track{{Name: "fake", Run: doneTrack}}}, onePool(1), sink, seedJobs(5), PoolOptions{})
+	var stop *StopError
+	if !errors.As(err, &stop) || stop.Last.ErrorKind != record.ErrorFault || !strings.Contains(err.Error(), "recording the episode") {
+		t.Fatalf("err %v, want a StopError naming the episode that could not be recorded", err)
+	}
+	if len(sink.episodes) != 1 {
+		t.Fatalf("%d episodes recorded, want 1", len(sink.episodes))
+	}
+}

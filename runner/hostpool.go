@@ -47,7 +47,7 @@ type PoolOptions struct {
 // a *StopError; so it does at once when a server refuses a request for a
 // reason of the setup (stopsAtOnce). Once ctx is cancelled no further job starts; running ones
 // are recorded as interrupted. A failure to append stops the scheduling
-// and is returned.
+// and is returned as a *StopError.
 func RunPool(ctx context.Context, cfg Config, servers []Server, sink Sink, jobs []Job, opts PoolOptions) error {
 	p := newScheduler(jobs, len(servers))
 	defer context.AfterFunc(ctx, p.broadcast)()
@@ -66,7 +66,10 @@ func RunPool(ctx context.Context, cfg Config, servers []Server, sink Sink, jobs 
 					ep, full := runOne(ctx, serverConfig(cfg, srv, j), sink, j)
 					p.finish(s, j, ep, full, func(requeued bool) {
 						if err := sink.Append(ep); err != nil {
-							p.fail(fmt.Errorf("recording episode %s: %w", ep.Key(), err))
+							// Not on disk: the episode is lost, and --resume redoes it.
+							unrecorded := ep
+							loseToFault(&unrecorded, "recording the episode in "+record.EpisodesFile, err)
+							p.fail(&StopError{Lost: 1, Last: unrecorded, NoSpace: isNoSpace(err)})
 							return
 						}
 						if !requeued && opts.Progress != nil {

@@ -2,7 +2,9 @@ package main
 
 import (
 	"bufio"
+	"crypto/sha256"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -149,4 +151,79 @@ func TestFaultsFullTempDiskIsLost(t *testing.T) {
 			t.Errorf("%s after resume: %s %q", ep.Key(), ep.ExitReason, ep.Error)
 		}
 	}
+}
+
+// TestFaultsFullResultsDiskLosesNoFinishedEpisode fills, mid-run, the real
+// filesystem the results folder is on: an episode whose trajectory or line
+// cannot be written is lost, never a result; the run stops at once saying
+// the disk is full; no episode stands without its whole trajectory; once
+// space is freed, --resume finishes the run.
+func TestFaultsFullResultsDiskLosesNoFinishedEpisode(t *testing.T) {
+	t.Parallel()
+	disk := faultsTmpfs(t, "16m")
+	dir := filepath.Join(disk, "run")
+	cmd, lines := faultsBench(t, nil, "run", "--tracks", "oracle", "--tasks", "leap_year",
+		"--seeds", "1,2,3,4,5,6", "--parallel", "1", "--out", dir)
+	var stderr strings.Builder
+	var unfill func()
+	for lines.Scan() {
+		stderr.WriteString(lines.Text() + "\n")
+		if strings.HasPrefix(lines.Text(), "[1/6]") && unfill == nil {
+			unfill = faultsFill(t, disk)
+		}
+	}
+	err := cmd.Wait()
+	if unfill == nil {
+		t.Fatalf("no episode finished before the disk was to be filled (%v):\n%s", err, stderr.String())
+	}
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 1 {
+		t.Fatalf("a run whose results disk filled up: %v, want exit 1:\n%s", err, stderr.String())
+	}
+	for _, want := range []string{"no space left on device", "stopped", "bench run --resume " + dir} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
+		}
+	}
+	faultsCheckTrajectories(t, dir)
+	unfill()
+	if _, stderr, err := runCLI(t, "run", "--resume", dir); err != nil {
+		t.Fatalf("resume once space is free: %v\n%s", err, stderr)
+	}
+	data := faultsCheckTrajectories(t, dir)
+	if len(data.Episodes) != 6 {
+		t.Fatalf("%d episodes after resume, want 6", len(data.Episodes))
+	}
+	for _, ep := range data.Episodes {
+		if !ep.Passed {
+			t.Errorf("%s after resume: %s %q", ep.Key(), ep.ExitReason, ep.Error)
+		}
+	}
+}
+
+// faultsCheckTrajectories reads the run in dir and checks that every
+// episode that stands has its whole trajectory: the file holds an end
+// event and has the digest its line recorded.
+func faultsCheckTrajectories(t *testing.T, dir string) record.Data {
+	t.Helper()
+	data, err := record.Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ep := range data.Episodes {
+		if ep.Lost() {
+			continue
+		}
+		path := data.TrajectoryPath(ep)
+		events, _, err := record.ReadTrajectory(path)
+		if err != nil || len(events) == 0 || events[len(events)-1].Kind != record.EventEnd {
+			t.Errorf("%s stands (passed %v) without its whole trajectory: %v, %d events", ep.Key(), ep.Passed, err, len(events))
+			continue
+		}
+		body, _ := os.ReadFile(path)
+		if sum := fmt.Sprintf("%x", sha256.Sum256(body)); sum != ep.TrajectorySHA256 {
+			t.Errorf("%s: trajectory digest %s, its line says %s", ep.Key(), sum, ep.TrajectorySHA256)
+		}
+	}
+	return data
 }
