@@ -103,6 +103,11 @@ type Run struct {
 	// Shard is the part of the plan this run holds (--shard i/n); nil = all of it.
 	Shard *Shard `json:"shard,omitempty"`
 
+	// MaxReplyBytes is --max-reply-bytes: the cap on one reply's bytes
+	// (text, thinking, tool calls) that bench reads; 0 = the default, 4 ×
+	// MaxTokens (or NumCtx) × 16 bytes.
+	MaxReplyBytes int64 `json:"max_reply_bytes,omitempty"`
+
 	// Sandbox is what the test runs were confined by (nil in runs from before the sandbox).
 	Sandbox *Sandbox `json:"sandbox,omitempty"`
 }
