@@ -2,6 +2,7 @@ package model
 
 import (
 	"sync"
+	"unicode/utf8"
 
 	"bench/model/tokens"
 )
@@ -32,6 +33,14 @@ type Estimator struct {
 // memoMaxBytes bounds the memo: past it, the memo starts afresh.
 const memoMaxBytes = 32 << 20
 
+// EstExactBytes is the longest text the estimate counts token by token,
+// the default reply cap (4 × 4096 tokens × 16 bytes): the offline count
+// runs at about a megabyte a second, and cannot be cancelled. A longer
+// text (a reply under a raised --max-reply-bytes, a huge tool result) is
+// counted on its first EstExactBytes and the count extrapolated by its
+// length; Usage.EstExtrapolated says so.
+const EstExactBytes = 256 << 10
+
 // NewEstimator returns an estimator for encoding ("" = cl100k_base).
 func NewEstimator(encoding string) (*Estimator, error) {
 	c, err := tokens.New(encoding)
@@ -44,13 +53,17 @@ func NewEstimator(encoding string) (*Estimator, error) {
 // Encoding is the name of the estimator's encoding.
 func (e *Estimator) Encoding() string { return e.c.Name() }
 
-// count is the token count of s, remembered.
-func (e *Estimator) count(s string) int {
+// count is the token count of s, remembered; extrapolated (and so
+// reported) for a text longer than EstExactBytes.
+func (e *Estimator) count(s string) (int, bool) {
+	if len(s) > EstExactBytes {
+		return extrapolate(e.c, s), true
+	}
 	e.mu.Lock()
 	n, ok := e.memo[s]
 	e.mu.Unlock()
 	if ok {
-		return n
+		return n, false
 	}
 	n = e.c.Count(s)
 	e.mu.Lock()
@@ -61,38 +74,77 @@ func (e *Estimator) count(s string) int {
 	}
 	e.memo[s] = n
 	e.memoBytes += len(s)
-	return n
+	return n, false
+}
+
+// extrapolate counts the first EstExactBytes of s (cut on a character
+// boundary) and scales the count by s's length.
+func extrapolate(c *tokens.Counter, s string) int {
+	cut := EstExactBytes
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	if cut == 0 {
+		cut = EstExactBytes
+	}
+	n := c.Count(s[:cut])
+	return int(int64(n) * int64(len(s)) / int64(cut))
+}
+
+// sum adds counts and whether any was extrapolated.
+type sum struct {
+	n     int
+	extra bool
+}
+
+func (t *sum) add(n int, extra bool) {
+	t.n += n
+	t.extra = t.extra || extra
 }
 
 // Request estimates the prompt of req: every message (role, content, tool
 // calls, tool name) and every tool's name, description and schema.
-func (e *Estimator) Request(req Request) int {
-	n := estReply
+func (e *Estimator) Request(req Request) int { return e.request(req).n }
+
+func (e *Estimator) request(req Request) sum {
+	t := sum{n: estReply}
 	for _, m := range req.Messages {
-		n += estPerMessage + e.count(m.Role) + e.message(m)
+		t.add(estPerMessage, false)
+		t.add(e.count(m.Role))
+		e.message(&t, m)
 		if m.ToolName != "" {
-			n += e.count(m.ToolName)
+			t.add(e.count(m.ToolName))
 		}
 	}
-	for _, t := range req.Tools {
-		n += estPerTool + e.count(t.Name) + e.count(t.Description) + e.count(string(t.Parameters))
+	for _, tl := range req.Tools {
+		t.add(estPerTool, false)
+		t.add(e.count(tl.Name))
+		t.add(e.count(tl.Description))
+		t.add(e.count(string(tl.Parameters)))
 	}
-	return n
+	return t
 }
 
 // Reply estimates an assistant message: its text and its tool calls.
-func (e *Estimator) Reply(m Message) int { return e.message(m) }
+func (e *Estimator) Reply(m Message) int {
+	var t sum
+	e.message(&t, m)
+	return t.n
+}
 
-func (e *Estimator) message(m Message) int {
-	n := e.count(m.Content)
+func (e *Estimator) message(t *sum, m Message) {
+	t.add(e.count(m.Content))
 	for _, tc := range m.ToolCalls {
-		n += e.count(tc.Name) + e.count(tc.Arguments)
+		t.add(e.count(tc.Name))
+		t.add(e.count(tc.Arguments))
 	}
-	return n
 }
 
 // fill sets the estimate fields of resp.Usage for req.
 func (e *Estimator) fill(req Request, resp *Response) {
-	resp.Usage.EstPromptTokens = e.Request(req)
-	resp.Usage.EstCompletionTokens = e.Reply(resp.Message)
+	p := e.request(req)
+	var r sum
+	e.message(&r, resp.Message)
+	resp.Usage.EstPromptTokens, resp.Usage.EstCompletionTokens = p.n, r.n
+	resp.Usage.EstExtrapolated = p.extra || r.extra
 }

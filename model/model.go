@@ -72,6 +72,9 @@ type Usage struct {
 	CompletionTokens    int `json:"completion_tokens"`
 	EstPromptTokens     int `json:"est_prompt_tokens"`
 	EstCompletionTokens int `json:"est_completion_tokens"`
+	// EstExtrapolated says that a text of the call was longer than
+	// EstExactBytes: its estimate is extrapolated from its start.
+	EstExtrapolated bool `json:"est_extrapolated,omitempty"`
 }
 
 // Add returns the sum of two usages.
@@ -81,6 +84,7 @@ func (u Usage) Add(v Usage) Usage {
 		CompletionTokens:    u.CompletionTokens + v.CompletionTokens,
 		EstPromptTokens:     u.EstPromptTokens + v.EstPromptTokens,
 		EstCompletionTokens: u.EstCompletionTokens + v.EstCompletionTokens,
+		EstExtrapolated:     u.EstExtrapolated || v.EstExtrapolated,
 	}
 }
 

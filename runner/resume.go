@@ -61,7 +61,8 @@ func Resume(dir string, all []tasks.Task, opts ResumeOptions) (*Session, error) 
 	r.ParallelPerHost = cmp.Or(opts.ParallelPerHost, r.ParallelPerHost)
 	s := &Session{
 		Dir: dir, Run: r, Tasks: selected, Done: namedModels(r, data.Episodes), Resumed: true,
-		Model:    model.Config{Backend: r.Backend, Host: cmp.Or(opts.Host, r.Host), Model: r.Model, Timeout: cmp.Or(opts.Timeout, model.DefaultTimeout), RetryWindow: opts.RetryWindow},
+		Model: model.Config{Backend: r.Backend, Host: cmp.Or(opts.Host, r.Host), Model: r.Model, Timeout: cmp.Or(opts.Timeout, model.DefaultTimeout),
+			RetryWindow: opts.RetryWindow, MaxReplyBytes: r.MaxReplyBytes},
 		Warnings: slices.Clone(data.Warnings),
 	}
 	if err := s.resumeHosts(opts); err != nil {

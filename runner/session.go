@@ -52,8 +52,10 @@ func NewRun(spec Spec) (*Session, error) {
 		EpisodeTimeoutMS: spec.EpisodeTimeout.Milliseconds(),
 		Parallel:         spec.Parallel, Started: started,
 		ParallelPerHost: spec.ParallelPerHost, Shard: spec.Shard,
+		MaxReplyBytes: spec.MaxReplyBytes,
 	}
 	mcfg := spec.Model
+	mcfg.MaxReplyBytes = spec.MaxReplyBytes
 	var hosts []string
 	if NeedsAnyModel(spec.Tracks) {
 		models := orList(spec.Models, []string{spec.Model.Model})

@@ -49,6 +49,7 @@ func runCommand() *cli.Command {
 			&cli.Float64Flag{Name: "temperature", Value: runner.DefaultTemperature, Usage: "sampling temperature"},
 			&cli.IntFlag{Name: "num-ctx", Value: runner.DefaultNumCtx, Usage: "context window sent with every request"},
 			&cli.IntFlag{Name: "max-tokens", Value: runner.DefaultMaxTokens, Usage: "cap on one reply's tokens, sent with every request as num_predict / max_tokens (0 = the server's default, unlimited on Ollama)"},
+			&cli.Int64Flag{Name: "max-reply-bytes", Usage: fmt.Sprintf("cap on the bytes of one reply bench reads (text, thinking, tool calls); a reply past it is the model's failure, reply_too_large (0 = %d × --max-tokens × %d bytes: 256 KiB for 4096)", model.ReplyCapTokensFactor, model.BytesPerToken)},
 			&cli.Float64Flag{Name: "top-p", Usage: "nucleus sampling; 0 leaves the server's default"},
 			&cli.BoolFlag{Name: "think", Usage: "let thinking models think"},
 			&cli.IntFlag{Name: "max-turns", Value: runner.DefaultMaxTurns, Usage: "agent: model turns before the final call without tools"},
@@ -141,7 +142,7 @@ func specFrom(c *cli.Context) (runner.Spec, error) {
 		Model: mcfg, Models: splitRaw(mcfg.Model), Hosts: hostList(c), ParallelPerHost: c.Int("parallel-per-host"), Shard: shard,
 		Tasks: selected, Tracks: tracks, Seeds: seeds,
 		Temperature: c.Float64("temperature"), NumCtx: c.Int("num-ctx"), TopP: c.Float64("top-p"), Think: c.Bool("think"),
-		MaxTokens: c.Int("max-tokens"), TokenLimit: c.Int("token-limit"), MaxTurns: c.Int("max-turns"), Tries: c.Int("tries"),
+		MaxTokens: c.Int("max-tokens"), MaxReplyBytes: c.Int64("max-reply-bytes"), TokenLimit: c.Int("token-limit"), MaxTurns: c.Int("max-turns"), Tries: c.Int("tries"),
 		Posture: c.String("posture"), Parallel: c.Int("parallel"), EpisodeTimeout: c.Duration("episode-timeout"),
 		Dir: c.String("out"), BenchVersion: version(),
 	}, nil
@@ -180,7 +181,7 @@ func resumeSession(c *cli.Context, dir string) (*runner.Session, error) {
 // run takes them from there and refuses new ones.
 // --host is not among them: a server may move between sessions, and the
 // model digest check in Connect still proves the same weights answer.
-var runDefiningFlags = []string{"backend", "model", "tasks", "tracks", "seeds", "temperature", "num-ctx", "top-p", "max-tokens", "think", "max-turns", "token-limit", "tries", "posture", "episode-timeout", "out", "shard"}
+var runDefiningFlags = []string{"backend", "model", "tasks", "tracks", "seeds", "temperature", "num-ctx", "top-p", "max-tokens", "max-reply-bytes", "think", "max-turns", "token-limit", "tries", "posture", "episode-timeout", "out", "shard"}
 
 // shardFlag reads --shard; nil when not given.
 func shardFlag(c *cli.Context) (*record.Shard, error) {

@@ -109,7 +109,7 @@ func (s *Server) ollamaChat(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/x-ndjson")
 		fmt.Fprint(w, *rep.raw)
 	case rep.huge > 0:
-		s.ollamaHuge(w, areq.Model, rep, body, req.Stream)
+		s.ollamaHuge(r.Context(), w, areq.Model, rep, body, req.Stream)
 	case req.Stream:
 		s.ollamaStream(r.Context(), w, areq.Model, rep, body)
 	default:
@@ -160,10 +160,10 @@ func (s *Server) ollamaStream(ctx context.Context, w http.ResponseWriter, name s
 	flush()
 }
 
-// ollamaHuge writes a Huge reply: streamed, a chunk per 64 KiB of text and
-// the final chunk; not streamed, one object whose content is written as it
-// is generated.
-func (s *Server) ollamaHuge(w http.ResponseWriter, name string, rep Reply, body []byte, stream bool) {
+// ollamaHuge writes a Huge reply: streamed, a chunk per 64 KiB of text
+// (each after the reply's Drip) and the final chunk; not streamed, one
+// object whose content is written as it is generated.
+func (s *Server) ollamaHuge(ctx context.Context, w http.ResponseWriter, name string, rep Reply, body []byte, stream bool) {
 	w.Header().Set("Content-Type", "application/x-ndjson")
 	enc := json.NewEncoder(w)
 	final := ollamaFinal(name, rep, body)
@@ -176,6 +176,9 @@ func (s *Server) ollamaHuge(w http.ResponseWriter, name string, rep Reply, body 
 		return
 	}
 	err := writeHuge(w, rep.huge, func(piece string) error {
+		if !s.pause(ctx, rep.drip) {
+			return context.Canceled
+		}
 		if err := enc.Encode(wireChunk{Model: name, CreatedAt: fakeTime, Message: wireMessage{Role: "assistant", Content: piece}}); err != nil {
 			return err
 		}

@@ -180,7 +180,8 @@ func (r Reply) Trickle(d time.Duration) Reply {
 
 // Huge is a text reply of n bytes ("x", with a space every 64), generated
 // as it is written so that the fake holds none of it: Ollama streams it in
-// chunks of 64 KiB, OpenAI sends it as one completion.
+// chunks of 64 KiB (Drip pauses before each), OpenAI sends it as one
+// completion.
 func Huge(n int64) Reply {
 	r := reply()
 	r.huge = n
