@@ -193,7 +193,9 @@ type ServerInfo struct {
 	Version      string   // "" when the server does not report one
 	Models       []string // sorted
 	HasModel     bool
-	Digest       string   // Ollama only
+	Digest       string   // Ollama only: the manifest's digest, as /api/tags reports it
+	Weights      string   // Ollama only: the digests of the weights, as /api/show names them (see SameModel); "" when it does not
+	Setup        string   // Ollama only: a digest of the template, system prompt and parameters /api/show reports
 	Capabilities []string // Ollama's /api/show capabilities, sorted; nil when not reported
 	Tools        bool
 	Thinking     bool

@@ -29,6 +29,8 @@ var (
 	ErrRequestTooLarge = errors.New("conversation too large for the model server")
 	// ErrReplyTooLarge is a reply that ran past the size cap (Config.MaxReplyBytes).
 	ErrReplyTooLarge = errors.New("reply too large")
+	// ErrModelMismatch is servers of one pool that serve a model differently (SameModel).
+	ErrModelMismatch = errors.New("servers disagree on the model")
 )
 
 // Error is a classified failure of one model call.

@@ -30,7 +30,7 @@ func (e *Error) Fix() string {
 		if openai {
 			return openaiMissingFix(e.Host, e.Model)
 		}
-		return fmt.Sprintf("run `%sollama pull %s`", ollamaEnv(e.Host), e.Model)
+		return fmt.Sprintf("run `%s`", PullCommand(e.Host, e.Model))
 	case ErrUnreachable:
 		if openai {
 			return openaiServeFix(e.Host, e.Model) + ", or point elsewhere with --host, or use --backend ollama"
@@ -71,6 +71,11 @@ func (e *Error) Fix() string {
 	}
 	return ""
 }
+
+// PullCommand is the command that pulls model name onto the Ollama server
+// at host: `ollama pull qwen3:8b`, with OLLAMA_HOST=… before it for a host
+// other than the local default.
+func PullCommand(host, name string) string { return ollamaEnv(host) + "ollama pull " + name }
 
 // ollamaServeFix says how to start Ollama where bench looks for it.
 func ollamaServeFix(host string) string {

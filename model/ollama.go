@@ -449,6 +449,8 @@ func (c *ollamaClient) Inspect(ctx context.Context) (ServerInfo, error) {
 	if err != nil {
 		return info, c.classifyInspect(parent, err)
 	}
+	info.Weights = weightsOf(show.Modelfile)
+	info.Setup = setupOf(show.Template, show.System, show.Parameters)
 	for _, cp := range show.Capabilities {
 		info.Capabilities = append(info.Capabilities, string(cp))
 	}

@@ -193,32 +193,36 @@ func (s *Session) Finished() (done, passed int) {
 // Connect makes a client for every host and model of the run when a track
 // calls a model (else it returns nil) and asks each server about its
 // model: it must be able to think when the run asks it to and to call tools
-// when a track offers them, and every host must serve the same weights of
-// a model. A new run records each model's digest; a resumed one refuses a
-// server whose weights have changed.
+// when a track offers them, and every host must serve a model the same
+// (model.SameModel, the check bench doctor makes too). A new run records
+// each model's digest (model.ServerInfo.Identity: its weights'); a resumed
+// one refuses a server whose model has changed.
 func (s *Session) Connect(ctx context.Context) ([]Server, error) {
 	if !NeedsAnyModel(s.Run.Tracks) {
 		return nil, nil
 	}
 	var servers []Server
-	digests := map[string]string{}
+	first := map[string]model.ServerInfo{} // model name → what the first host said of it
 	for _, cfg := range s.ServerConfigs() {
 		if len(servers) == 0 || servers[len(servers)-1].URL != cfg.Host {
 			servers = append(servers, Server{URL: cfg.Host, Clients: map[string]model.Chatter{}, Slots: s.Slots()})
 		}
-		client, digest, err := s.connect(ctx, cfg)
+		client, info, err := s.connect(ctx, cfg)
 		if err != nil {
 			return nil, err
 		}
-		if d, ok := digests[cfg.Model]; ok && d != digest {
-			return nil, fmt.Errorf("the servers hold different weights of %s (%s and %s): a pool must serve one model the same everywhere; pull the same %s on every host", cfg.Model, d, digest, cfg.Model)
+		if f, ok := first[cfg.Model]; ok {
+			if err := model.SameModel(f, info); err != nil {
+				return nil, err
+			}
+		} else {
+			first[cfg.Model] = info
 		}
-		digests[cfg.Model] = digest
 		servers[len(servers)-1].Clients[cfg.Model] = client
 	}
 	if !s.Resumed {
 		for i := range s.Run.Models {
-			s.Run.Models[i].Digest = digests[s.Run.Models[i].Name]
+			s.Run.Models[i].Digest = first[s.Run.Models[i].Name].Identity()
 		}
 		if len(s.Run.Models) == 1 {
 			s.Run.ModelDigest = s.Run.Models[0].Digest
@@ -228,24 +232,24 @@ func (s *Session) Connect(ctx context.Context) ([]Server, error) {
 }
 
 // connect makes the client of one host and model and checks the model.
-func (s *Session) connect(ctx context.Context, cfg model.Config) (model.Chatter, string, error) {
+func (s *Session) connect(ctx context.Context, cfg model.Config) (model.Chatter, model.ServerInfo, error) {
 	client, err := model.New(cfg)
 	if err != nil {
-		return nil, "", err
+		return nil, model.ServerInfo{}, err
 	}
 	ictx, cancel := context.WithTimeout(ctx, model.InspectTimeout)
 	defer cancel()
 	info, err := client.Inspect(ictx)
 	if err != nil {
-		return nil, "", fmt.Errorf("asking the server %s about %s: %w", cfg.Host, cfg.Model, err)
+		return nil, info, fmt.Errorf("asking the server %s about %s: %w", cfg.Host, cfg.Model, err)
 	}
-	if was := s.recordedDigest(cfg.Model); s.Resumed && was != "" && info.Digest != "" && info.Digest != was {
-		return nil, "", fmt.Errorf("cannot resume %s: the server's %s is now %s, the run started with %s", s.Dir, cfg.Model, info.Digest, was)
+	if was := s.recordedDigest(cfg.Model); s.Resumed && was != "" && !info.Matches(was) {
+		return nil, info, fmt.Errorf("cannot resume %s: the server's %s is now %s, the run started with %s", s.Dir, cfg.Model, info.Identity(), was)
 	}
 	if err := info.Require(s.Run.Think, slices.ContainsFunc(s.Run.Tracks, UsesTools)); err != nil {
-		return nil, "", err
+		return nil, info, err
 	}
-	return client, info.Digest, nil
+	return client, info, nil
 }
 
 // recordedDigest is the digest run.json holds for model name.

@@ -270,22 +270,8 @@ func splitList(s string) []string {
 	return out
 }
 
-// serverHelp is the paragraph printed when the preflight finds no usable
-// model server; each failed check above it names its own fix.
-func serverHelp() string {
-	return "bench run needs a model server and could not use one (the checks above say what failed and how to fix it);\n" +
-		"nothing was created or changed. A run with --tracks oracle needs no server."
-}
-
-// resumeHelp is serverHelp for --resume, which keeps the run's backend and
-// model but may be pointed at the server's new address.
-func resumeHelp(s *runner.Session) string {
-	return fmt.Sprintf("bench run --resume needs the run's model server and could not use it (see the checks above); %s is unchanged.\n"+
-		"Start the %s server with %s on it, or, if the server has moved, add --host URL.", s.Dir, s.Model.Backend, s.Model.Model)
-}
-
-// checkReady runs the doctor's checks; on failure it prints them, and the
-// server help when a server check failed. Nothing has been created yet.
+// checkReady runs the doctor's checks; on failure it prints them, and then
+// what stops the run, by cause (refusalHelp). Nothing has been created yet.
 func checkReady(ctx context.Context, errw io.Writer, s *runner.Session, mode sandbox.Mode) bool {
 	checks := preflightAll(ctx, s, mode)
 	if pf.OK(checks) {
@@ -294,15 +280,81 @@ func checkReady(ctx context.Context, errw io.Writer, s *runner.Session, mode san
 	for _, c := range checks {
 		fmt.Fprintln(errw, c)
 	}
-	switch {
-	case pf.ServerFailed(checks) && s.Resumed:
-		fmt.Fprintln(errw, resumeHelp(s))
-	case pf.ServerFailed(checks):
-		fmt.Fprintln(errw, serverHelp())
-	default:
-		fmt.Fprintln(errw, "bench run stopped before creating anything: the checks above failed.")
-	}
+	fmt.Fprintln(errw, refusalHelp(s, checks))
 	return false
+}
+
+// refusalHelp says what stops the run, one paragraph per cause the failed
+// checks name (a server that cannot be reached, a model it lacks, a model
+// without tools or thinking, servers that disagree), and that nothing was
+// created or changed.
+func refusalHelp(s *runner.Session, checks []pf.Check) string {
+	var paras []string
+	add := func(p string) {
+		if !slices.Contains(paras, p) {
+			paras = append(paras, p)
+		}
+	}
+	local := false
+	for _, c := range checks {
+		if c.OK() {
+			continue
+		}
+		if pf.Local(c.Name) {
+			local = true
+			continue
+		}
+		add(refusalOf(s, c))
+	}
+	if local {
+		add("The checks of this machine above failed (each says how to fix it).")
+	}
+	unchanged := "Nothing was created or changed."
+	if s.Resumed {
+		unchanged = s.Dir + " is unchanged; resume it once this is fixed (add --host URL if the server has moved)."
+	}
+	return strings.Join(append(paras, unchanged), "\n")
+}
+
+// refusalOf is the paragraph of one failed check of a model server.
+func refusalOf(s *runner.Session, c pf.Check) string {
+	name, backend := s.Model.Model, s.Model.Backend
+	switch c.Kind {
+	case model.ErrUnreachable:
+		how := (&model.Error{Kind: model.ErrUnreachable, Backend: backend, Host: c.Host, Model: name}).Fix()
+		if backend == "" || backend == model.BackendOllama {
+			how += fmt.Sprintf("; once it runs, pull the model if it is not there yet: `%s`", model.PullCommand(c.Host, name))
+		}
+		return fmt.Sprintf("bench run could not reach the model server at %s: %s. A run with --tracks oracle needs no server.", c.Host, how)
+	case model.ErrModelNotFound:
+		return fmt.Sprintf("The model server at %s is up, but it has no model %s: %s, or choose one it has with --model.", c.Host, name,
+			(&model.Error{Kind: model.ErrModelNotFound, Backend: backend, Host: c.Host, Model: name}).Fix())
+	case model.ErrNoToolSupport:
+		need, rest := tracksByTools(s.Run.Tracks)
+		return fmt.Sprintf("Model %s on %s cannot call tools, which the %s track needs: run without it with --tracks %s, or choose a model that supports tools with --model.",
+			name, c.Host, strings.Join(need, " and "), strings.Join(rest, ","))
+	case model.ErrNoThinking:
+		return fmt.Sprintf("Model %s cannot think, which --think asks for: drop --think, or choose a model that can with --model.", name)
+	case model.ErrModelMismatch:
+		return "The servers of the pool do not serve the model the same (see above): make them agree, or run on one of them with --host."
+	}
+	return "bench run could not use the model server at " + c.Host + " (the check above says what failed and how to fix it)."
+}
+
+// tracksByTools splits the run's tracks into those that offer the model
+// tools and the others; with no others, the others are the workflow.
+func tracksByTools(tracks []string) (tools, rest []string) {
+	for _, t := range tracks {
+		if runner.UsesTools(t) {
+			tools = append(tools, t)
+		} else {
+			rest = append(rest, t)
+		}
+	}
+	if len(rest) == 0 {
+		rest = []string{"workflow"}
+	}
+	return tools, rest
 }
 
 // preflightAll runs the doctor's checks against every host and model of

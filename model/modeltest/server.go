@@ -26,8 +26,14 @@ const DefaultDigest = "sha256:fa3e0a4b4d1c9e2f7b6a5d8c3e1f0a9b8c7d6e5f4a3b2c1d0e
 // Model is one model a fake server holds.
 type Model struct {
 	Name         string
-	Digest       string
+	Digest       string   // the manifest's, as /api/tags reports it
 	Capabilities []string // as in Ollama's /api/show, e.g. "completion", "tools"
+	// Weights is the digest of the model layer ("sha256:…"), which
+	// /api/show names in its modelfile's FROM line as Ollama does; ""
+	// leaves the modelfile out, as an older server might.
+	Weights  string
+	Template string // /api/show's template
+	Params   string // /api/show's parameters, e.g. "stop <|eot_id|>"
 }
 
 // Server is a fake model server. Its zero value is not usable: use NewOllama or NewOpenAI.
