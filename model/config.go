@@ -59,6 +59,8 @@ type Config struct {
 	// MaxReplyBytes caps one reply (its text, thinking and tool calls);
 	// 0 = the default for each request's options (Config.ReplyCap).
 	MaxReplyBytes int64
+
+	transport http.RoundTripper // the HTTP transport under the client's own; nil = a TCP one (tests replace it)
 }
 
 // withDefaults returns cfg with every zero field set.
@@ -164,6 +166,9 @@ func New(cfg Config) (Client, error) {
 // httpClient is the transport of both clients: a short dial timeout so a down
 // host fails fast; no overall timeout, since each call carries its own.
 func httpClient(cfg Config) *http.Client {
+	if cfg.transport != nil {
+		return &http.Client{Transport: capTransport{base: cfg.transport}}
+	}
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	d := &net.Dialer{Timeout: cfg.DialTimeout, KeepAlive: 30 * time.Second}
 	tr.DialContext = d.DialContext

@@ -21,13 +21,22 @@ const (
 // the same. It is safe for concurrent use.
 //
 // A conversation resends its whole history with every call, so the
-// estimator remembers the counts of the texts it has seen: each call counts
-// only what is new.
+// estimator remembers the counts of the texts it has seen: each call
+// counts only what is new. A text seen before is found by the identity of
+// its string, without reading it again; a new string by its contents.
 type Estimator struct {
 	c         *tokens.Counter
 	mu        sync.Mutex
 	memo      map[string]int
+	seen      map[strID]counted // the same counts, by the identity of the strings
 	memoBytes int
+}
+
+// counted is a text's count and the string, held so that its memory, which
+// the key names, is never reused for another text.
+type counted struct {
+	s string
+	n int
 }
 
 // memoMaxBytes bounds the memo: past it, the memo starts afresh.
@@ -47,7 +56,7 @@ func NewEstimator(encoding string) (*Estimator, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Estimator{c: c, memo: map[string]int{}}, nil
+	return &Estimator{c: c, memo: map[string]int{}, seen: map[strID]counted{}}, nil
 }
 
 // Encoding is the name of the estimator's encoding.
@@ -59,8 +68,15 @@ func (e *Estimator) count(s string) (int, bool) {
 	if len(s) > EstExactBytes {
 		return extrapolate(e.c, s), true
 	}
+	id := idOf(s)
 	e.mu.Lock()
-	n, ok := e.memo[s]
+	c, ok := e.seen[id]
+	n := c.n
+	if !ok {
+		if n, ok = e.memo[s]; ok {
+			e.remember(id, s, n)
+		}
+	}
 	e.mu.Unlock()
 	if ok {
 		return n, false
@@ -68,13 +84,22 @@ func (e *Estimator) count(s string) (int, bool) {
 	n = e.c.Count(s)
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	e.memo[s] = n
+	e.remember(id, s, n)
+	return n, false
+}
+
+// remember keeps n as the count of string s, whose identity is id, under
+// e.mu; past memoMaxBytes the memo starts afresh.
+func (e *Estimator) remember(id strID, s string, n int) {
 	if e.memoBytes+len(s) > memoMaxBytes {
 		clear(e.memo)
+		clear(e.seen)
 		e.memoBytes = 0
+		e.memo[s] = n
 	}
-	e.memo[s] = n
+	e.seen[id] = counted{s, n}
 	e.memoBytes += len(s)
-	return n, false
 }
 
 // extrapolate counts the first EstExactBytes of s (cut on a character

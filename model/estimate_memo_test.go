@@ -58,7 +58,7 @@ func TestEstimateOfAHugeTextIsBounded(t *testing.T) {
 	if want := per * float64(len(huge)); !extra || float64(n) < 0.95*want || float64(n) > 1.05*want {
 		t.Fatalf("a huge text: %d (extrapolated %v), want about %.0f", n, extra, want)
 	}
-	if _, ok := e.memo[huge]; ok {
+	if _, ok := e.seen[idOf(huge)]; ok {
 		t.Error("the memo keeps a huge text")
 	}
 	resp := Response{Message: Message{Content: huge}}

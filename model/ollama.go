@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"net"
 	"net/http"
 	"net/url"
 	"slices"
@@ -33,6 +34,7 @@ type ollamaClient struct {
 	api     *api.Client
 	est     *Estimator
 	retry   retrier
+	wire    *wire
 }
 
 func newOllama(cfg Config) (*ollamaClient, error) {
@@ -58,6 +60,7 @@ func newOllama(cfg Config) (*ollamaClient, error) {
 		api:     api.NewClient(u, hc),
 		est:     est,
 		retry:   newRetrier(cfg, g),
+		wire:    newWire(),
 	}, nil
 }
 
@@ -66,18 +69,14 @@ func (c *ollamaClient) edge() edge { return c.retry.edge }
 // Chat sends req as one streamed /api/chat call and assembles the reply.
 func (c *ollamaClient) Chat(ctx context.Context, req Request) (Response, error) {
 	start := time.Now()
-	areq, err := c.chatRequest(req)
-	if err != nil {
-		return Response{}, err
-	}
 	limit := c.cfg.ReplyCap(req.Options)
 	r := c.retry
 	r.edge.maxReply = limit
 	var resp Response
-	attempt := func() (int, error) {
-		body, err := json.Marshal(areq) // once per call: every attempt sends these bytes
+	attempt := func(think *api.ThinkValue) (int, error) {
+		body, err := c.wire.chatBody(c.cfg.Model, req, think) // once per call: every attempt sends these bytes
 		if err != nil {
-			return 0, fmt.Errorf("encoding the chat request: %w", err)
+			return 0, err
 		}
 		return r.do(ctx, func(actx context.Context) error {
 			var err error
@@ -85,13 +84,12 @@ func (c *ollamaClient) Chat(ctx context.Context, req Request) (Response, error) 
 			return err
 		})
 	}
-	retries, err := attempt()
+	retries, err := attempt(&api.ThinkValue{Value: req.Options.Think})
 	if err != nil && !req.Options.Think && thinkRefused(err) {
 		// Older Ollama servers refuse any "think" field, false included,
 		// for a model that cannot think; such a model does not think anyway.
-		areq.Think = nil
 		var more int
-		more, err = attempt()
+		more, err = attempt(nil)
 		retries += more + 1
 	}
 	if err != nil {
@@ -121,11 +119,17 @@ const userAgent = "bench (ollama chat)"
 
 // once makes one attempt: posts body and reads the streamed reply, at
 // most limit bytes of it.
-func (c *ollamaClient) once(g edge, parent, ctx context.Context, body []byte, limit int64) (Response, error) {
-	hreq, err := http.NewRequestWithContext(withCap(ctx, wireCap(limit)), http.MethodPost, c.chatURL, bytes.NewReader(body))
+func (c *ollamaClient) once(g edge, parent, ctx context.Context, body [][]byte, limit int64) (Response, error) {
+	size := 0
+	for _, p := range body {
+		size += len(p)
+	}
+	pieces := net.Buffers(slices.Clone(body)) // reading consumes the list, not the pieces
+	hreq, err := http.NewRequestWithContext(withCap(ctx, wireCap(limit)), http.MethodPost, c.chatURL, &pieces)
 	if err != nil {
 		return Response{}, g.classify(parent, err, 0, "")
 	}
+	hreq.ContentLength = int64(size)
 	hreq.Header.Set("Content-Type", "application/json")
 	hreq.Header.Set("Accept", "application/x-ndjson")
 	hreq.Header.Set("User-Agent", userAgent)
@@ -332,27 +336,6 @@ func clip(s string, n int) string {
 	return s[:n] + "…"
 }
 
-// chatRequest converts req into Ollama's wire form.
-func (c *ollamaClient) chatRequest(req Request) (*api.ChatRequest, error) {
-	msgs, err := ollamaMessages(req.Messages)
-	if err != nil {
-		return nil, err
-	}
-	tools, err := ollamaTools(req.Tools)
-	if err != nil {
-		return nil, err
-	}
-	stream := true
-	return &api.ChatRequest{
-		Model:    c.cfg.Model,
-		Messages: msgs,
-		Stream:   &stream,
-		Tools:    tools,
-		Options:  ollamaOptions(req.Options),
-		Think:    &api.ThinkValue{Value: req.Options.Think},
-	}, nil
-}
-
 // ollamaOptions always holds seed, temperature and num_ctx; top_p and
 // num_predict when set.
 func ollamaOptions(o Options) map[string]any {
@@ -374,25 +357,22 @@ func ollamaOptions(o Options) map[string]any {
 	return m
 }
 
-func ollamaMessages(in []Message) ([]api.Message, error) {
-	out := make([]api.Message, 0, len(in))
-	for _, m := range in {
-		am := api.Message{Role: m.Role, Content: m.Content, ToolName: m.ToolName, ToolCallID: m.ToolCallID}
-		for i, tc := range m.ToolCalls {
-			args := api.NewToolCallFunctionArguments()
-			if strings.TrimSpace(tc.Arguments) != "" {
-				// Malformed arguments (the model's own) are sent back empty:
-				// Ollama's wire form holds an object, not text.
-				_ = json.Unmarshal([]byte(tc.Arguments), &args)
-			}
-			am.ToolCalls = append(am.ToolCalls, api.ToolCall{
-				ID:       tc.ID,
-				Function: api.ToolCallFunction{Index: i, Name: tc.Name, Arguments: args},
-			})
+// ollamaMessage converts one message into Ollama's wire form.
+func ollamaMessage(m Message) api.Message {
+	am := api.Message{Role: m.Role, Content: m.Content, ToolName: m.ToolName, ToolCallID: m.ToolCallID}
+	for i, tc := range m.ToolCalls {
+		args := api.NewToolCallFunctionArguments()
+		if strings.TrimSpace(tc.Arguments) != "" {
+			// Malformed arguments (the model's own) are sent back empty:
+			// Ollama's wire form holds an object, not text.
+			_ = json.Unmarshal([]byte(tc.Arguments), &args)
 		}
-		out = append(out, am)
+		am.ToolCalls = append(am.ToolCalls, api.ToolCall{
+			ID:       tc.ID,
+			Function: api.ToolCallFunction{Index: i, Name: tc.Name, Arguments: args},
+		})
 	}
-	return out, nil
+	return am
 }
 
 // ollamaTools converts the tools, in the order given.
