@@ -136,7 +136,7 @@ func (l *outcomeLine) set(s *scanner, key string) bool {
 		return s.integer(&l.retries)
 	case "cut_replies":
 		return s.integer(&l.cutReplies)
-	case "model_calls", "wall_ms", "model_ms", "test_ms":
+	case "model_calls", "wall_ms", "model_ms", "server_ms", "test_ms":
 		return s.integer(nil)
 	case "passed":
 		return s.boolean(&l.passed)
@@ -156,7 +156,7 @@ var plainFields = []string{
 	"task", "track", "model", "exit_reason", "error_kind", "trajectory_sha256", "run", "host", "posture", "error",
 	"tool_calls", "steps", "failed_tests",
 	"format", "seed", "repeat", "tests_passed", "tests_total", "turns", "prompt_tokens", "completion_tokens",
-	"est_prompt_tokens", "est_completion_tokens", "retries", "cut_replies", "model_calls", "wall_ms", "model_ms", "test_ms",
+	"est_prompt_tokens", "est_completion_tokens", "retries", "cut_replies", "model_calls", "wall_ms", "model_ms", "server_ms", "test_ms",
 	"passed", "grading_timed_out", "tests_tampered", "sandbox",
 }
 

@@ -156,6 +156,7 @@ type Episode struct {
 	EstCompletionTokens int      `json:"est_completion_tokens"`
 	WallMS              int64    `json:"wall_ms"`
 	ModelMS             int64    `json:"model_ms"`
+	ServerMS            int64    `json:"server_ms,omitempty"` // the server's own time on the episode's calls (Ollama total_duration); omitted when it reports none
 	TestMS              int64    `json:"test_ms"`
 	TestsTampered       bool     `json:"tests_tampered"`
 	Posture             string   `json:"posture"` // "coding" or "general" for tracks with a posture, else ""
