@@ -95,8 +95,9 @@ func (u Usage) Total() int { return u.PromptTokens + u.CompletionTokens }
 type Response struct {
 	Message    Message
 	Usage      Usage
-	Wall       time.Duration // measured by the client, retries included
+	Wall       time.Duration // the client's wait for the reply, retries included
 	ModelTime  time.Duration // as reported by the backend (Ollama total_duration), else Wall
+	ServerTime time.Duration // as reported by the backend (Ollama total_duration); 0 when it reports none
 	Retries    int           // how many failed attempts preceded this reply
 	DoneReason string        // why the reply ended: StopEnd, StopLength, StopToolCalls, or the server's own word
 }

@@ -241,7 +241,7 @@ func (c *ollamaClient) read(g edge, body io.Reader, limit int64) (Response, erro
 			resp.DoneReason = stopReason(chunk.DoneReason, len(resp.Message.ToolCalls) > 0)
 			resp.Usage.PromptTokens = chunk.PromptEvalCount
 			resp.Usage.CompletionTokens = chunk.EvalCount
-			resp.ModelTime = chunk.TotalDuration
+			resp.ModelTime, resp.ServerTime = chunk.TotalDuration, chunk.TotalDuration
 			return resp, nil
 		}
 	}

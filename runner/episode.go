@@ -45,7 +45,9 @@ type Config struct {
 // lost to a fault (record.ErrorFault), whatever the track did: it is not
 // finished until all of it is on disk.
 //
-// TestMS counts every test subprocess of the episode, grading included.
+// TestMS counts every test subprocess of the episode, grading included;
+// ModelMS the time it waited for the model, as the client measured it,
+// and ServerMS the server's own account of it.
 // With cfg.Keep the end event's Path is the kept workspace. When traj can
 // tell the digest of what it wrote (SHA256, as *record.Trajectory can), the
 // episode records it after the end event.
@@ -66,6 +68,11 @@ func episode(ctx context.Context, cfg Config, job Job, traj Trajectory) (record.
 	counted := &tally{Trajectory: traj}
 	trackCtx, cancel := episodeContext(ctx, cfg.EpisodeTimeout)
 	defer cancel()
+	var calls *meter
+	if cfg.Model != nil {
+		calls = &meter{Chatter: cfg.Model}
+		cfg.Model = calls
+	}
 	out, testTime, kept := runTrack(trackCtx, cfg, job, counted, &ep)
 	settle(&ep, exitReason(ctx, trackCtx, out), out.Err, cfg.EpisodeTimeout, job.Task.Timeout)
 	retries, cut := counted.counts()
@@ -75,7 +82,9 @@ func episode(ctx context.Context, cfg Config, job Job, traj Trajectory) (record.
 	ep.Steps = append(ep.Steps, out.Steps...)
 	ep.PromptTokens, ep.CompletionTokens = out.Usage.PromptTokens, out.Usage.CompletionTokens
 	ep.EstPromptTokens, ep.EstCompletionTokens = out.Usage.EstPromptTokens, out.Usage.EstCompletionTokens
-	ep.ModelMS = out.ModelTime.Milliseconds()
+	if calls != nil {
+		ep.ModelMS, ep.ServerMS = calls.times()
+	}
 	ep.TestMS = testTime.Milliseconds()
 	traj.Record(record.Event{Kind: record.EventEnd, Exit: ep.ExitReason, Error: ep.Error, Path: kept,
 		TestsPassed: ep.TestsPassed, TestsTotal: ep.TestsTotal})

@@ -40,6 +40,9 @@ type Model struct {
 type Server struct {
 	URL     string // base address: for Ollama the host, for OpenAI the host (clients add /v1)
 	Version string // what /api/version reports
+	// Latency delays every answer, the model's and the metadata's, as a
+	// distant or loaded server does; set it before the first request.
+	Latency time.Duration
 
 	t       testing.TB
 	backend string
@@ -66,7 +69,13 @@ func newServer(t testing.TB, backend string, script []Reply, mux func(*Server) h
 		script:  slices.Clone(script),
 		models:  []Model{{Name: DefaultModel, Digest: DefaultDigest, Capabilities: []string{"completion", "tools"}}},
 	}
-	s.handler = mux(s)
+	inner := mux(s)
+	s.handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !s.pause(r.Context(), s.Latency) {
+			return
+		}
+		inner.ServeHTTP(w, r)
+	})
 	s.srv = httptest.NewServer(s.handler)
 	s.URL = s.srv.URL
 	t.Cleanup(s.Close)
