@@ -398,23 +398,31 @@ func ollamaTools(in []Tool) (api.Tools, error) {
 	return out, nil
 }
 
-// Inspect asks /api/version, /api/tags and, when the model is present,
-// /api/show for its capabilities. A server that lists no capabilities is
-// assumed to support tools and thinking.
+// Inspect asks /api/version, /api/tags and /api/show at once (a distant
+// server then costs one round trip, not three): the version, whether the
+// model is present and, when it is, its weights and capabilities. A
+// server that lists no capabilities is assumed to support tools and
+// thinking.
 func (c *ollamaClient) Inspect(ctx context.Context) (ServerInfo, error) {
 	parent := ctx
 	ctx, cancel := context.WithTimeout(ctx, min(InspectTimeout, c.cfg.Timeout))
 	defer cancel()
 	info := ServerInfo{Backend: BackendOllama, Host: c.host, Model: c.cfg.Model}
-	v, err := c.api.Version(ctx)
-	if err != nil {
+	var (
+		wg                  sync.WaitGroup
+		v                   string
+		list                *api.ListResponse
+		show                *api.ShowResponse
+		vErr, lErr, showErr error
+	)
+	wg.Go(func() { v, vErr = c.api.Version(ctx) })
+	wg.Go(func() { list, lErr = c.api.List(ctx) })
+	wg.Go(func() { show, showErr = c.api.Show(ctx, &api.ShowRequest{Model: c.cfg.Model}) })
+	wg.Wait()
+	if err := cmp.Or(vErr, lErr); err != nil {
 		return info, c.classifyInspect(parent, err)
 	}
 	info.Version = v
-	list, err := c.api.List(ctx)
-	if err != nil {
-		return info, c.classifyInspect(parent, err)
-	}
 	for _, m := range list.Models {
 		info.Models = append(info.Models, m.Name)
 		if sameModel(m.Name, c.cfg.Model) || sameModel(m.Model, c.cfg.Model) {
@@ -423,11 +431,10 @@ func (c *ollamaClient) Inspect(ctx context.Context) (ServerInfo, error) {
 	}
 	slices.Sort(info.Models)
 	if !info.HasModel {
-		return info, nil
+		return info, nil // /api/show said 404, as it should
 	}
-	show, err := c.api.Show(ctx, &api.ShowRequest{Model: c.cfg.Model})
-	if err != nil {
-		return info, c.classifyInspect(parent, err)
+	if showErr != nil {
+		return info, c.classifyInspect(parent, showErr)
 	}
 	info.Weights = weightsOf(show.Modelfile)
 	info.Setup = setupOf(show.Template, show.System, show.Parameters)

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"bench/model"
 	"bench/runner"
@@ -119,41 +120,63 @@ func All() Needs { return NeedsOf(runner.TrackWords()) }
 // cannot be reached named once), then, for a model on several hosts,
 // whether they all serve it the same (model.SameModel, the check bench run
 // makes too), then once python3, the sandbox and the oracle check of every
-// task in taskList (none when it is empty).
+// task in taskList (none when it is empty). It asks every server at once,
+// while the checks of this machine run.
 func Run(ctx context.Context, servers []model.Config, need Needs, taskList []tasks.Task) []Check {
-	var checks []Check
-	if need.Model {
-		checks = append(checks, modelServers(ctx, servers, need)...)
-	} else {
-		checks = append(checks, Check{Name: Server, Status: Skipped, Text: notNeeded(need.Tracks, "calls no model", "calls a model")})
-	}
-	checks = append(checks, pythonCheck(ctx))
-	checks = append(checks, sandboxChecks(need.Sandbox)...)
-	if len(taskList) > 0 {
-		checks = append(checks, tasksCheck(ctx, taskList))
-	}
-	return checks
+	return Gather(ctx, servers, need, taskList).Checks
 }
 
-// modelServers checks every server of servers, then that the hosts of a
-// model agree on it.
-func modelServers(ctx context.Context, servers []model.Config, need Needs) []Check {
+// Result is what the checks before a run found: the checks, in order,
+// and what each server said (in servers' order; none when no track calls
+// a model), for runner.Session.ConnectInspected, so that a run asks each
+// server once.
+type Result struct {
+	Checks  []Check
+	Servers []runner.Inspection
+}
+
+// Gather is Run, also returning what the servers said.
+func Gather(ctx context.Context, servers []model.Config, need Needs, taskList []tasks.Task) Result {
+	var res Result
+	var wg sync.WaitGroup
+	if need.Model {
+		wg.Go(func() { res.Servers = runner.Inspect(ctx, servers) })
+	}
+	local := []Check{pythonCheck(ctx)}
+	local = append(local, sandboxChecks(need.Sandbox)...)
+	if len(taskList) > 0 {
+		local = append(local, tasksCheck(ctx, taskList))
+	}
+	wg.Wait()
+	if need.Model {
+		res.Checks = modelServers(res.Servers, need)
+	} else {
+		res.Checks = []Check{{Name: Server, Status: Skipped, Text: notNeeded(need.Tracks, "calls no model", "calls a model")}}
+	}
+	res.Checks = append(res.Checks, local...)
+	return res
+}
+
+// modelServers words what every server said, then whether the hosts of a
+// model agree on it; a host that cannot be reached is named once.
+func modelServers(ins []runner.Inspection, need Needs) []Check {
 	var checks []Check
 	down := map[string]bool{}
 	seen := map[string][]model.ServerInfo{} // model name → what each host that has it said
 	var order []string
-	for _, cfg := range servers {
+	for _, in := range ins {
+		cfg := in.Config
 		if down[cfg.Host] {
 			continue
 		}
-		sc, info := serverChecks(ctx, cfg, need)
+		sc := serverChecks(in, need)
 		down[cfg.Host] = sc[0].Name == Server && !sc[0].OK()
 		checks = append(checks, sc...)
-		if info.HasModel {
+		if in.Err == nil && in.Info.HasModel {
 			if _, ok := seen[cfg.Model]; !ok {
 				order = append(order, cfg.Model)
 			}
-			seen[cfg.Model] = append(seen[cfg.Model], info)
+			seen[cfg.Model] = append(seen[cfg.Model], in.Info)
 		}
 	}
 	for _, name := range order {

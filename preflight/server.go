@@ -1,31 +1,28 @@
 package preflight
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 
 	"bench/model"
+	"bench/runner"
 )
 
 // minOllama is the oldest Ollama with tool calling (0.3.0).
 var minOllama = [3]int{0, 3, 0}
 
-// serverChecks asks the server once; the checks that depend on a reachable
-// server are left out when it is not, and tool support is skipped when no
-// track uses tools. A failure the model package classifies is worded by its
-// *model.Error, which carries the fix. It also returns what the server said.
-func serverChecks(ctx context.Context, cfg model.Config, need Needs) ([]Check, model.ServerInfo) {
+// serverChecks words what one server said (runner.Inspect); the checks
+// that depend on a reachable server are left out when it is not, and tool
+// support is skipped when no track uses tools. A failure the model package
+// classifies is worded by its *model.Error, which carries the fix.
+func serverChecks(in runner.Inspection, need Needs) []Check {
+	cfg, info, err := in.Config, in.Info, in.Err
 	isOllama := cfg.Backend == "" || cfg.Backend == model.BackendOllama
-	client, err := model.New(cfg)
-	if err != nil {
-		return []Check{{Name: Server, Status: Fail, Text: err.Error(), Fix: "bench doctor --backend ollama|openai --host URL", Host: cfg.Host}}, model.ServerInfo{}
+	if in.Client == nil {
+		return []Check{{Name: Server, Status: Fail, Text: err.Error(), Fix: "bench doctor --backend ollama|openai --host URL", Host: cfg.Host}}
 	}
-	ictx, cancel := context.WithTimeout(ctx, model.InspectTimeout)
-	defer cancel()
-	info, err := client.Inspect(ictx)
 	if err != nil {
 		c := Check{Name: Server, Status: Fail, Text: err.Error(), Host: info.Host}
 		var me *model.Error
@@ -34,7 +31,7 @@ func serverChecks(ctx context.Context, cfg model.Config, need Needs) ([]Check, m
 		} else {
 			c.Fix = "check that --host / OLLAMA_HOST points at an Ollama server, or --host at an OpenAI-compatible /v1 endpoint with --backend openai"
 		}
-		return []Check{c}, model.ServerInfo{}
+		return []Check{c}
 	}
 	kind := "Ollama"
 	if !isOllama {
@@ -54,7 +51,7 @@ func serverChecks(ctx context.Context, cfg model.Config, need Needs) ([]Check, m
 	for i := range checks {
 		checks[i].Host = info.Host
 	}
-	return checks, info
+	return checks
 }
 
 func versionCheck(info model.ServerInfo, isOllama bool) Check {

@@ -201,24 +201,34 @@ func (s *Session) Connect(ctx context.Context) ([]Server, error) {
 	if !NeedsAnyModel(s.Run.Tracks) {
 		return nil, nil
 	}
+	return s.ConnectInspected(Inspect(ctx, s.ServerConfigs()))
+}
+
+// ConnectInspected is Connect with what the servers of ServerConfigs
+// said already (Inspect, as the checks before the run asked them), so
+// that a run asks each server once.
+func (s *Session) ConnectInspected(ins []Inspection) ([]Server, error) {
+	if !NeedsAnyModel(s.Run.Tracks) {
+		return nil, nil
+	}
 	var servers []Server
 	first := map[string]model.ServerInfo{} // model name → what the first host said of it
-	for _, cfg := range s.ServerConfigs() {
+	for _, in := range ins {
+		cfg := in.Config
 		if len(servers) == 0 || servers[len(servers)-1].URL != cfg.Host {
 			servers = append(servers, Server{URL: cfg.Host, Clients: map[string]model.Chatter{}, Slots: s.Slots()})
 		}
-		client, info, err := s.connect(ctx, cfg)
-		if err != nil {
+		if err := s.check(in); err != nil {
 			return nil, err
 		}
 		if f, ok := first[cfg.Model]; ok {
-			if err := model.SameModel(f, info); err != nil {
+			if err := model.SameModel(f, in.Info); err != nil {
 				return nil, err
 			}
 		} else {
-			first[cfg.Model] = info
+			first[cfg.Model] = in.Info
 		}
-		servers[len(servers)-1].Clients[cfg.Model] = client
+		servers[len(servers)-1].Clients[cfg.Model] = in.Client
 	}
 	if !s.Resumed {
 		for i := range s.Run.Models {
@@ -231,25 +241,19 @@ func (s *Session) Connect(ctx context.Context) ([]Server, error) {
 	return servers, nil
 }
 
-// connect makes the client of one host and model and checks the model.
-func (s *Session) connect(ctx context.Context, cfg model.Config) (model.Chatter, model.ServerInfo, error) {
-	client, err := model.New(cfg)
-	if err != nil {
-		return nil, model.ServerInfo{}, err
+// check says whether the model one server described will do for the run.
+func (s *Session) check(in Inspection) error {
+	cfg, info := in.Config, in.Info
+	if in.Client == nil {
+		return in.Err
 	}
-	ictx, cancel := context.WithTimeout(ctx, model.InspectTimeout)
-	defer cancel()
-	info, err := client.Inspect(ictx)
-	if err != nil {
-		return nil, info, fmt.Errorf("asking the server %s about %s: %w", cfg.Host, cfg.Model, err)
+	if in.Err != nil {
+		return fmt.Errorf("asking the server %s about %s: %w", cfg.Host, cfg.Model, in.Err)
 	}
 	if was := s.recordedDigest(cfg.Model); s.Resumed && was != "" && !info.Matches(was) {
-		return nil, info, fmt.Errorf("cannot resume %s: the server's %s is now %s, the run started with %s", s.Dir, cfg.Model, info.Identity(), was)
+		return fmt.Errorf("cannot resume %s: the server's %s is now %s, the run started with %s", s.Dir, cfg.Model, info.Identity(), was)
 	}
-	if err := info.Require(s.Run.Think, slices.ContainsFunc(s.Run.Tracks, UsesTools)); err != nil {
-		return nil, info, err
-	}
-	return client, info, nil
+	return info.Require(s.Run.Think, slices.ContainsFunc(s.Run.Tracks, UsesTools))
 }
 
 // recordedDigest is the digest run.json holds for model name.

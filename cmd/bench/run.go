@@ -90,13 +90,14 @@ func runAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if !checkReady(ctx, c.App.ErrWriter, s, mode) {
+	asked, ok := checkReady(ctx, c.App.ErrWriter, s, mode)
+	if !ok {
 		return cli.Exit("", 1)
 	}
 	if err := useSandbox(c.App.ErrWriter, s, mode); err != nil {
 		return err
 	}
-	servers, err := s.Connect(ctx)
+	servers, err := s.ConnectInspected(asked) // what the checks asked: each server once
 	if err != nil {
 		return err
 	}
@@ -270,18 +271,19 @@ func splitList(s string) []string {
 	return out
 }
 
-// checkReady runs the doctor's checks; on failure it prints them, and then
-// what stops the run, by cause (refusalHelp). Nothing has been created yet.
-func checkReady(ctx context.Context, errw io.Writer, s *runner.Session, mode sandbox.Mode) bool {
-	checks := preflightAll(ctx, s, mode)
-	if pf.OK(checks) {
-		return true
+// checkReady runs the doctor's checks and returns what the servers said;
+// on failure it prints the checks, and then what stops the run, by cause
+// (refusalHelp). Nothing has been created yet.
+func checkReady(ctx context.Context, errw io.Writer, s *runner.Session, mode sandbox.Mode) ([]runner.Inspection, bool) {
+	res := preflightAll(ctx, s, mode)
+	if pf.OK(res.Checks) {
+		return res.Servers, true
 	}
-	for _, c := range checks {
+	for _, c := range res.Checks {
 		fmt.Fprintln(errw, c)
 	}
-	fmt.Fprintln(errw, refusalHelp(s, checks))
-	return false
+	fmt.Fprintln(errw, refusalHelp(s, res.Checks))
+	return nil, false
 }
 
 // refusalHelp says what stops the run, one paragraph per cause the failed
@@ -358,11 +360,12 @@ func tracksByTools(tracks []string) (tools, rest []string) {
 }
 
 // preflightAll runs the doctor's checks against every host and model of
-// the run, and the local ones (python3, the sandbox, the tasks) once.
-func preflightAll(ctx context.Context, s *runner.Session, mode sandbox.Mode) []pf.Check {
+// the run at once, and the local ones (python3, the sandbox, the tasks)
+// once meanwhile.
+func preflightAll(ctx context.Context, s *runner.Session, mode sandbox.Mode) pf.Result {
 	need := pf.NeedsOf(s.Run.Tracks)
 	need.Think, need.Sandbox = s.Run.Think, mode
-	return pf.Run(ctx, s.ServerConfigs(), need, s.Tasks)
+	return pf.Gather(ctx, s.ServerConfigs(), need, s.Tasks)
 }
 
 // useSandbox puts every test run of this process in the sandbox that mode

@@ -57,6 +57,7 @@ type Server struct {
 	served   int
 	requests []Request
 	models   []Model
+	hits     map[string]int // requests by "METHOD /path"
 }
 
 func newServer(t testing.TB, backend string, script []Reply, mux func(*Server) http.Handler) *Server {
@@ -67,10 +68,14 @@ func newServer(t testing.TB, backend string, script []Reply, mux func(*Server) h
 		Version: "0.17.4",
 		closing: make(chan struct{}),
 		script:  slices.Clone(script),
+		hits:    map[string]int{},
 		models:  []Model{{Name: DefaultModel, Digest: DefaultDigest, Capabilities: []string{"completion", "tools"}}},
 	}
 	inner := mux(s)
 	s.handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.mu.Lock()
+		s.hits[r.Method+" "+r.URL.Path]++
+		s.mu.Unlock()
 		if !s.pause(r.Context(), s.Latency) {
 			return
 		}
@@ -169,6 +174,14 @@ func (s *Server) Requests() []Request {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return slices.Clone(s.requests)
+}
+
+// Hits is how many requests the server received for method and path
+// ("GET", "/api/tags"), of any endpoint.
+func (s *Server) Hits(method, path string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.hits[method+" "+path]
 }
 
 // Remaining is the number of scripted replies not yet served (an Always entry counts once).
