@@ -25,6 +25,11 @@ type wire struct {
 	msgs  map[msgKey]kept
 	tools map[string][]byte
 	size  int // bytes held, at most wireMaxBytes
+
+	// The backend's wire forms of a message and of the tools, which
+	// json.Marshal encodes.
+	msgForm   func(Message) any
+	toolsForm func([]Tool) (any, error)
 }
 
 // wireMaxBytes bounds what a wire keeps: past it, it starts afresh.
@@ -58,8 +63,11 @@ type callKey struct{ id, name, args strID }
 
 const keyCalls = 4
 
+// newWire is the wire of Ollama's /api/chat.
 func newWire() *wire {
-	return &wire{msgs: map[msgKey]kept{}, tools: map[string][]byte{}}
+	return &wire{msgs: map[msgKey]kept{}, tools: map[string][]byte{},
+		msgForm:   func(m Message) any { return ollamaMessage(m) },
+		toolsForm: func(ts []Tool) (any, error) { return ollamaTools(ts) }}
 }
 
 // chatBody is the JSON body of /api/chat for req on model name, as pieces
@@ -112,7 +120,7 @@ func (w *wire) chatBody(name string, req Request, think *api.ThinkValue) ([][]by
 
 var comma = []byte{','}
 
-// message is m's encoding as an api.Message, kept.
+// message is m's encoding in the backend's form, kept.
 func (w *wire) message(m Message) ([]byte, error) {
 	k, keyed := keyOf(m)
 	if keyed {
@@ -123,7 +131,7 @@ func (w *wire) message(m Message) ([]byte, error) {
 			return e.enc, nil
 		}
 	}
-	enc, err := json.Marshal(ollamaMessage(m))
+	enc, err := json.Marshal(w.msgForm(m))
 	if err != nil {
 		return nil, fmt.Errorf("encoding a %s message: %w", m.Role, err)
 	}
@@ -133,8 +141,8 @@ func (w *wire) message(m Message) ([]byte, error) {
 	return enc, nil
 }
 
-// toolList is the encoding of tools as api.Tools, kept (found by their
-// contents: they are few and small).
+// toolList is the encoding of tools in the backend's form, kept (found by
+// their contents: they are few and small).
 func (w *wire) toolList(tools []Tool) ([]byte, error) {
 	var kb strings.Builder
 	for _, t := range tools {
@@ -152,7 +160,7 @@ func (w *wire) toolList(tools []Tool) ([]byte, error) {
 	if ok {
 		return enc, nil
 	}
-	at, err := ollamaTools(tools)
+	at, err := w.toolsForm(tools)
 	if err != nil {
 		return nil, err
 	}
