@@ -133,3 +133,27 @@ func TestInStreamErrorWords(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// TestDefaultReplyCap: a reply past the default cap (256 KiB for a cap of
+// 4096 tokens) is the model's failure on both backends, not retried; a
+// reply under it is read whole.
+func TestDefaultReplyCap(t *testing.T) {
+	for _, backend := range []string{model.BackendOllama, model.BackendOpenAI} {
+		srv := fake(t, backend, modeltest.Huge(256<<10+1), modeltest.Huge(200<<10))
+		cfg := srv.Config()
+		cfg.MaxReplyBytes = 0
+		req := userRequest("hi")
+		req.Options.MaxReplyTokens = 4096
+		c := newClient(t, cfg)
+		_, err := c.Chat(context.Background(), req)
+		if !errors.Is(err, model.ErrReplyTooLarge) || model.MeaningOf(err) != model.Stands || !strings.Contains(err.Error(), "262144 bytes") {
+			t.Errorf("%s: err = %v, want the model's reply_too_large at 262144 bytes", backend, err)
+		}
+		if resp, err := c.Chat(context.Background(), req); err != nil || len(resp.Message.Content) != 200<<10 {
+			t.Errorf("%s: a reply under the cap: %v, %d bytes", backend, err, len(resp.Message.Content))
+		}
+		if n := len(srv.Requests()); n != 2 {
+			t.Errorf("%s: %d requests; a reply too large is not retried", backend, n)
+		}
+	}
+}

@@ -141,19 +141,26 @@ func (s *Server) stopping() <-chan struct{} {
 }
 
 // Config is a model.Config pointing at the fake, with the default model,
-// fast retries, a short timeout and a one-second window for retrying an
-// unreachable server, for tests.
+// fast retries, a short timeout, a one-second window for retrying an
+// unreachable server and a reply cap of TestReplyCap, for tests.
 func (s *Server) Config() model.Config {
 	return model.Config{
-		Backend:     s.backend,
-		Host:        s.URL,
-		Model:       DefaultModel,
-		Timeout:     5 * time.Second,
-		RetryBase:   time.Millisecond,
-		MaxRetries:  3,
-		RetryWindow: time.Second,
+		Backend:       s.backend,
+		Host:          s.URL,
+		Model:         DefaultModel,
+		Timeout:       5 * time.Second,
+		RetryBase:     time.Millisecond,
+		MaxRetries:    3,
+		RetryWindow:   time.Second,
+		MaxReplyBytes: TestReplyCap,
 	}
 }
+
+// TestReplyCap is the reply cap of Config's clients: larger than a file
+// may hold (workspace.MaxFileBytes), so that a test of what a track does
+// with a huge reply reaches the track. The default cap (model.Config's
+// ReplyCap) is tested with a Config that leaves it at zero.
+const TestReplyCap = 8 << 20
 
 // SetModels replaces the models the server holds.
 func (s *Server) SetModels(ms ...Model) {
