@@ -212,15 +212,16 @@ func (e *LockedError) Error() string {
 // Lock takes the exclusive lock of the run folder dir: a flock on its
 // LockFile, which then says who holds it (pid, host, since when). It
 // refuses at once, with a *LockedError, a folder another writer holds,
-// in this process or another. The lock lasts until the returned file is
-// closed or the process ends. Readers (bench report) take no lock.
+// in this process or another (after lockGrace). The lock lasts until the
+// returned file is closed or the process ends. Readers (bench report)
+// take no lock.
 func Lock(dir string) (*os.File, error) {
 	path := filepath.Join(dir, LockFile)
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("opening the lock of %s: %w", dir, err)
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+	if err := flockSoon(f); err != nil {
 		defer f.Close()
 		if errors.Is(err, syscall.EWOULDBLOCK) {
 			holder, _ := io.ReadAll(io.LimitReader(f, 512))
@@ -234,6 +235,23 @@ func Lock(dir string) (*os.File, error) {
 	_ = f.Truncate(0)
 	_, _ = f.WriteAt([]byte(who), 0)
 	return f, nil
+}
+
+// lockGrace is how long Lock tries again before it refuses: a process
+// forked (to run a test) while a writer still held the lock shares it
+// until it execs its program, a moment after the writer let go.
+const lockGrace = time.Second
+
+// flockSoon takes f's exclusive flock, trying again for lockGrace.
+func flockSoon(f *os.File) error {
+	deadline := time.Now().Add(lockGrace)
+	for {
+		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		if !errors.Is(err, syscall.EWOULDBLOCK) || time.Now().After(deadline) {
+			return err
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 // Holder reports, without taking it, whether another writer holds the

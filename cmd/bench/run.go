@@ -313,7 +313,7 @@ func refusalHelp(s *runner.Session, checks []pf.Check) string {
 	}
 	unchanged := "Nothing was created or changed."
 	if s.Resumed {
-		unchanged = s.Dir + " is unchanged; resume it once this is fixed (add --host URL if the server has moved)."
+		unchanged = s.Dir + " is unchanged; resume it once this is fixed, or, if the server has moved, add --host URL."
 	}
 	return strings.Join(append(paras, unchanged), "\n")
 }
@@ -327,7 +327,11 @@ func refusalOf(s *runner.Session, c pf.Check) string {
 		if backend == "" || backend == model.BackendOllama {
 			how += fmt.Sprintf("; once it runs, pull the model if it is not there yet: `%s`", model.PullCommand(c.Host, name))
 		}
-		return fmt.Sprintf("bench run could not reach the model server at %s: %s. A run with --tracks oracle needs no server.", c.Host, how)
+		p := fmt.Sprintf("bench run could not reach the model server at %s: %s.", c.Host, how)
+		if !s.Resumed { // a resumed run keeps its tracks
+			p += " A run with --tracks oracle needs no server."
+		}
+		return p
 	case model.ErrModelNotFound:
 		return fmt.Sprintf("The model server at %s is up, but it has no model %s: %s, or choose one it has with --model.", c.Host, name,
 			(&model.Error{Kind: model.ErrModelNotFound, Backend: backend, Host: c.Host, Model: name}).Fix())
