@@ -81,7 +81,9 @@ func TestEpisodeErrorKinds(t *testing.T) {
 		{&model.Error{Kind: model.ErrTimeout}, record.ErrorTimeout, 0},
 		{&model.Error{Kind: model.ErrBadReply, Retries: 1}, record.ErrorBadReply, 1},
 		{&model.Error{Kind: model.ErrUnreachable}, record.ErrorUnreachable, 0},
-		{&model.Error{Kind: model.ErrRequest}, record.ErrorModel, 0},
+		{&model.Error{Kind: model.ErrRequest}, record.ErrorRefused, 0},
+		{&model.Error{Kind: model.ErrModelNotFound}, record.ErrorRefused, 0},
+		{&model.Error{Kind: model.ErrRequestTooLarge}, record.ErrorRequestTooLarge, 0},
 		{errors.New("the disk is full"), record.ErrorHarness, 0},
 	}
 	for _, c := range cases {
