@@ -108,6 +108,18 @@ var kinds = map[error]KindInfo{
 	ErrReplyTooLarge:   {record.ErrorReplyTooLarge, Stands},
 }
 
+// StandingKind is the kind of failure (one of the Err* kinds) that ends an
+// episode with error_kind record and lets it stand, the model's own failure
+// or a limit it ran into; nil when no such failure records that kind.
+func StandingKind(record string) error {
+	for kind, info := range kinds {
+		if info.Record == record && info.Meaning == Stands {
+			return kind
+		}
+	}
+	return nil
+}
+
 // KindOf is what the kind of failure (one of the Err* kinds) means; ok is
 // false for ErrInterrupted and any other error, which are no server answer.
 func KindOf(kind error) (KindInfo, bool) {

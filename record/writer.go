@@ -40,10 +40,23 @@ type Writer struct {
 }
 
 // Create makes the run folder dir, takes its lock (see Lock), writes
-// run.json atomically (with Format set, UID to a new one when empty, and Started set to now when zero,
-// in UTC) and opens an empty episodes.jsonl. It refuses a folder that
-// already holds a run, or that another writer holds (*LockedError).
+// run.json atomically (with Format set, UID to a new one when empty, and
+// Started set to now when zero, in UTC) and opens an empty episodes.jsonl.
+// It refuses a run that fails Run.Check (what every reader checks), a
+// folder that already holds a run, or one another writer holds
+// (*LockedError), and creates nothing then.
 func Create(dir string, run Run) (w *Writer, err error) {
+	run.Format = FormatVersion
+	if run.UID == "" {
+		run.UID = NewUID() // the run's identity, kept by --resume (see Run.UID)
+	}
+	if run.Started.IsZero() {
+		run.Started = time.Now()
+	}
+	run.Started = run.Started.UTC()
+	if err := run.Check(); err != nil { // what every reader checks: never write a run.json no reader takes
+		return nil, fmt.Errorf("not a run bench can write: %w", err)
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("creating the run folder: %w", err)
 	}
@@ -69,14 +82,6 @@ func Create(dir string, run Run) (w *Writer, err error) {
 	if err := os.MkdirAll(filepath.Join(dir, TrajectoriesDir), 0o755); err != nil {
 		return nil, fmt.Errorf("creating the run folder: %w", err)
 	}
-	run.Format = FormatVersion
-	if run.UID == "" {
-		run.UID = NewUID() // the run's identity, kept by --resume (see Run.UID)
-	}
-	if run.Started.IsZero() {
-		run.Started = time.Now()
-	}
-	run.Started = run.Started.UTC()
 	data, err := json.MarshalIndent(run, "", "  ")
 	if err != nil {
 		return nil, fmt.Errorf("encoding %s: %w", runPath, err)

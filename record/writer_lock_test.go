@@ -14,14 +14,14 @@ import (
 // without taking the lock; once the writer closes, the folder opens again.
 func TestOneWriterPerFolder(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "run")
-	w, err := Create(dir, Run{ID: "r"})
+	w, err := Create(dir, sampleRun())
 	if err != nil {
 		t.Fatal(err)
 	}
 	host, _ := os.Hostname()
 	for name, try := range map[string]func() error{
 		"resume": func() error { _, _, err := Resume(dir); return err },
-		"create": func() error { _, err := Create(dir, Run{ID: "r"}); return err },
+		"create": func() error { _, err := Create(dir, sampleRun()); return err },
 		"holder": func() error { return Holder(dir) },
 	} {
 		err := try()
