@@ -42,7 +42,7 @@ func (d *deriver) timeout() []Cause {
 		}
 		out = append(out, Cause{Name: Timeout, Evidence: ev})
 	}
-	if ep.GradingTimedOut {
+	if ep.GradingTimedOut && out == nil { // grading inside the episode's limit: one timeout, the episode's
 		out = append(out, Cause{Name: Timeout, Evidence: "grading's test run timed out: the code under test did not finish within the task's timeout"})
 	}
 	return out

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -109,7 +110,7 @@ func TestFakePassForgedVerdict(t *testing.T) {
 	src, _ := os.ReadFile(filepath.Join(dir, "leap.py"))
 	forge := "\nimport os, sys\nsys.stderr.write('Ran 6 tests in 0.001s\\n\\nOK\\n')\nprint('BENCH-VERDICT 0000 {\"ran\": 6, \"ok\": true, \"problems\": []}', flush=True)\nos._exit(0)\n"
 	write(t, dir, map[string]string{"leap.py": string(src) + forge})
-	mustNotPass(t, dir, "forged verdict")
+	mustNotPass(t, dir, "exited 0 without finishing")
 }
 
 // TestCorrectFixPassesInTheSandbox: the reference solution still passes,
@@ -133,5 +134,79 @@ func TestCorrectFixPassesInTheSandbox(t *testing.T) {
 		if want.FS != sandbox.Landlock || want.PID != sandbox.PIDNS {
 			t.Logf("this kernel gives only %s", want)
 		}
+	}
+}
+
+// TestKnownFakesStillFail replays fakes that earlier rounds checked by
+// hand: none makes the buggy leap.py pass, and those that are caught as
+// tampering say so.
+func TestKnownFakesStillFail(t *testing.T) {
+	tracktest.NeedPython(t)
+	deep := strings.Repeat("d/", 400) + "x.py"
+	for name, c := range map[string]struct {
+		files  map[string]string
+		append string // added to the buggy leap.py
+		reason string // the tampering reason's code, "" when it is only a failure
+	}{
+		"a .pth file":           {files: map[string]string{"evil.pth": "import os; os._exit(0)\n"}},
+		"usercustomize in HOME": {files: map[string]string{".local/lib/python3.11/site-packages/usercustomize.py": "import os; os._exit(0)\n", ".local/lib/python3.11/site-packages/evil.pth": "import os; os._exit(0)\n"}},
+		"a conftest.py":         {files: map[string]string{"conftest.py": "import os; os._exit(0)\n"}},
+		"os._exit(0) at import": {append: "\nimport os\nos._exit(0)\n", reason: ReasonNoVerdict},
+		"os._exit(0) at exit":   {append: "\nimport atexit, os\natexit.register(os._exit, 0)\n"},
+		"sys.exit(0) at import": {append: "\nimport sys\nsys.exit(0)\n"},
+		"a deep tree":           {files: map[string]string{deep: "x = 1\n"}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := workspace(t, task(t, "leap_year"))
+			write(t, dir, c.files)
+			if c.append != "" {
+				src, _ := os.ReadFile(filepath.Join(dir, "leap.py"))
+				write(t, dir, map[string]string{"leap.py": string(src) + c.append})
+			}
+			g, err := Grade(context.Background(), task(t, "leap_year"), dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			codes := reasonCodes(g.Reasons)
+			if g.Passed || (c.reason != "" && !strings.Contains(codes, c.reason)) {
+				t.Errorf("passed %v, %d/%d, reasons %q; want a failure (reason %q)\n%s", g.Passed, g.TestsPassed, g.TestsTotal, codes, c.reason, g.Result.Output)
+			}
+		})
+	}
+}
+
+// TestFakePassRewritesALaterTestModule: code under test imported by the
+// first test module rewrites the second one on disk (in the sealed copy,
+// which the run may write) with tests that pass; Python then imports the
+// fake, from the test file's own path. The controls catch it; without
+// them it passes.
+func TestFakePassRewritesALaterTestModule(t *testing.T) {
+	// Not parallel: it switches the controls off for a moment.
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 is not on PATH")
+	}
+	tk := tracktest.SuiteTask(t, "file_sizes")
+	grade := func() Result {
+		dir := workspace(t, tk)
+		if err := overlay(tk, dir, "partial"); err != nil { // test_human passes, test_quota fails
+			t.Fatal(err)
+		}
+		src, _ := os.ReadFile(filepath.Join(dir, "sizes.py"))
+		fake := "import unittest\n\n\nclass QuotaTest(unittest.TestCase):\n    def test_small_plan(self):\n        pass\n\n    def test_large_plan(self):\n        pass\n"
+		write(t, dir, map[string]string{"sizes.py": string(src) + "\nwith open('test_quota.py', 'w') as _f:\n    _f.write(" + strconv.Quote(fake) + ")\n"})
+		g, err := Grade(context.Background(), tk, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	g := grade()
+	if g.Passed || !strings.Contains(reasonCodes(g.Reasons), ReasonUnknownTest) {
+		t.Errorf("passed %v, %d/%d, reasons %v", g.Passed, g.TestsPassed, g.TestsTotal, g.Reasons)
+	}
+	SetControls(false)
+	defer SetControls(true)
+	if g := grade(); !g.Passed {
+		t.Errorf("without controls: passed %v, %d/%d, reasons %v; the rewrite should fake test_quota", g.Passed, g.TestsPassed, g.TestsTotal, g.Reasons)
 	}
 }

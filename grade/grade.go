@@ -6,7 +6,9 @@ package grade
 
 import (
 	"context"
+	"errors"
 	"os"
+	"slices"
 
 	"bench/tasks"
 	"bench/testrun"
@@ -21,6 +23,8 @@ type Result struct {
 	Tampered    bool     // a test file changed, a harness shadowed, bytecode planted, or the test run itself tampered with
 	Extra       []string // test modules the track added, left out of grading (not tampering)
 	Flags       []string // why Tampered, and what else was left out, one sentence each, sorted
+	Reasons     []Reason // why Tampered: a code and a sentence each, sorted by code
+	Refused     string   // why the workspace was not graded at all (over the workspace limit), or ""
 	Result      testrun.Result
 }
 
@@ -35,6 +39,11 @@ type Result struct {
 // could not be run at all (or ctx was cancelled).
 func Grade(ctx context.Context, t tasks.Task, dir string) (Result, error) {
 	var g Result
+	testrun.HideAnswers(t)
+	if why := overLimit(dir); why != "" {
+		g.Refused, g.TestsTotal, g.Failed = why, len(t.Tests), slices.Clone(t.Tests)
+		return g, nil
+	}
 	if err := cleanInPlace(t, dir, &g); err != nil {
 		return g, err
 	}
@@ -51,13 +60,13 @@ func Grade(ctx context.Context, t tasks.Task, dir string) (Result, error) {
 	if err != nil {
 		return g, err
 	}
-	res, v, err := runSealed(ctx, t, ws, root)
+	res, err := runSealed(ctx, t, ws, root, &g)
 	g.Result = res
-	if err != nil {
-		return g, err
+	if err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		// The caller's time ran out before the tests could run (the episode's limit).
+		g.Result.TimedOut, g.Passed, err = true, false, nil
 	}
-	score(t, &g, res, v)
-	return g, nil
+	return g, err
 }
 
 // cleanInPlace restores the protected test files in the workspace and
@@ -70,7 +79,7 @@ func cleanInPlace(t tasks.Task, dir string, g *Result) error {
 			return err
 		}
 		if changed {
-			g.flag("test file %s was changed, deleted or replaced; graded with the pristine copy", f)
+			g.flag(ReasonTestFileChanged, "test file %s was changed, deleted or replaced; graded with the pristine copy", f)
 		}
 	}
 	if isGo(t) {
@@ -83,24 +92,10 @@ func cleanInPlace(t tasks.Task, dir string, g *Result) error {
 		return err
 	}
 	for _, name := range shadowed {
-		g.flag("%s would shadow the test harness; left out", name)
+		g.flag(ReasonHarnessShadow, "%s would shadow the test harness; left out", name)
 	}
 	g.Extra, err = removeExtraTests(t, dir)
 	return err
-}
-
-// score reads the verdict: the parsed unittest output must agree with the
-// grading runner's signed verdict, or the run was tampered with.
-func score(t tasks.Task, g *Result, res testrun.Result, v verdict) {
-	g.TestsTotal = max(res.Total, len(t.Tests))
-	g.TestsPassed = min(res.Passed, g.TestsTotal)
-	g.Failed = res.Failed
-	if res.LoadError || res.Total < len(t.Tests) {
-		g.Failed = notPassed(t.Tests, res.Cases)
-	}
-	trusted := v.check(res, g)
-	g.Passed = trusted && res.ExitCode == 0 && !res.TimedOut && !res.LoadError &&
-		g.TestsTotal > 0 && g.TestsPassed == g.TestsTotal
 }
 
 // notPassed returns the tests of names that no case shows as passing.

@@ -46,10 +46,10 @@ func seal(ctx context.Context, t tasks.Task, dir, root string, g *Result) (strin
 		rel, _ := filepath.Rel(dir, p)
 		rel = filepath.ToSlash(rel)
 		seen[rel] = true
-		why, tamper := leaveOut(t, std, p, rel, d)
+		why, code := leaveOut(t, std, p, rel, d)
 		switch {
-		case why != "" && tamper:
-			g.flag("%s %s; left out", rel, why)
+		case why != "" && code != "":
+			g.flag(code, "%s %s; left out", rel, why)
 		case why != "":
 			g.note("%s %s; left out", rel, why)
 		case d.IsDir():
@@ -69,32 +69,35 @@ func seal(ctx context.Context, t tasks.Task, dir, root string, g *Result) (strin
 }
 
 // leaveOut says why the workspace entry rel is not carried into grading
-// ("" to carry it) and whether that is tampering. A Go task leaves out
-// only the module files the track added or changed (see goLeaveOut).
-func leaveOut(t tasks.Task, std map[string]bool, p, rel string, d fs.DirEntry) (why string, tamper bool) {
+// ("" to carry it) and, when that is tampering, the reason's code. A Go
+// task leaves out only the module files the track added or changed (see
+// goLeaveOut).
+func leaveOut(t tasks.Task, std map[string]bool, p, rel string, d fs.DirEntry) (why, code string) {
 	name := d.Name()
 	inRepo := exists(t, rel)
 	switch {
 	case d.Type()&fs.ModeSymlink != 0:
-		return "is a symbolic link", false
+		return "is a symbolic link", ""
 	case !d.IsDir() && !d.Type().IsRegular():
-		return "is not a regular file", false
+		return "is not a regular file", ""
 	case isGo(t):
-		return goLeaveOut(t, p, rel, d), false
+		return goLeaveOut(t, p, rel, d), ""
 	case d.IsDir() && name == "__pycache__":
-		return "is a bytecode cache (every test run sets PYTHONDONTWRITEBYTECODE, so it was planted)", true
+		return "is a bytecode cache (every test run sets PYTHONDONTWRITEBYTECODE, so it was planted)", ReasonBytecode
 	case !d.IsDir() && (strings.HasSuffix(name, ".pyc") || strings.HasSuffix(name, ".pyo")):
-		return "is compiled bytecode", true
+		return "is compiled bytecode", ReasonBytecode
 	case inRepo:
-		return "", false
+		return "", ""
 	case d.IsDir() && shadowsTest(t, rel):
-		return "is a package shadowing a test module", true
+		return "is a package shadowing a test module", ReasonTestShadow
+	case !d.IsDir() && shadowsTestModule(t, rel):
+		return "is a module that would be imported in place of a test module", ReasonTestShadow
 	case d.IsDir() && looksLikeTest(name):
-		return "is a test package the track added", false
+		return "is a test package the track added", ""
 	case shadowsStdlib(t, std, rel, name):
-		return "shadows a standard library module", true
+		return "shadows a standard library module", ReasonStdlibShadow
 	}
-	return "", false
+	return "", ""
 }
 
 // looksLikeTest reports whether a module or package name matches
@@ -108,6 +111,22 @@ func looksLikeTest(name string) bool {
 func shadowsTest(t tasks.Task, rel string) bool {
 	for _, f := range t.TestFiles {
 		if strings.TrimSuffix(f, ".py") == rel {
+			return true
+		}
+	}
+	return false
+}
+
+// shadowsTestModule reports whether the file rel, not itself a test file,
+// has the module name of a test file in the same folder
+// (test_leap.cpython-311-x86_64-linux-gnu.so or test_leap.so next to
+// test_leap.py): Python imports an extension module before the source.
+func shadowsTestModule(t tasks.Task, rel string) bool {
+	dir, name := path.Split(rel)
+	stem, _, _ := strings.Cut(name, ".")
+	for _, f := range t.TestFiles {
+		fdir, fname := path.Split(f)
+		if f != rel && fdir == dir && strings.HasSuffix(fname, ".py") && strings.TrimSuffix(fname, ".py") == stem {
 			return true
 		}
 	}
@@ -185,7 +204,7 @@ func carry(t tasks.Task, p, rel, ws string, g *Result) error {
 		return err
 	}
 	os.Remove(dst)
-	return os.WriteFile(dst, data, 0o644)
+	return writeSparse(dst, data, 0o644)
 }
 
 var errTooBig = errors.New("file too large")

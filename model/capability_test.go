@@ -8,6 +8,7 @@ import (
 
 	"bench/model"
 	"bench/model/modeltest"
+	"bench/record"
 )
 
 // TestInspectCapabilities: /api/show's capabilities say whether the model
@@ -55,7 +56,7 @@ func TestRequire(t *testing.T) {
 		t.Fatal(err)
 	}
 	err = info.Require(true, false)
-	if !errors.Is(err, model.ErrNoThinking) || model.Kind(err) != "model" {
+	if !errors.Is(err, model.ErrNoThinking) || model.Kind(err) != record.ErrorRefused {
 		t.Fatalf("Require(think) = %v, want ErrNoThinking", err)
 	}
 	if want := `model "tiny" cannot think: drop --think, or choose a model that can`; !strings.Contains(err.Error(), want) {

@@ -56,6 +56,11 @@ type Config struct {
 	Encoding    string        // token estimate encoding; "" = cl100k_base
 	RetryBase   time.Duration // first backoff delay; doubled per retry, with jitter
 	DialTimeout time.Duration // TCP connect timeout
+	// MaxReplyBytes caps one reply (its text, thinking and tool calls);
+	// 0 = the default for each request's options (Config.ReplyCap).
+	MaxReplyBytes int64
+
+	transport http.RoundTripper // the HTTP transport under the client's own; nil = a TCP one (tests replace it)
 }
 
 // withDefaults returns cfg with every zero field set.
@@ -161,10 +166,13 @@ func New(cfg Config) (Client, error) {
 // httpClient is the transport of both clients: a short dial timeout so a down
 // host fails fast; no overall timeout, since each call carries its own.
 func httpClient(cfg Config) *http.Client {
+	if cfg.transport != nil {
+		return &http.Client{Transport: capTransport{base: cfg.transport}}
+	}
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	d := &net.Dialer{Timeout: cfg.DialTimeout, KeepAlive: 30 * time.Second}
 	tr.DialContext = d.DialContext
-	return &http.Client{Transport: tailTransport{base: tr}}
+	return &http.Client{Transport: capTransport{base: tr}}
 }
 
 // Client is a Chatter that can also describe its server. The clients New
@@ -190,7 +198,9 @@ type ServerInfo struct {
 	Version      string   // "" when the server does not report one
 	Models       []string // sorted
 	HasModel     bool
-	Digest       string   // Ollama only
+	Digest       string   // Ollama only: the manifest's digest, as /api/tags reports it
+	Weights      string   // Ollama only: the digests of the weights, as /api/show names them (see SameModel); "" when it does not
+	Setup        string   // Ollama only: a digest of the template, system prompt and parameters /api/show reports
 	Capabilities []string // Ollama's /api/show capabilities, sorted; nil when not reported
 	Tools        bool
 	Thinking     bool

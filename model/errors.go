@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/http"
 	"strings"
 	"syscall"
 	"time"
@@ -22,6 +23,14 @@ var (
 	ErrInterrupted   = errors.New("interrupted")
 	ErrBadReply      = errors.New("unreadable reply from model server")
 	ErrRequest       = errors.New("model server rejected the request")
+	ErrAuth          = errors.New("model server refused the credentials")
+	// ErrRequestTooLarge is a server's refusal of a conversation longer
+	// than it accepts (413, or its context window).
+	ErrRequestTooLarge = errors.New("conversation too large for the model server")
+	// ErrReplyTooLarge is a reply that ran past the size cap (Config.MaxReplyBytes).
+	ErrReplyTooLarge = errors.New("reply too large")
+	// ErrModelMismatch is servers of one pool that serve a model differently (SameModel).
+	ErrModelMismatch = errors.New("servers disagree on the model")
 )
 
 // Error is a classified failure of one model call.
@@ -33,8 +42,12 @@ type Error struct {
 	Status  int           // HTTP status, when there was one
 	Retries int           // failed attempts that were retried before giving up
 	Timeout time.Duration // for ErrTimeout: the per-call limit
+	Limit   int64         // for ErrReplyTooLarge: the cap in bytes
 	Detail  string        // the server's or the transport's own words
 	Err     error         // the underlying error
+	// RetryAfter is the wait the server asked for (Retry-After), when it did.
+	RetryAfter    time.Duration
+	hasRetryAfter bool
 }
 
 // Error says what went wrong, on which host, and, where there is one, the
@@ -78,13 +91,25 @@ func (e *Error) head() string {
 		}
 		return fmt.Sprintf("cannot reach %s at %s (%s)", server, e.Host, hostPort(e.Host))
 	case ErrServer:
+		if e.Status == 429 {
+			return fmt.Sprintf("model server %s is limiting bench's rate", e.Host)
+		}
 		return fmt.Sprintf("model server %s failed", e.Host)
 	case ErrTimeout:
+		if e.Status == 408 {
+			return fmt.Sprintf("model server %s timed out waiting for the request", e.Host)
+		}
 		return fmt.Sprintf("model call to %s timed out after %s", e.Host, e.Timeout)
 	case ErrBadReply:
 		return fmt.Sprintf("model server %s sent a reply bench cannot read", e.Host)
 	case ErrRequest:
 		return fmt.Sprintf("model server %s rejected the request", e.Host)
+	case ErrAuth:
+		return fmt.Sprintf("model server %s refused bench's credentials", e.Host)
+	case ErrRequestTooLarge:
+		return fmt.Sprintf("model server %s refused the conversation as larger than it accepts", e.Host)
+	case ErrReplyTooLarge:
+		return fmt.Sprintf("the reply of model %q from %s ran past %d bytes (--max-reply-bytes)", e.Model, e.Host, e.Limit)
 	}
 	return fmt.Sprintf("model call to %s failed", e.Host)
 }
@@ -101,6 +126,7 @@ func (e *Error) Unwrap() error { return e.Err }
 type edge struct {
 	backend, host, model string
 	timeout              time.Duration
+	maxReply             int64 // the reply cap, for ErrReplyTooLarge
 }
 
 // classify turns a transport, status or decoding error into an *Error.
@@ -114,6 +140,8 @@ func (g edge) classify(parent context.Context, err error, status int, detail str
 	switch {
 	case parent.Err() != nil && errors.Is(parent.Err(), context.Canceled):
 		e.Kind = ErrInterrupted
+	case errors.Is(err, errTooLarge):
+		e.Kind, e.Limit, e.Detail = ErrReplyTooLarge, g.maxReply, ""
 	case isDial(err):
 		e.Kind = ErrUnreachable
 	case errors.Is(err, context.DeadlineExceeded) || isNetTimeout(err):
@@ -121,19 +149,15 @@ func (g edge) classify(parent context.Context, err error, status int, detail str
 		if parent.Err() != nil {
 			e.Detail = "the caller's deadline passed"
 		}
-	case status == 404:
-		e.Kind = ErrModelNotFound
-	case status >= 400 && refusal(detail) != nil:
-		e.Kind = refusal(detail)
-		if e.Kind != ErrRequest {
-			e.Detail = "" // the head says it in bench's words; Err keeps the server's
-		}
-	case status >= 500:
-		e.Kind = ErrServer
-		e.Detail = fmt.Sprintf("HTTP %d: %s", status, detail)
 	case status >= 400:
-		e.Kind = ErrRequest
-		e.Detail = fmt.Sprintf("HTTP %d: %s", status, detail)
+		e.Kind = statusKind(status, detail)
+		switch {
+		case e.Kind == ErrNoToolSupport || e.Kind == ErrNoThinking:
+			e.Detail = "" // the head says it in bench's words; Err keeps the server's
+		case e.Kind == ErrModelNotFound || refusalWords(status, detail):
+		default:
+			e.Detail = fmt.Sprintf("HTTP %d: %s", status, detail)
+		}
 	case isDropped(err):
 		e.Kind = ErrUnreachable
 		e.Detail = droppedPrefix + e.Detail
@@ -143,25 +167,15 @@ func (g edge) classify(parent context.Context, err error, status int, detail str
 	return e
 }
 
+// refusalWords reports whether an HTTP answer was told by the server's
+// words rather than its status: its detail is then shown as it is.
+func refusalWords(status int, detail string) bool {
+	d := strings.ToLower(detail)
+	return badOption(status, d) || contextExceeded(status, d)
+}
+
 // droppedPrefix starts the detail of a connection lost after it was made.
 const droppedPrefix = "the connection dropped: "
-
-// refusal recognises the server's refusals of a request by their words, as
-// Ollama writes them: a model without tools or thinking, and an option of
-// the wrong type (which Ollama answers with a 500 that no retry cures). It
-// returns the kind, or nil.
-func refusal(detail string) error {
-	d := strings.ToLower(detail)
-	switch {
-	case strings.Contains(d, "does not support tools"):
-		return ErrNoToolSupport
-	case strings.Contains(d, "does not support thinking"):
-		return ErrNoThinking
-	case strings.HasPrefix(d, "option ") && strings.Contains(d, " must be "):
-		return ErrRequest
-	}
-	return nil
-}
 
 // isDial reports a failure to connect at all (refused, no route, DNS, dial timeout).
 func isDial(err error) bool {
@@ -177,6 +191,15 @@ func isDial(err error) bool {
 func isNetTimeout(err error) bool {
 	var ne net.Error
 	return errors.As(err, &ne) && ne.Timeout() && !isDial(err)
+}
+
+// errTooLarge marks a reply stopped at its size cap.
+var errTooLarge = errors.New("the reply ran past its size cap")
+
+// withRetryAfter records the wait the answer's headers ask for, if any.
+func (e *Error) withRetryAfter(h http.Header) *Error {
+	e.RetryAfter, e.hasRetryAfter = retryAfter(h, time.Now())
+	return e
 }
 
 // errDropped marks a stream that ended without its final chunk.

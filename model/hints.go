@@ -30,7 +30,7 @@ func (e *Error) Fix() string {
 		if openai {
 			return openaiMissingFix(e.Host, e.Model)
 		}
-		return fmt.Sprintf("run `%sollama pull %s`", ollamaEnv(e.Host), e.Model)
+		return fmt.Sprintf("run `%s`", PullCommand(e.Host, e.Model))
 	case ErrUnreachable:
 		if openai {
 			return openaiServeFix(e.Host, e.Model) + ", or point elsewhere with --host, or use --backend ollama"
@@ -45,9 +45,24 @@ func (e *Error) Fix() string {
 	case ErrNoThinking:
 		return "drop --think, or choose a model that can"
 	case ErrTimeout:
+		if e.Status == 408 {
+			return "see the request timeout of the server or of a proxy in front of it"
+		}
 		return "raise the limit with --timeout"
 	case ErrServer:
+		if e.Status == 429 {
+			return "lower --parallel (or --parallel-per-host), or raise the server's rate limit"
+		}
 		return "see the server's log"
+	case ErrAuth:
+		if openai {
+			return "set OPENAI_API_KEY to a key the server accepts"
+		}
+		return fmt.Sprintf("Ollama asks for no key: check what answers at %s (a proxy in front of Ollama?) or point elsewhere with --host", hostPort(e.Host))
+	case ErrRequestTooLarge:
+		return "raise the server's limit on a request (a proxy's body size, the context size), or lower --max-turns"
+	case ErrReplyTooLarge:
+		return "raise --max-reply-bytes if replies this long are expected"
 	case ErrBadReply:
 		if openai {
 			return fmt.Sprintf("check that %s is an OpenAI-compatible /v1 endpoint (--host)", e.Host)
@@ -56,6 +71,11 @@ func (e *Error) Fix() string {
 	}
 	return ""
 }
+
+// PullCommand is the command that pulls model name onto the Ollama server
+// at host: `ollama pull qwen3:8b`, with OLLAMA_HOST=… before it for a host
+// other than the local default.
+func PullCommand(host, name string) string { return ollamaEnv(host) + "ollama pull " + name }
 
 // ollamaServeFix says how to start Ollama where bench looks for it.
 func ollamaServeFix(host string) string {

@@ -1,34 +1,31 @@
 package model
 
-import (
-	"errors"
+import "errors"
 
-	"bench/record"
-)
-
-// Kind names the failure of a model call as the results format records it:
-// record.ErrorUnreachable, ErrorTimeout, ErrorServer and ErrorBadReply for
-// the infrastructure's failures (record.InfraError), record.ErrorModel for
-// a request the server refused (unknown model, no tool support, no
-// thinking, a bad option). It returns "" for nil, for an interrupted call
-// (the caller's own cancel) and for any error that is not a model call's
-// failure (*Error): the caller names those, record.ErrorHarness for bench's own.
+// Kind names the failure of a model call as the results format records it
+// (its error_kind): the Answers table's kind, through KindOf. It returns ""
+// for nil, for an interrupted call (the caller's own cancel) and for any
+// error that is not a model call's failure (*Error): the caller names
+// those (record.ErrorFault, record.ErrorHarness).
 func Kind(err error) string {
 	var e *Error
 	if !errors.As(err, &e) {
 		return ""
 	}
-	switch e.Kind {
-	case ErrUnreachable:
-		return record.ErrorUnreachable
-	case ErrTimeout:
-		return record.ErrorTimeout
-	case ErrServer:
-		return record.ErrorServer
-	case ErrBadReply:
-		return record.ErrorBadReply
-	case ErrInterrupted:
+	k, ok := KindOf(e.Kind)
+	if !ok {
 		return ""
 	}
-	return record.ErrorModel
+	return k.Record
+}
+
+// MeaningOf is what err, a model call's failure, means for its episode; 0
+// when err is no server's answer (nil, interrupted, not an *Error).
+func MeaningOf(err error) Meaning {
+	var e *Error
+	if !errors.As(err, &e) {
+		return 0
+	}
+	k, _ := KindOf(e.Kind)
+	return k.Meaning
 }

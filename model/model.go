@@ -72,6 +72,9 @@ type Usage struct {
 	CompletionTokens    int `json:"completion_tokens"`
 	EstPromptTokens     int `json:"est_prompt_tokens"`
 	EstCompletionTokens int `json:"est_completion_tokens"`
+	// EstExtrapolated says that a text of the call was longer than
+	// EstExactBytes: its estimate is extrapolated from its start.
+	EstExtrapolated bool `json:"est_extrapolated,omitempty"`
 }
 
 // Add returns the sum of two usages.
@@ -81,6 +84,7 @@ func (u Usage) Add(v Usage) Usage {
 		CompletionTokens:    u.CompletionTokens + v.CompletionTokens,
 		EstPromptTokens:     u.EstPromptTokens + v.EstPromptTokens,
 		EstCompletionTokens: u.EstCompletionTokens + v.EstCompletionTokens,
+		EstExtrapolated:     u.EstExtrapolated || v.EstExtrapolated,
 	}
 }
 
@@ -91,8 +95,9 @@ func (u Usage) Total() int { return u.PromptTokens + u.CompletionTokens }
 type Response struct {
 	Message    Message
 	Usage      Usage
-	Wall       time.Duration // measured by the client, retries included
+	Wall       time.Duration // the client's wait for the reply, retries included
 	ModelTime  time.Duration // as reported by the backend (Ollama total_duration), else Wall
+	ServerTime time.Duration // as reported by the backend (Ollama total_duration); 0 when it reports none
 	Retries    int           // how many failed attempts preceded this reply
 	DoneReason string        // why the reply ended: StopEnd, StopLength, StopToolCalls, or the server's own word
 }

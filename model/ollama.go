@@ -1,26 +1,40 @@
 package model
 
 import (
+	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"math"
+	"net"
+	"net/http"
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ollama/ollama/api"
 )
 
-// ollamaClient talks to an Ollama server through its official Go client.
+// ollamaClient talks to an Ollama server: /api/chat is streamed by bench
+// itself (one encoded body for every attempt of a call, a pooled line
+// buffer, the reply read under the call's deadline and its size cap, a
+// stream's own errors kept), with the official client's wire types; the
+// other endpoints go through the official client.
 type ollamaClient struct {
-	cfg   Config
-	host  string
-	api   *api.Client
-	est   *Estimator
-	retry retrier
+	cfg     Config
+	host    string
+	chatURL string
+	http    *http.Client
+	api     *api.Client
+	est     *Estimator
+	retry   retrier
+	wire    *wire
 }
 
 func newOllama(cfg Config) (*ollamaClient, error) {
@@ -36,13 +50,17 @@ func newOllama(cfg Config) (*ollamaClient, error) {
 	if err != nil {
 		return nil, err
 	}
+	hc := httpClient(cfg)
 	g := edge{backend: BackendOllama, host: host, model: cfg.Model, timeout: cfg.Timeout}
 	return &ollamaClient{
-		cfg:   cfg,
-		host:  host,
-		api:   api.NewClient(u, httpClient(cfg)),
-		est:   est,
-		retry: newRetrier(cfg, g),
+		cfg:     cfg,
+		host:    host,
+		chatURL: u.JoinPath("/api/chat").String(),
+		http:    hc,
+		api:     api.NewClient(u, hc),
+		est:     est,
+		retry:   newRetrier(cfg, g),
+		wire:    newWire(),
 	}, nil
 }
 
@@ -51,25 +69,27 @@ func (c *ollamaClient) edge() edge { return c.retry.edge }
 // Chat sends req as one streamed /api/chat call and assembles the reply.
 func (c *ollamaClient) Chat(ctx context.Context, req Request) (Response, error) {
 	start := time.Now()
-	areq, err := c.chatRequest(req)
-	if err != nil {
-		return Response{}, err
-	}
+	limit := c.cfg.ReplyCap(req.Options)
+	r := c.retry
+	r.edge.maxReply = limit
 	var resp Response
-	attempt := func() (int, error) {
-		return c.retry.do(ctx, func(actx context.Context) error {
+	attempt := func(think *api.ThinkValue) (int, error) {
+		body, err := c.wire.chatBody(c.cfg.Model, req, think) // once per call: every attempt sends these bytes
+		if err != nil {
+			return 0, err
+		}
+		return r.do(ctx, func(actx context.Context) error {
 			var err error
-			resp, err = c.once(ctx, actx, areq)
+			resp, err = c.once(r.edge, ctx, actx, body, limit)
 			return err
 		})
 	}
-	retries, err := attempt()
+	retries, err := attempt(&api.ThinkValue{Value: req.Options.Think})
 	if err != nil && !req.Options.Think && thinkRefused(err) {
 		// Older Ollama servers refuse any "think" field, false included,
 		// for a model that cannot think; such a model does not think anyway.
-		areq.Think = nil
 		var more int
-		more, err = attempt()
+		more, err = attempt(nil)
 		retries += more + 1
 	}
 	if err != nil {
@@ -94,48 +114,166 @@ func thinkRefused(err error) bool {
 	return errors.As(err, &e) && e.Kind == ErrNoThinking
 }
 
-// once makes one attempt: streams the reply and assembles it.
-func (c *ollamaClient) once(parent, ctx context.Context, areq *api.ChatRequest) (Response, error) {
+// userAgent is what bench's chat requests say they are.
+const userAgent = "bench (ollama chat)"
+
+// once makes one attempt: posts body and reads the streamed reply, at
+// most limit bytes of it.
+func (c *ollamaClient) once(g edge, parent, ctx context.Context, body [][]byte, limit int64) (Response, error) {
+	size := 0
+	for _, p := range body {
+		size += len(p)
+	}
+	pieces := net.Buffers(slices.Clone(body)) // reading consumes the list, not the pieces
+	hreq, err := http.NewRequestWithContext(withCap(ctx, wireCap(limit)), http.MethodPost, c.chatURL, &pieces)
+	if err != nil {
+		return Response{}, g.classify(parent, err, 0, "")
+	}
+	hreq.ContentLength = int64(size)
+	hreq.Header.Set("Content-Type", "application/json")
+	hreq.Header.Set("Accept", "application/x-ndjson")
+	hreq.Header.Set("User-Agent", userAgent)
+	hresp, err := c.http.Do(hreq)
+	if err != nil {
+		return Response{}, g.classify(parent, err, 0, "")
+	}
+	defer hresp.Body.Close()
+	if hresp.StatusCode >= http.StatusBadRequest {
+		status, msg := hresp.StatusCode, errorText(hresp.Body)
+		return Response{}, g.classify(parent, fmt.Errorf("HTTP %s: %s", hresp.Status, msg), status, msg).withRetryAfter(hresp.Header)
+	}
+	resp, err := c.read(g, hresp.Body, limit)
+	if err != nil {
+		if e, ok := err.(*Error); ok {
+			return Response{}, e
+		}
+		return Response{}, g.classify(parent, err, 0, "")
+	}
+	return resp, nil
+}
+
+// errorText is the message of an error answer's body: its "error" field
+// when it is Ollama's JSON, else the start of the body as text.
+func errorText(body io.Reader) string {
+	b, _ := io.ReadAll(io.LimitReader(body, 64<<10))
+	var e struct {
+		Error string `json:"error"`
+	}
+	if json.Unmarshal(b, &e) == nil && e.Error != "" {
+		return e.Error
+	}
+	return clip(strings.TrimSpace(string(b)), 200)
+}
+
+// ollamaLine is one line of /api/chat's stream: a chunk, or the error
+// the server writes into the stream instead.
+type ollamaLine struct {
+	api.ChatResponse
+	Error string `json:"error"`
+}
+
+// linePool holds the line buffers of streamed replies, so that a call does
+// not allocate one (a line longer than the buffer grows a copy of its own).
+var linePool = sync.Pool{New: func() any { b := make([]byte, 64<<10); return &b }}
+
+// read assembles the streamed reply from body: each line a JSON chunk,
+// the last one done. The reply's text, thinking and tool calls may hold
+// at most limit bytes (errTooLarge); a stream that ends before its final
+// chunk is dropped (errDropped), and one whose read failed is that
+// failure, never the half line it cut.
+func (c *ollamaClient) read(g edge, body io.Reader, limit int64) (Response, error) {
+	buf := linePool.Get().(*[]byte)
+	defer linePool.Put(buf)
+	cr := &countReader{r: body}
+	sc := bufio.NewScanner(cr)
+	sc.Buffer((*buf)[:0], int(min(limit+64<<10, math.MaxInt32)))
+	partial := false
+	sc.Split(func(data []byte, atEOF bool) (int, []byte, error) {
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			return i + 1, data[:i], nil
+		}
+		if atEOF && len(data) > 0 {
+			partial = true
+			return len(data), data, nil
+		}
+		return 0, nil, nil
+	})
 	var (
 		resp    Response
 		content strings.Builder
-		done    bool
+		size    int64
 	)
-	ctx, tl := withTail(ctx)
 	resp.Message.Role = RoleAssistant
-	err := c.api.Chat(ctx, areq, func(r api.ChatResponse) error {
-		content.WriteString(r.Message.Content)
-		for _, tc := range r.Message.ToolCalls {
-			resp.Message.ToolCalls = append(resp.Message.ToolCalls, ToolCall{
-				ID:        tc.ID,
-				Name:      tc.Function.Name,
-				Arguments: encodeArgs(&tc.Function.Arguments),
-			})
+	for sc.Scan() {
+		if partial && cr.err != nil && cr.err != io.EOF {
+			break // a line cut by a failed read: the failure is the answer
 		}
-		if r.Done {
-			done = true
-			resp.DoneReason = r.DoneReason
-			resp.Usage.PromptTokens = r.PromptEvalCount
-			resp.Usage.CompletionTokens = r.EvalCount
-			resp.ModelTime = r.TotalDuration
+		line := bytes.TrimSpace(sc.Bytes())
+		if len(line) == 0 {
+			continue
 		}
-		return nil
-	})
-	if err == nil && !done {
-		// api.Client ignores the scanner's error: a stream cut by the
-		// attempt's deadline (or the caller's cancel) ends as if the server
-		// had closed it. The context tells which it was.
-		err = errDropped
-		if ctx.Err() != nil {
-			err = ctx.Err()
+		var chunk ollamaLine
+		if err := json.Unmarshal(line, &chunk); err != nil {
+			e := g.classify(context.Background(), err, 0, "")
+			e.Kind, e.Detail = ErrBadReply, fmt.Sprintf("expected JSON lines, got %q", clip(string(line), 120))
+			return Response{}, e
+		}
+		if chunk.Error != "" {
+			e := g.classify(context.Background(), errors.New(chunk.Error), 500, chunk.Error)
+			if e.Kind == ErrServer {
+				e.Detail = "the server reported: " + chunk.Error
+			}
+			return Response{}, e
+		}
+		m := chunk.Message
+		content.WriteString(m.Content)
+		size += int64(len(m.Content) + len(m.Thinking))
+		for _, tc := range m.ToolCalls {
+			call := ToolCall{ID: tc.ID, Name: tc.Function.Name, Arguments: encodeArgs(&tc.Function.Arguments)}
+			size += int64(len(call.Name) + len(call.Arguments))
+			resp.Message.ToolCalls = append(resp.Message.ToolCalls, call)
+		}
+		if size > limit {
+			return Response{}, errTooLarge
+		}
+		if chunk.Done {
+			resp.Message.Content = content.String()
+			resp.DoneReason = stopReason(chunk.DoneReason, len(resp.Message.ToolCalls) > 0)
+			resp.Usage.PromptTokens = chunk.PromptEvalCount
+			resp.Usage.CompletionTokens = chunk.EvalCount
+			resp.ModelTime, resp.ServerTime = chunk.TotalDuration, chunk.TotalDuration
+			return resp, nil
 		}
 	}
+	switch err := cmp.Or(sc.Err(), cr.failure()); {
+	case errors.Is(err, bufio.ErrTooLong):
+		return Response{}, errTooLarge
+	case err != nil:
+		return Response{}, err
+	}
+	return Response{}, errDropped
+}
+
+// countReader passes reads on and keeps the last error.
+type countReader struct {
+	r   io.Reader
+	err error
+}
+
+func (c *countReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
 	if err != nil {
-		return Response{}, c.classify(parent, err, tl)
+		c.err = err
 	}
-	resp.Message.Content = content.String()
-	resp.DoneReason = stopReason(resp.DoneReason, len(resp.Message.ToolCalls) > 0)
-	return resp, nil
+	return n, err
+}
+
+// failure is the read error that ended the body, nil for its clean end.
+func (c *countReader) failure() error {
+	if c.err == io.EOF {
+		return nil
+	}
+	return c.err
 }
 
 // encodeArgs re-encodes tool-call arguments as JSON text in the order the
@@ -173,9 +311,8 @@ func marshalPlain(v any) ([]byte, error) {
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
-// classify maps an error of the Ollama client to an *Error.
-// tl, when not nil, holds the end of the reply body.
-func (c *ollamaClient) classify(parent context.Context, err error, tl *tail) *Error {
+// classify maps an error of the official client (Inspect's calls) to an *Error.
+func (c *ollamaClient) classify(parent context.Context, err error) *Error {
 	var se api.StatusError
 	if errors.As(err, &se) {
 		return c.edge().classify(parent, err, se.StatusCode, se.ErrorMessage)
@@ -184,25 +321,9 @@ func (c *ollamaClient) classify(parent context.Context, err error, tl *tail) *Er
 	if errors.As(err, &ae) {
 		return c.edge().classify(parent, err, ae.StatusCode, ae.Error())
 	}
-	var syn *json.SyntaxError
-	var typ *json.UnmarshalTypeError
-	if errors.As(err, &syn) || errors.As(err, &typ) {
-		e := c.edge().classify(parent, err, 0, "")
-		if e.Kind == ErrBadReply {
-			e.Detail = "a streamed chunk is not a chat response: " + err.Error()
-		}
-		return e
-	}
 	e := c.edge().classify(parent, err, 0, "")
-	if e.Kind == ErrBadReply && tl != nil && !tl.rawLine(err.Error()) {
-		// Not a line of the body: api.Client hands back the message of an
-		// in-stream {"error": ...} as bare text.
-		e.Kind, e.Detail = ErrServer, "the server reported: "+err.Error()
-		if strings.Contains(strings.ToLower(err.Error()), "does not support tools") {
-			e.Kind = ErrNoToolSupport
-		}
-	} else if e.Kind == ErrBadReply {
-		e.Detail = fmt.Sprintf("expected JSON lines, got %q", clip(err.Error(), 120))
+	if e.Kind == ErrBadReply {
+		e.Detail = fmt.Sprintf("expected JSON, got %q", clip(err.Error(), 120))
 	}
 	return e
 }
@@ -213,27 +334,6 @@ func clip(s string, n int) string {
 		return s
 	}
 	return s[:n] + "…"
-}
-
-// chatRequest converts req into Ollama's wire form.
-func (c *ollamaClient) chatRequest(req Request) (*api.ChatRequest, error) {
-	msgs, err := ollamaMessages(req.Messages)
-	if err != nil {
-		return nil, err
-	}
-	tools, err := ollamaTools(req.Tools)
-	if err != nil {
-		return nil, err
-	}
-	stream := true
-	return &api.ChatRequest{
-		Model:    c.cfg.Model,
-		Messages: msgs,
-		Stream:   &stream,
-		Tools:    tools,
-		Options:  ollamaOptions(req.Options),
-		Think:    &api.ThinkValue{Value: req.Options.Think},
-	}, nil
 }
 
 // ollamaOptions always holds seed, temperature and num_ctx; top_p and
@@ -257,25 +357,22 @@ func ollamaOptions(o Options) map[string]any {
 	return m
 }
 
-func ollamaMessages(in []Message) ([]api.Message, error) {
-	out := make([]api.Message, 0, len(in))
-	for _, m := range in {
-		am := api.Message{Role: m.Role, Content: m.Content, ToolName: m.ToolName, ToolCallID: m.ToolCallID}
-		for i, tc := range m.ToolCalls {
-			args := api.NewToolCallFunctionArguments()
-			if strings.TrimSpace(tc.Arguments) != "" {
-				// Malformed arguments (the model's own) are sent back empty:
-				// Ollama's wire form holds an object, not text.
-				_ = json.Unmarshal([]byte(tc.Arguments), &args)
-			}
-			am.ToolCalls = append(am.ToolCalls, api.ToolCall{
-				ID:       tc.ID,
-				Function: api.ToolCallFunction{Index: i, Name: tc.Name, Arguments: args},
-			})
+// ollamaMessage converts one message into Ollama's wire form.
+func ollamaMessage(m Message) api.Message {
+	am := api.Message{Role: m.Role, Content: m.Content, ToolName: m.ToolName, ToolCallID: m.ToolCallID}
+	for i, tc := range m.ToolCalls {
+		args := api.NewToolCallFunctionArguments()
+		if strings.TrimSpace(tc.Arguments) != "" {
+			// Malformed arguments (the model's own) are sent back empty:
+			// Ollama's wire form holds an object, not text.
+			_ = json.Unmarshal([]byte(tc.Arguments), &args)
 		}
-		out = append(out, am)
+		am.ToolCalls = append(am.ToolCalls, api.ToolCall{
+			ID:       tc.ID,
+			Function: api.ToolCallFunction{Index: i, Name: tc.Name, Arguments: args},
+		})
 	}
-	return out, nil
+	return am
 }
 
 // ollamaTools converts the tools, in the order given.
@@ -301,23 +398,31 @@ func ollamaTools(in []Tool) (api.Tools, error) {
 	return out, nil
 }
 
-// Inspect asks /api/version, /api/tags and, when the model is present,
-// /api/show for its capabilities. A server that lists no capabilities is
-// assumed to support tools and thinking.
+// Inspect asks /api/version, /api/tags and /api/show at once (a distant
+// server then costs one round trip, not three): the version, whether the
+// model is present and, when it is, its weights and capabilities. A
+// server that lists no capabilities is assumed to support tools and
+// thinking.
 func (c *ollamaClient) Inspect(ctx context.Context) (ServerInfo, error) {
 	parent := ctx
 	ctx, cancel := context.WithTimeout(ctx, min(InspectTimeout, c.cfg.Timeout))
 	defer cancel()
 	info := ServerInfo{Backend: BackendOllama, Host: c.host, Model: c.cfg.Model}
-	v, err := c.api.Version(ctx)
-	if err != nil {
+	var (
+		wg                  sync.WaitGroup
+		v                   string
+		list                *api.ListResponse
+		show                *api.ShowResponse
+		vErr, lErr, showErr error
+	)
+	wg.Go(func() { v, vErr = c.api.Version(ctx) })
+	wg.Go(func() { list, lErr = c.api.List(ctx) })
+	wg.Go(func() { show, showErr = c.api.Show(ctx, &api.ShowRequest{Model: c.cfg.Model}) })
+	wg.Wait()
+	if err := cmp.Or(vErr, lErr); err != nil {
 		return info, c.classifyInspect(parent, err)
 	}
 	info.Version = v
-	list, err := c.api.List(ctx)
-	if err != nil {
-		return info, c.classifyInspect(parent, err)
-	}
 	for _, m := range list.Models {
 		info.Models = append(info.Models, m.Name)
 		if sameModel(m.Name, c.cfg.Model) || sameModel(m.Model, c.cfg.Model) {
@@ -326,12 +431,13 @@ func (c *ollamaClient) Inspect(ctx context.Context) (ServerInfo, error) {
 	}
 	slices.Sort(info.Models)
 	if !info.HasModel {
-		return info, nil
+		return info, nil // /api/show said 404, as it should
 	}
-	show, err := c.api.Show(ctx, &api.ShowRequest{Model: c.cfg.Model})
-	if err != nil {
-		return info, c.classifyInspect(parent, err)
+	if showErr != nil {
+		return info, c.classifyInspect(parent, showErr)
 	}
+	info.Weights = weightsOf(show.Modelfile)
+	info.Setup = setupOf(show.Template, show.System, show.Parameters)
 	for _, cp := range show.Capabilities {
 		info.Capabilities = append(info.Capabilities, string(cp))
 	}
@@ -351,7 +457,7 @@ const (
 // classifyInspect classifies an Inspect failure; there a 404 means the
 // address is not an Ollama server, not a missing model.
 func (c *ollamaClient) classifyInspect(parent context.Context, err error) error {
-	e := c.classify(parent, err, nil)
+	e := c.classify(parent, err)
 	if e.Kind == ErrModelNotFound {
 		e.Kind, e.Detail = ErrRequest, "HTTP 404 from the Ollama API: is this an Ollama server? "+e.Detail
 	}

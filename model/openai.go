@@ -1,10 +1,12 @@
 package model
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"slices"
 	"time"
@@ -26,6 +28,7 @@ type openaiClient struct {
 	api   openai.Client
 	est   *Estimator
 	retry retrier
+	wire  *wire
 }
 
 // dummyAPIKey is sent when OPENAI_API_KEY is unset: local servers want none.
@@ -48,6 +51,7 @@ func newOpenAI(cfg Config) (*openaiClient, error) {
 	return &openaiClient{
 		cfg:  cfg,
 		host: host,
+		wire: newOpenAIWire(),
 		api: openai.NewClient(
 			option.WithBaseURL(host+"/"),
 			option.WithAPIKey(key),
@@ -59,21 +63,29 @@ func newOpenAI(cfg Config) (*openaiClient, error) {
 	}, nil
 }
 
-// Chat sends req as one non-streamed chat completion.
+// Chat sends req as one non-streamed chat completion, its body built
+// once from wire's kept encodings for every attempt.
 func (c *openaiClient) Chat(ctx context.Context, req Request) (Response, error) {
 	start := time.Now()
-	params, err := c.params(req)
+	body, err := c.openaiBody(req)
 	if err != nil {
 		return Response{}, err
 	}
-	think := option.WithJSONSet("chat_template_kwargs", map[string]any{"enable_thinking": req.Options.Think})
+	limit := c.cfg.ReplyCap(req.Options)
+	r := c.retry
+	r.edge.maxReply = limit
 	var resp Response
-	retries, err := c.retry.do(ctx, func(actx context.Context) error {
-		cc, err := c.api.Chat.Completions.New(actx, params, think)
+	retries, err := r.do(ctx, func(actx context.Context) error {
+		pieces := net.Buffers(slices.Clone(body))
+		cc, err := c.api.Chat.Completions.New(withCap(actx, wireCap(limit)), openai.ChatCompletionNewParams{},
+			option.WithRequestBody("application/json", &pieces))
 		if err != nil {
-			return c.classify(ctx, err)
+			return c.classifyWith(r.edge, ctx, err)
 		}
 		resp, err = c.reply(cc)
+		if err == nil && replySize(resp.Message) > limit {
+			return r.edge.classify(ctx, errTooLarge, 0, "")
+		}
 		return err
 	})
 	resp.Retries = retries
@@ -84,6 +96,16 @@ func (c *openaiClient) Chat(ctx context.Context, req Request) (Response, error) 
 	resp.ModelTime = resp.Wall
 	c.est.fill(req, &resp)
 	return resp, nil
+}
+
+// replySize is the bytes of a reply the reply cap counts: its text and its
+// tool calls' names and arguments.
+func replySize(m Message) int64 {
+	n := int64(len(m.Content))
+	for _, tc := range m.ToolCalls {
+		n += int64(len(tc.Name) + len(tc.Arguments))
+	}
+	return n
 }
 
 // reply converts the first choice of a completion.
@@ -113,6 +135,11 @@ func (c *openaiClient) reply(cc *openai.ChatCompletion) (Response, error) {
 
 // classify maps an error of the OpenAI client to an *Error.
 func (c *openaiClient) classify(parent context.Context, err error) *Error {
+	return c.classifyWith(c.retry.edge, parent, err)
+}
+
+// classifyWith is classify with the edge of one call.
+func (c *openaiClient) classifyWith(g edge, parent context.Context, err error) *Error {
 	var ae *openai.Error
 	if errors.As(err, &ae) {
 		detail := ae.Message
@@ -122,48 +149,99 @@ func (c *openaiClient) classify(parent context.Context, err error) *Error {
 		if detail == "" && ae.Response != nil {
 			detail = ae.Response.Status
 		}
-		return c.retry.edge.classify(parent, err, ae.StatusCode, detail)
+		e := g.classify(parent, err, ae.StatusCode, detail)
+		if ae.Response != nil {
+			e.withRetryAfter(ae.Response.Header)
+		}
+		return e
 	}
-	e := c.retry.edge.classify(parent, err, 0, "")
+	e := g.classify(parent, err, 0, "")
 	if e.Kind == ErrBadReply {
 		e.Detail = "expected a chat completion in JSON: " + clip(err.Error(), 200)
 	}
 	return e
 }
 
-// params converts req into the wire form: seed and temperature always,
-// top_p and max_tokens when set.
-func (c *openaiClient) params(req Request) (openai.ChatCompletionNewParams, error) {
-	p := openai.ChatCompletionNewParams{
-		Model:       shared.ChatModel(c.cfg.Model),
-		Seed:        openai.Int(int64(req.Options.Seed)),
-		Temperature: openai.Float(req.Options.Temperature),
-	}
-	if req.Options.TopP != 0 {
-		p.TopP = openai.Float(req.Options.TopP)
-	}
-	if req.Options.MaxReplyTokens > 0 {
-		p.MaxTokens = openai.Int(int64(req.Options.MaxReplyTokens))
-	}
-	for _, m := range req.Messages {
-		p.Messages = append(p.Messages, openaiMessage(m))
-	}
-	for _, t := range req.Tools {
+// openaiTools converts the tools, in the order given.
+func openaiTools(in []Tool) ([]openai.ChatCompletionToolUnionParam, error) {
+	var out []openai.ChatCompletionToolUnionParam
+	for _, t := range in {
 		var schema map[string]any
 		raw := t.Parameters
 		if len(raw) == 0 {
 			raw = []byte(`{"type":"object","properties":{}}`)
 		}
 		if err := json.Unmarshal(raw, &schema); err != nil {
-			return p, fmt.Errorf("tool %q: parameters must be a JSON Schema object: %v", t.Name, err)
+			return nil, fmt.Errorf("tool %q: parameters must be a JSON Schema object: %v", t.Name, err)
 		}
 		fd := shared.FunctionDefinitionParam{Name: t.Name, Parameters: shared.FunctionParameters(schema)}
 		if t.Description != "" {
 			fd.Description = openai.String(t.Description)
 		}
-		p.Tools = append(p.Tools, openai.ChatCompletionFunctionTool(fd))
+		out = append(out, openai.ChatCompletionFunctionTool(fd))
 	}
-	return p, nil
+	return out, nil
+}
+
+// newOpenAIWire is the wire of chat completions.
+func newOpenAIWire() *wire {
+	return &wire{msgs: map[msgKey]kept{}, tools: map[string][]byte{},
+		msgForm:   func(m Message) any { return openaiMessage(m) },
+		toolsForm: func(ts []Tool) (any, error) { return openaiTools(ts) }}
+}
+
+// openaiBody is the JSON body of a chat completion for req, as pieces to
+// be sent one after the other, from w's kept encodings: the request params
+// would give, with chat_template_kwargs.enable_thinking set to think.
+func (c *openaiClient) openaiBody(req Request) ([][]byte, error) {
+	o := req.Options
+	var head bytes.Buffer
+	head.WriteString(`{"model":`)
+	if err := appendJSON(&head, c.cfg.Model); err != nil {
+		return nil, err
+	}
+	head.WriteString(`,"messages":[`)
+	pieces := [][]byte{head.Bytes()}
+	for i, m := range req.Messages {
+		if i > 0 {
+			pieces = append(pieces, comma)
+		}
+		enc, err := c.wire.message(m)
+		if err != nil {
+			return nil, err
+		}
+		pieces = append(pieces, enc)
+	}
+	var tail bytes.Buffer
+	tail.WriteString("]")
+	fields := []struct {
+		name string
+		v    any
+		set  bool
+	}{
+		{"seed", o.Seed, true}, {"temperature", o.Temperature, true},
+		{"top_p", o.TopP, o.TopP != 0}, {"max_tokens", o.MaxReplyTokens, o.MaxReplyTokens > 0},
+		{"chat_template_kwargs", map[string]bool{"enable_thinking": o.Think}, true},
+	}
+	for _, f := range fields {
+		if !f.set {
+			continue
+		}
+		tail.WriteString(`,"` + f.name + `":`)
+		if err := appendJSON(&tail, f.v); err != nil {
+			return nil, err
+		}
+	}
+	if len(req.Tools) > 0 {
+		enc, err := c.wire.toolList(req.Tools)
+		if err != nil {
+			return nil, err
+		}
+		tail.WriteString(`,"tools":`)
+		tail.Write(enc)
+	}
+	tail.WriteByte('}')
+	return append(pieces, tail.Bytes()), nil
 }
 
 // openaiMessage converts one message; tool results become tool messages

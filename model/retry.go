@@ -2,6 +2,7 @@ package model
 
 import (
 	"context"
+	"errors"
 	"math/rand/v2"
 	"time"
 )
@@ -18,10 +19,11 @@ const maxDownBackoff = 5 * time.Second
 const maxTimeoutRetries = 1
 
 // retrier runs one call with a per-attempt timeout and retries what another
-// attempt may cure, with bounded exponential backoff and jitter: a 5xx up to
-// max times, a timeout up to maxTimeoutRetries times (never more than max),
-// and an unreachable server for window after its first failure (never when
-// max is 0).
+// attempt may cure (the Answers table's Retry), with bounded exponential
+// backoff and jitter: a 5xx, 429 or 408 up to max times, after the wait the
+// server asks for with Retry-After when it does; a timeout up to
+// maxTimeoutRetries times (never more than max); and an unreachable server
+// for window after its first failure (never when max is 0).
 type retrier struct {
 	max     int
 	window  time.Duration
@@ -70,20 +72,23 @@ func (r retrier) next(ctx context.Context, err error, n *tally) (time.Duration, 
 	if !ok || ctx.Err() != nil {
 		return 0, false
 	}
-	switch e.Kind {
-	case ErrServer:
+	switch {
+	case e.Kind == ErrServer || e.Status == 408:
 		if n.server >= r.max {
 			return 0, false
 		}
 		n.server++
+		if e.hasRetryAfter {
+			return e.RetryAfter, true // the server knows when it can answer
+		}
 		return r.backoff(n.server - 1), true
-	case ErrTimeout:
+	case e.Kind == ErrTimeout:
 		if n.timeout >= min(r.max, maxTimeoutRetries) {
 			return 0, false
 		}
 		n.timeout++
 		return r.backoff(0), true
-	case ErrUnreachable:
+	case e.Kind == ErrUnreachable:
 		return r.nextDown(n)
 	}
 	return 0, false
@@ -107,11 +112,18 @@ func (r retrier) nextDown(n *tally) (time.Duration, bool) {
 	return min(r.backoff(n.down-1), maxDownBackoff, left), true
 }
 
-// once runs one attempt under the per-attempt timeout.
+// once runs one attempt under the per-attempt timeout. An attempt that
+// fails once its own deadline has passed (the caller's still running) is a
+// timeout, whatever the client made of the cut: a body that stopped half
+// way reads as malformed JSON, not as the slow server it was.
 func (r retrier) once(ctx context.Context, attempt func(ctx context.Context) error) error {
 	actx, cancel := context.WithTimeout(ctx, r.timeout)
 	defer cancel()
-	return attempt(actx)
+	err := attempt(actx)
+	if err != nil && ctx.Err() == nil && errors.Is(actx.Err(), context.DeadlineExceeded) && !errors.Is(err, ErrTimeout) {
+		return r.edge.classify(ctx, context.DeadlineExceeded, 0, "")
+	}
+	return err
 }
 
 // backoff is the delay before retry n (0-based): base·2ⁿ capped, then a

@@ -24,9 +24,9 @@ func TestRetrierStopsOnCancelDuringBackoff(t *testing.T) {
 	r := retrier{max: 5, base: time.Hour, timeout: time.Second, edge: edge{host: "h"}}
 	ctx, cancel := context.WithCancel(context.Background())
 	calls := 0
-	time.AfterFunc(20*time.Millisecond, cancel)
 	n, err := r.do(ctx, func(context.Context) error {
 		calls++
+		time.AfterFunc(20*time.Millisecond, cancel) // during the backoff that follows
 		return &Error{Kind: ErrServer}
 	})
 	if !errors.Is(err, ErrInterrupted) || calls != 1 || n != 1 {

@@ -12,7 +12,7 @@ import (
 )
 
 // TestOllamaErrorBodies replays error bodies as Ollama 0.24 writes them;
-// each becomes bench's own message, and none is retried.
+// each becomes bench's own message, stops the run (the setup is wrong), and none is retried.
 func TestOllamaErrorBodies(t *testing.T) {
 	cases := []struct {
 		name  string
@@ -36,7 +36,7 @@ func TestOllamaErrorBodies(t *testing.T) {
 			req := userRequest("hi")
 			req.Options.Think = c.think
 			_, err := newClient(t, srv.Config()).Chat(context.Background(), req)
-			if !errors.Is(err, c.kind) || model.Kind(err) != record.ErrorModel {
+			if !errors.Is(err, c.kind) || model.Kind(err) != record.ErrorRefused || model.MeaningOf(err) != model.Stops {
 				t.Fatalf("err = %v (kind %q), want %v", err, model.Kind(err), c.kind)
 			}
 			for _, w := range c.want {

@@ -101,9 +101,13 @@ func TestKind(t *testing.T) {
 		{&model.Error{Kind: model.ErrTimeout}, record.ErrorTimeout},
 		{&model.Error{Kind: model.ErrServer}, record.ErrorServer},
 		{&model.Error{Kind: model.ErrBadReply}, record.ErrorBadReply},
-		{&model.Error{Kind: model.ErrModelNotFound}, record.ErrorModel},
-		{&model.Error{Kind: model.ErrNoToolSupport}, record.ErrorModel},
-		{&model.Error{Kind: model.ErrRequest}, record.ErrorModel},
+		{&model.Error{Kind: model.ErrModelNotFound}, record.ErrorRefused},
+		{&model.Error{Kind: model.ErrNoToolSupport}, record.ErrorRefused},
+		{&model.Error{Kind: model.ErrNoThinking}, record.ErrorRefused},
+		{&model.Error{Kind: model.ErrRequest}, record.ErrorRefused},
+		{&model.Error{Kind: model.ErrAuth}, record.ErrorRefused},
+		{&model.Error{Kind: model.ErrRequestTooLarge}, record.ErrorRequestTooLarge},
+		{&model.Error{Kind: model.ErrReplyTooLarge}, record.ErrorReplyTooLarge},
 		{fmt.Errorf("turn 3: %w", &model.Error{Kind: model.ErrTimeout}), record.ErrorTimeout},
 	}
 	for _, c := range cases {

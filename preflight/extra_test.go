@@ -2,6 +2,7 @@ package preflight
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -55,5 +56,30 @@ func TestSandboxChecks(t *testing.T) {
 		if want := map[bool]Status{true: Pass, false: Fail}[p.OK]; on[i].Status != want {
 			t.Errorf("on, layer %s (available %v): %v", p.Layer, p.OK, on[i])
 		}
+	}
+}
+
+// TestHostsOfAModelAreCompared: bench doctor compares what the hosts of one
+// model serve with model.SameModel, the check bench run makes: the same
+// weights pass whatever the manifests, other weights fail, one host has
+// nothing to compare.
+func TestHostsOfAModelAreCompared(t *testing.T) {
+	w := "sha256:" + strings.Repeat("f", 64)
+	serve := func(weights, digest string) model.Config {
+		srv := modeltest.NewOllama(t)
+		srv.SetModels(modeltest.Model{Name: "qwen3:8b", Digest: digest, Weights: weights, Capabilities: []string{"completion", "tools"}})
+		return model.Config{Host: srv.URL, Model: "qwen3:8b"}
+	}
+	same := Run(context.Background(), []model.Config{serve(w, "sha256:aa"), serve(w, "sha256:bb")}, NeedsOf([]string{"workflow"}), nil)
+	if !OK(same) || !slices.ContainsFunc(same, func(c Check) bool { return c.Text == "qwen3:8b is the same on all 2 hosts (sha256:ffffffffffff)" }) {
+		t.Errorf("the same weights on two hosts: %v", same)
+	}
+	differ := Run(context.Background(), []model.Config{serve(w, "sha256:aa"), serve("sha256:"+strings.Repeat("e", 64), "sha256:aa")}, NeedsOf([]string{"workflow"}), nil)
+	if OK(differ) || !slices.ContainsFunc(differ, func(c Check) bool { return c.Kind == model.ErrModelMismatch && !c.OK() }) {
+		t.Errorf("other weights on two hosts: %v", differ)
+	}
+	one := Run(context.Background(), []model.Config{serve(w, "sha256:aa")}, NeedsOf([]string{"workflow"}), nil)
+	if slices.ContainsFunc(one, func(c Check) bool { return strings.Contains(c.Text, "the same on all") }) {
+		t.Errorf("one host compared with itself: %v", one)
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"bench/runner"
 	"bench/tasks"
+	"bench/testrun"
 )
 
 // pythonCheck runs `python3 --version`: the tasks' tests need it.
@@ -18,6 +19,7 @@ func pythonCheck(ctx context.Context) Check {
 	if err != nil {
 		return Check{Name: Python, Status: Fail, Text: "python3 is not on PATH", Fix: fix}
 	}
+	path = testrun.Interpreter(path) // the interpreter the tests run, without a version manager's shim
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	out, err := exec.CommandContext(ctx, path, "--version").CombinedOutput()

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"bench/model"
 	"bench/runner"
@@ -69,7 +70,13 @@ type Check struct {
 	Status Status
 	Text   string
 	Fix    string
-	Digest string // the model check's: the model's full digest, which Text shortens to 12 hex digits
+	Digest string // the model check's: the model's full digest (Identity: its weights'), which Text shortens to 12 hex digits
+	// Kind is, for a failed check of a model server, what failed as one of
+	// model's Err* kinds (ErrUnreachable, ErrModelNotFound, ErrNoToolSupport,
+	// ErrNoThinking, …), so that a front end can word its refusal by cause;
+	// nil otherwise.
+	Kind error
+	Host string // the server a server check is about
 }
 
 // OK reports whether the check does not stop a run (it passed or was skipped).
@@ -110,29 +117,92 @@ func All() Needs { return NeedsOf(runner.TrackWords()) }
 // Run makes the checks need calls for, in order: the model server's of
 // each of servers (model.Servers: each host and model of a run) when a
 // track calls the model (tool support only when one uses tools; a host that
-// cannot be reached named once), then once python3, the sandbox and the
-// oracle check of every task in taskList (none when it is empty).
+// cannot be reached named once), then, for a model on several hosts,
+// whether they all serve it the same (model.SameModel, the check bench run
+// makes too), then once python3, the sandbox and the oracle check of every
+// task in taskList (none when it is empty). It asks every server at once,
+// while the checks of this machine run.
 func Run(ctx context.Context, servers []model.Config, need Needs, taskList []tasks.Task) []Check {
-	var checks []Check
+	return Gather(ctx, servers, need, taskList).Checks
+}
+
+// Result is what the checks before a run found: the checks, in order,
+// and what each server said (in servers' order; none when no track calls
+// a model), for runner.Session.ConnectInspected, so that a run asks each
+// server once.
+type Result struct {
+	Checks  []Check
+	Servers []runner.Inspection
+}
+
+// Gather is Run, also returning what the servers said.
+func Gather(ctx context.Context, servers []model.Config, need Needs, taskList []tasks.Task) Result {
+	var res Result
+	var wg sync.WaitGroup
 	if need.Model {
-		down := map[string]bool{}
-		for _, cfg := range servers {
-			if down[cfg.Host] {
-				continue
-			}
-			sc := serverChecks(ctx, cfg, need)
-			down[cfg.Host] = sc[0].Name == Server && !sc[0].OK()
-			checks = append(checks, sc...)
-		}
-	} else {
-		checks = append(checks, Check{Name: Server, Status: Skipped, Text: notNeeded(need.Tracks, "calls no model", "calls a model")})
+		wg.Go(func() { res.Servers = runner.Inspect(ctx, servers) })
 	}
-	checks = append(checks, pythonCheck(ctx))
-	checks = append(checks, sandboxChecks(need.Sandbox)...)
+	local := []Check{pythonCheck(ctx)}
+	local = append(local, sandboxChecks(need.Sandbox)...)
 	if len(taskList) > 0 {
-		checks = append(checks, tasksCheck(ctx, taskList))
+		local = append(local, tasksCheck(ctx, taskList))
+	}
+	wg.Wait()
+	if need.Model {
+		res.Checks = modelServers(res.Servers, need)
+	} else {
+		res.Checks = []Check{{Name: Server, Status: Skipped, Text: notNeeded(need.Tracks, "calls no model", "calls a model")}}
+	}
+	res.Checks = append(res.Checks, local...)
+	return res
+}
+
+// modelServers words what every server said, then whether the hosts of a
+// model agree on it; a host that cannot be reached is named once.
+func modelServers(ins []runner.Inspection, need Needs) []Check {
+	var checks []Check
+	down := map[string]bool{}
+	seen := map[string][]model.ServerInfo{} // model name → what each host that has it said
+	var order []string
+	for _, in := range ins {
+		cfg := in.Config
+		if down[cfg.Host] {
+			continue
+		}
+		sc := serverChecks(in, need)
+		down[cfg.Host] = sc[0].Name == Server && !sc[0].OK()
+		checks = append(checks, sc...)
+		if in.Err == nil && in.Info.HasModel {
+			if _, ok := seen[cfg.Model]; !ok {
+				order = append(order, cfg.Model)
+			}
+			seen[cfg.Model] = append(seen[cfg.Model], in.Info)
+		}
+	}
+	for _, name := range order {
+		if c, ok := sameModelCheck(seen[name]); ok {
+			checks = append(checks, c)
+		}
 	}
 	return checks
+}
+
+// sameModelCheck says whether the hosts that serve one model serve it the
+// same; ok is false for a model on one host, which has nothing to agree with.
+func sameModelCheck(infos []model.ServerInfo) (Check, bool) {
+	if len(infos) < 2 {
+		return Check{}, false
+	}
+	for _, info := range infos[1:] {
+		if err := model.SameModel(infos[0], info); err != nil {
+			return Check{Name: Model, Status: Fail, Text: err.Error(), Kind: model.ErrModelMismatch}, true
+		}
+	}
+	t := fmt.Sprintf("%s is the same on all %d hosts", infos[0].Model, len(infos))
+	if id := infos[0].Identity(); id != "" {
+		t += " (" + ShortDigest(id) + ")"
+	}
+	return Check{Name: Model, Status: Pass, Text: t, Digest: infos[0].Identity()}, true
 }
 
 // OK reports whether no check failed.

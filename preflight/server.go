@@ -1,35 +1,34 @@
 package preflight
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 
 	"bench/model"
+	"bench/runner"
 )
 
 // minOllama is the oldest Ollama with tool calling (0.3.0).
 var minOllama = [3]int{0, 3, 0}
 
-// serverChecks asks the server once; the checks that depend on a reachable
-// server are left out when it is not, and tool support is skipped when no
-// track uses tools. A failure the model package classifies is worded by its
-// *model.Error, which carries the fix.
-func serverChecks(ctx context.Context, cfg model.Config, need Needs) []Check {
+// serverChecks words what one server said (runner.Inspect); the checks
+// that depend on a reachable server are left out when it is not, and tool
+// support is skipped when no track uses tools. A failure the model package
+// classifies is worded by its *model.Error, which carries the fix.
+func serverChecks(in runner.Inspection, need Needs) []Check {
+	cfg, info, err := in.Config, in.Info, in.Err
 	isOllama := cfg.Backend == "" || cfg.Backend == model.BackendOllama
-	client, err := model.New(cfg)
-	if err != nil {
-		return []Check{{Name: Server, Status: Fail, Text: err.Error(), Fix: "bench doctor --backend ollama|openai --host URL"}}
+	if in.Client == nil {
+		return []Check{{Name: Server, Status: Fail, Text: err.Error(), Fix: "bench doctor --backend ollama|openai --host URL", Host: cfg.Host}}
 	}
-	ictx, cancel := context.WithTimeout(ctx, model.InspectTimeout)
-	defer cancel()
-	info, err := client.Inspect(ictx)
 	if err != nil {
-		c := Check{Name: Server, Status: Fail, Text: err.Error()}
+		c := Check{Name: Server, Status: Fail, Text: err.Error(), Host: info.Host}
 		var me *model.Error
-		if !errors.As(err, &me) {
+		if errors.As(err, &me) {
+			c.Kind = me.Kind
+		} else {
 			c.Fix = "check that --host / OLLAMA_HOST points at an Ollama server, or --host at an OpenAI-compatible /v1 endpoint with --backend openai"
 		}
 		return []Check{c}
@@ -38,7 +37,7 @@ func serverChecks(ctx context.Context, cfg model.Config, need Needs) []Check {
 	if !isOllama {
 		kind = "OpenAI-compatible server"
 	}
-	checks := []Check{{Name: Server, Status: Pass, Text: fmt.Sprintf("%s at %s is reachable", kind, info.Host)}}
+	checks := []Check{{Name: Server, Status: Pass, Text: fmt.Sprintf("%s at %s is reachable", kind, info.Host), Host: info.Host}}
 	checks = append(checks, versionCheck(info, isOllama), modelCheck(cfg, info))
 	switch {
 	case !need.Tools:
@@ -48,6 +47,9 @@ func serverChecks(ctx context.Context, cfg model.Config, need Needs) []Check {
 	}
 	if need.Think && info.HasModel {
 		checks = append(checks, thinkCheck(info))
+	}
+	for i := range checks {
+		checks[i].Host = info.Host
 	}
 	return checks
 }
@@ -81,14 +83,17 @@ func modelCheck(cfg model.Config, info model.ServerInfo) Check {
 		if len(info.Capabilities) > 0 {
 			t += ", capabilities " + strings.Join(info.Capabilities, ", ")
 		}
-		return Check{Name: Model, Status: Pass, Text: t, Digest: info.Digest}
+		if info.Weights != "" {
+			t += "; weights " + ShortDigest(info.Weights)
+		}
+		return Check{Name: Model, Status: Pass, Text: t, Digest: info.Identity()}
 	}
 	has := "none"
 	if len(info.Models) > 0 {
 		has = strings.Join(info.Models, ", ")
 	}
 	err := &model.Error{Kind: model.ErrModelNotFound, Backend: info.Backend, Host: info.Host, Model: cfg.Model}
-	return Check{Name: Model, Status: Fail, Text: fmt.Sprintf("%s (the server has: %s)", err.Error(), has)}
+	return Check{Name: Model, Status: Fail, Text: fmt.Sprintf("%s (the server has: %s)", err.Error(), has), Kind: model.ErrModelNotFound}
 }
 
 // toolsCheck says whether the model supports tool calling; a model that
@@ -101,7 +106,7 @@ func toolsCheck(cfg model.Config, info model.ServerInfo, isOllama bool) Check {
 		return Check{Name: Tools, Status: Pass, Text: cfg.Model + " supports tool calling"}
 	}
 	err := &model.Error{Kind: model.ErrNoToolSupport, Backend: info.Backend, Host: info.Host, Model: cfg.Model}
-	return Check{Name: Tools, Status: Fail, Text: err.Error() + " (the agent track needs it; --tracks workflow,workflow-retry does not)"}
+	return Check{Name: Tools, Status: Fail, Text: err.Error() + " (the agent track needs it; --tracks workflow,workflow-retry does not)", Kind: model.ErrNoToolSupport}
 }
 
 // parseVersion reads "major.minor.patch", ignoring a suffix such as "-rc1".
@@ -147,7 +152,7 @@ func ShortDigest(d string) string {
 // model that cannot is worded by model.ErrNoThinking.
 func thinkCheck(info model.ServerInfo) Check {
 	if err := info.Require(true, false); err != nil {
-		return Check{Name: Think, Status: Fail, Text: err.Error()}
+		return Check{Name: Think, Status: Fail, Text: err.Error(), Kind: model.ErrNoThinking}
 	}
 	return Check{Name: Think, Status: Pass, Text: info.Model + " can think"}
 }

@@ -149,7 +149,7 @@ func (l *outcomeLine) set(s *scanner, key []byte) bool {
 		return s.list(&l.toolCalls)
 	case "steps":
 		return s.list(&l.steps)
-	case "failed_tests", "tamper_reasons":
+	case "failed_tests":
 		return s.list(nil)
 	case "format":
 		return s.integer(&l.format)
@@ -175,7 +175,7 @@ func (l *outcomeLine) set(s *scanner, key []byte) bool {
 		return s.integer(&l.retries)
 	case "cut_replies":
 		return s.integer(&l.cutReplies)
-	case "model_calls", "wall_ms", "model_ms", "test_ms", "workflow_calls", "workflow_tokens", "workflow_est_tokens":
+	case "model_calls", "wall_ms", "model_ms", "server_ms", "test_ms", "workflow_calls", "workflow_tokens", "workflow_est_tokens":
 		return s.integer(nil)
 	case "passed":
 		return s.boolean(&l.passed)
@@ -185,6 +185,8 @@ func (l *outcomeLine) set(s *scanner, key []byte) bool {
 		return s.boolean(nil)
 	case "sandbox":
 		return s.sandbox()
+	case "tamper_reasons": // rare, and not part of an Outcome: encoding/json reads the line
+		return false
 	}
 	return false // another spelling (encoding/json matches names in any case) or a field Episode lacks
 }
@@ -196,7 +198,7 @@ var plainFields = []string{
 	"task", "track", "model", "exit_reason", "error_kind", "trajectory_sha256", "run", "host", "posture", "error", "status",
 	"tool_calls", "steps", "failed_tests", "tamper_reasons",
 	"format", "seed", "repeat", "tests_passed", "tests_total", "turns", "prompt_tokens", "completion_tokens",
-	"est_prompt_tokens", "est_completion_tokens", "retries", "cut_replies", "model_calls", "wall_ms", "model_ms", "test_ms",
+	"est_prompt_tokens", "est_completion_tokens", "retries", "cut_replies", "model_calls", "wall_ms", "model_ms", "server_ms", "test_ms",
 	"workflow_calls", "workflow_tokens", "workflow_est_tokens",
 	"passed", "grading_timed_out", "tests_tampered", "sandbox",
 }

@@ -20,23 +20,30 @@ const (
 	ExitTimeout     = "timeout" // the episode's wall-clock limit (--episode-timeout) ran out
 )
 
-// Error kinds recorded on an episode whose exit reason is "error". The first
-// four are the infrastructure's: such an episode says nothing about the
-// model, is left out of every rate, and is redone by --resume.
+// Error kinds recorded on an episode whose exit reason is "error", by whose
+// failure it was (model.Answers and docs/RESULTS.md tell which server answer
+// gives which). The first six are the infrastructure's: such an episode is
+// lost: it says nothing about the model, is left out of every rate, and is
+// redone by --resume. The others stand.
 const (
 	ErrorUnreachable = "unreachable" // the server refused or dropped the connection
-	ErrorTimeout     = "timeout"     // a model call ran past --timeout
-	ErrorServer      = "server"      // the server answered 5xx
+	ErrorTimeout     = "timeout"     // a model call ran past --timeout (or the server answered 408)
+	ErrorServer      = "server"      // the server answered 5xx or 429
 	ErrorBadReply    = "bad_reply"   // the server's reply could not be read
-	ErrorModel       = "model"       // the request was refused (unknown option, no thinking, ...)
-	ErrorHarness     = "harness"     // bench itself failed (a workspace, a write)
+	ErrorRefused     = "refused"     // the server refused the request for a reason of the setup (401, 403, model not found, a bad option): the run stops
+	ErrorFault       = "fault"       // the machine failed bench: no space, no memory, a workspace that could not be made or cleaned, a result that could not be written
+
+	ErrorReplyTooLarge   = "reply_too_large"   // the model's reply ran past the size cap (--max-reply-bytes): the model's failure
+	ErrorRequestTooLarge = "request_too_large" // the conversation outgrew what the server accepts (413, or a context-length refusal): a limit the episode ran into
+	ErrorModel           = "model"             // written before refusals were told apart: the server refused the request
+	ErrorHarness         = "harness"           // bench failed after the track acted, not for the machine's resources (a track that panicked, grading that could not run): stands, since a model can provoke it
 )
 
 // InfraError reports whether an error kind is the infrastructure's rather
-// than the model's or bench's.
+// than the model's or bench's: an episode that ended with it is lost.
 func InfraError(kind string) bool {
 	switch kind {
-	case ErrorUnreachable, ErrorTimeout, ErrorServer, ErrorBadReply:
+	case ErrorUnreachable, ErrorTimeout, ErrorServer, ErrorBadReply, ErrorRefused, ErrorFault:
 		return true
 	}
 	return false
@@ -106,6 +113,11 @@ type Run struct {
 	WorkflowModel       string `json:"workflow_model,omitempty"`
 	WorkflowModelDigest string `json:"workflow_model_digest,omitempty"`
 
+	// MaxReplyBytes is --max-reply-bytes: the cap on one reply's bytes
+	// (text, thinking, tool calls) that bench reads; 0 = the default, 4 ×
+	// MaxTokens (or NumCtx) × 16 bytes.
+	MaxReplyBytes int64 `json:"max_reply_bytes,omitempty"`
+
 	// Sandbox is what the test runs were confined by (nil in runs from before the sandbox).
 	Sandbox *Sandbox `json:"sandbox,omitempty"`
 }
@@ -154,6 +166,7 @@ type Episode struct {
 	EstCompletionTokens int      `json:"est_completion_tokens"`
 	WallMS              int64    `json:"wall_ms"`
 	ModelMS             int64    `json:"model_ms"`
+	ServerMS            int64    `json:"server_ms,omitempty"` // the server's own time on the episode's calls (Ollama total_duration); omitted when it reports none
 	TestMS              int64    `json:"test_ms"`
 	TestsTampered       bool     `json:"tests_tampered"`
 	Posture             string   `json:"posture"` // "coding" or "general" for tracks with a posture, else ""
@@ -162,7 +175,10 @@ type Episode struct {
 	Retries             int      `json:"retries"`              // model calls retried after a transport or server failure
 	CutReplies          int      `json:"cut_replies"`          // replies the server cut at the reply cap (stop reason "length")
 	GradingTimedOut     bool     `json:"grading_timed_out,omitempty"`
-	TrajectorySHA256    string   `json:"trajectory_sha256,omitempty"` // digest of the trajectory file as it was when the episode ended
+	// TamperReasons says why TestsTampered is set: one entry per reason,
+	// sorted by code (the codes are listed in docs/SANDBOX.md).
+	TamperReasons    []TamperReason `json:"tamper_reasons,omitempty"`
+	TrajectorySHA256 string         `json:"trajectory_sha256,omitempty"` // digest of the trajectory file as it was when the episode ended
 
 	// WorkflowCalls, WorkflowTokens and WorkflowEstTokens are the share of
 	// ModelCalls and of the tokens (the server's prompt plus completion
@@ -174,6 +190,14 @@ type Episode struct {
 
 	// Sandbox is what the grading run was confined by (nil in runs from before the sandbox).
 	Sandbox *Sandbox `json:"sandbox,omitempty"`
+}
+
+// TamperReason is one reason why grading did not believe a test run or
+// found the workspace tampered with: a short code from docs/SANDBOX.md and
+// a sentence about this episode.
+type TamperReason struct {
+	Code   string `json:"code"`
+	Detail string `json:"detail"`
 }
 
 // Lost reports whether the episode was ended by an infrastructure failure:

@@ -133,7 +133,7 @@ func TestCreateLeavesNoTempFiles(t *testing.T) {
 	for _, e := range entries {
 		names = append(names, e.Name())
 	}
-	if want := []string{EpisodesFile, RunFile, TrajectoriesDir}; !reflect.DeepEqual(names, want) {
+	if want := []string{EpisodesFile, RunFile, LockFile, TrajectoriesDir}; !reflect.DeepEqual(names, want) {
 		t.Errorf("run folder holds %q, want %q", names, want)
 	}
 }

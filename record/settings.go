@@ -25,6 +25,7 @@ func (r Run) Settings() []Setting {
 		{"num-ctx", strconv.Itoa(r.NumCtx)},
 		{"top-p", strconv.FormatFloat(r.TopP, 'g', -1, 64)},
 		{"max-tokens", strconv.Itoa(r.MaxTokens)},
+		{"max-reply-bytes", strconv.FormatInt(r.MaxReplyBytes, 10)},
 		{"think", strconv.FormatBool(r.Think)},
 		{"posture", r.Posture},
 		{"max-turns", strconv.Itoa(r.MaxTurns)},

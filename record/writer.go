@@ -4,10 +4,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -16,6 +19,10 @@ const (
 	RunFile         = "run.json"
 	EpisodesFile    = "episodes.jsonl"
 	TrajectoriesDir = "trajectories"
+	// LockFile is the file a writer holds an exclusive flock on while it
+	// writes the folder; it says who holds it. The kernel releases the
+	// lock when the process ends, however it ends.
+	LockFile = "run.lock"
 )
 
 // Writer appends finished episodes to a run folder and opens trajectory files.
@@ -27,15 +34,41 @@ type Writer struct {
 
 	mu     sync.Mutex
 	eps    *os.File
-	size   int64 // bytes of episodes.jsonl known to be whole lines
+	lock   *os.File // holds the folder's flock until Close
+	size   int64    // bytes of episodes.jsonl known to be whole lines
 	closed bool
 }
 
-// Create makes the run folder dir, writes run.json atomically (with Format set,
-// UID to a new one when empty, and Started set to now when zero, in UTC)
-// and opens an empty episodes.jsonl.
-// It refuses a folder that already holds a run.
-func Create(dir string, run Run) (*Writer, error) {
+// Create makes the run folder dir, takes its lock (see Lock), writes
+// run.json atomically (with Format set, UID to a new one when empty, and
+// Started set to now when zero, in UTC) and opens an empty episodes.jsonl.
+// It refuses a run that fails Run.Check (what every reader checks), a
+// folder that already holds a run, or one another writer holds
+// (*LockedError), and creates nothing then.
+func Create(dir string, run Run) (w *Writer, err error) {
+	run.Format = FormatVersion
+	if run.UID == "" {
+		run.UID = NewUID() // the run's identity, kept by --resume (see Run.UID)
+	}
+	if run.Started.IsZero() {
+		run.Started = time.Now()
+	}
+	run.Started = run.Started.UTC()
+	if err := run.Check(); err != nil { // what every reader checks: never write a run.json no reader takes
+		return nil, fmt.Errorf("not a run bench can write: %w", err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("creating the run folder: %w", err)
+	}
+	lock, err := Lock(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err != nil {
+			lock.Close()
+		}
+	}()
 	runPath := filepath.Join(dir, RunFile)
 	if _, err := os.Stat(runPath); err == nil {
 		return nil, fmt.Errorf("%s already holds a run (%s exists); use --resume %s to finish it, or choose another folder", dir, RunFile, dir)
@@ -49,14 +82,6 @@ func Create(dir string, run Run) (*Writer, error) {
 	if err := os.MkdirAll(filepath.Join(dir, TrajectoriesDir), 0o755); err != nil {
 		return nil, fmt.Errorf("creating the run folder: %w", err)
 	}
-	run.Format = FormatVersion
-	if run.UID == "" {
-		run.UID = NewUID() // the run's identity, kept by --resume (see Run.UID)
-	}
-	if run.Started.IsZero() {
-		run.Started = time.Now()
-	}
-	run.Started = run.Started.UTC()
 	data, err := json.MarshalIndent(run, "", "  ")
 	if err != nil {
 		return nil, fmt.Errorf("encoding %s: %w", runPath, err)
@@ -74,13 +99,26 @@ func Create(dir string, run Run) (*Writer, error) {
 			return nil, err
 		}
 	}
-	return &Writer{dir: dir, runID: run.ID, run: run, eps: f}, nil
+	return &Writer{dir: dir, runID: run.ID, run: run, eps: f, lock: lock}, nil
 }
 
-// Resume reopens the run in dir for appending and returns what it holds so
-// far, so the caller can skip finished episodes. A torn last line of
-// episodes.jsonl is cut off first, with a warning, so the file stays valid JSONL.
-func Resume(dir string) (*Writer, Data, error) {
+// Resume takes the lock of the run in dir (see Lock), reopens it for
+// appending and returns what it holds so far, read under the lock, so the
+// caller can skip finished episodes. A torn last line of episodes.jsonl is
+// cut off first, with a warning, so the file stays valid JSONL.
+func Resume(dir string) (w *Writer, _ Data, err error) {
+	if _, _, err := readRun(dir); err != nil {
+		return nil, Data{}, err // no run to lock: say that, not where the lock would go
+	}
+	lock, err := Lock(dir)
+	if err != nil {
+		return nil, Data{}, err
+	}
+	defer func() {
+		if err != nil {
+			lock.Close()
+		}
+	}()
 	data, tail, err := read(dir)
 	if err != nil {
 		return nil, Data{}, err
@@ -110,7 +148,7 @@ func Resume(dir string) (*Writer, Data, error) {
 		f.Close()
 		return nil, Data{}, fmt.Errorf("syncing %s: %w", epsPath, err)
 	}
-	return &Writer{dir: dir, runID: data.Run.ID, run: data.Run, eps: f, size: size}, data, nil
+	return &Writer{dir: dir, runID: data.Run.ID, run: data.Run, eps: f, lock: lock, size: size}, data, nil
 }
 
 // Dir is the run folder.
@@ -148,7 +186,8 @@ func (w *Writer) Append(ep Episode) error {
 	return nil
 }
 
-// Close closes episodes.jsonl. Trajectories are closed by their owners.
+// Close closes episodes.jsonl and releases the folder's lock.
+// Trajectories are closed by their owners.
 func (w *Writer) Close() error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -156,10 +195,90 @@ func (w *Writer) Close() error {
 		return nil
 	}
 	w.closed = true
+	defer w.lock.Close() // the lock file stays: removing it would let two writers lock two files
 	if err := w.eps.Close(); err != nil {
 		return fmt.Errorf("closing %s: %w", w.eps.Name(), err)
 	}
 	return nil
+}
+
+// LockedError is the refusal of a run folder that another writer holds.
+type LockedError struct {
+	Dir    string
+	Holder string // what the lock file says of its holder: "pid 12 on host h since …"; "" if it says nothing
+}
+
+// Error says who holds the folder and what to do.
+func (e *LockedError) Error() string {
+	who := "another bench process"
+	if e.Holder != "" {
+		who += " (" + e.Holder + ")"
+	}
+	return fmt.Sprintf("%s is being written by another bench: %s holds it; wait for it to finish or stop it (a process that ends, however it ends, lets go of the folder)", e.Dir, who)
+}
+
+// Lock takes the exclusive lock of the run folder dir: a flock on its
+// LockFile, which then says who holds it (pid, host, since when). It
+// refuses at once, with a *LockedError, a folder another writer holds,
+// in this process or another (after lockGrace). The lock lasts until the
+// returned file is closed or the process ends. Readers (bench report)
+// take no lock.
+func Lock(dir string) (*os.File, error) {
+	path := filepath.Join(dir, LockFile)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("opening the lock of %s: %w", dir, err)
+	}
+	if err := flockSoon(f); err != nil {
+		defer f.Close()
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			holder, _ := io.ReadAll(io.LimitReader(f, 512))
+			return nil, &LockedError{Dir: dir, Holder: strings.TrimSpace(string(holder))}
+		}
+		return nil, fmt.Errorf("locking %s: %w", path, err)
+	}
+	host, _ := os.Hostname()
+	who := fmt.Sprintf("pid %d on host %s since %s\n", os.Getpid(), host, time.Now().UTC().Format(time.RFC3339))
+	// Who holds it is a courtesy: the flock is the lock, written or not.
+	_ = f.Truncate(0)
+	_, _ = f.WriteAt([]byte(who), 0)
+	return f, nil
+}
+
+// lockGrace is how long Lock tries again before it refuses: a process
+// forked (to run a test) while a writer still held the lock shares it
+// until it execs its program, a moment after the writer let go.
+const lockGrace = time.Second
+
+// flockSoon takes f's exclusive flock, trying again for lockGrace.
+func flockSoon(f *os.File) error {
+	deadline := time.Now().Add(lockGrace)
+	for {
+		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		if !errors.Is(err, syscall.EWOULDBLOCK) || time.Now().After(deadline) {
+			return err
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// Holder reports, without taking it, whether another writer holds the
+// lock of the run folder dir, as the *LockedError a writer would meet;
+// nil when none does (or dir holds no lock file yet).
+func Holder(dir string) error {
+	f, err := os.Open(filepath.Join(dir, LockFile))
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB); err != nil {
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			holder, _ := io.ReadAll(io.LimitReader(f, 512))
+			return &LockedError{Dir: dir, Holder: strings.TrimSpace(string(holder))}
+		}
+		return nil
+	}
+	return nil // closing f lets go of the shared lock at once
 }
 
 // writeFileAtomic writes data to path through a temporary file in the same

@@ -126,26 +126,34 @@ func response(req, resp record.Event, took time.Duration) model.Response {
 	}
 }
 
-// failure is the error a recorded call failed with, when it was the
-// model's own (error kind "model"): the same kind, so the fresh episode
-// ends as the recorded one did; nil for any other ending.
+// failure is the error a recorded call failed with, when the episode
+// stood by it (the model's own failure or a limit it ran into, such as
+// reply_too_large): the same kind, so the fresh episode ends as the
+// recorded one did; nil for any other ending.
 func (p *Player) failure() error {
-	if p.ep.ExitReason != record.ExitError || p.ep.ErrorKind != record.ErrorModel {
+	if p.ep.ExitReason != record.ExitError {
 		return nil
 	}
-	return &recordedFailure{msg: p.end.Error}
+	kind := model.StandingKind(p.ep.ErrorKind)
+	if kind == nil {
+		return nil
+	}
+	return &recordedFailure{msg: p.end.Error, kind: kind}
 }
 
 // recordedFailure is a recorded model call's failure served again.
-type recordedFailure struct{ msg string }
+type recordedFailure struct {
+	msg  string
+	kind error
+}
 
 func (f *recordedFailure) Error() string {
 	return "replayed the recorded failure of this model call: " + f.msg
 }
 
-// Unwrap gives the failure its kind (model.Kind): a request the model refused.
+// Unwrap gives the failure its recorded kind (model.Kind).
 func (f *recordedFailure) Unwrap() error {
-	return &model.Error{Kind: model.ErrRequest, Backend: "replay", Detail: f.msg}
+	return &model.Error{Kind: f.kind, Backend: "replay", Detail: f.msg}
 }
 
 // observe matches a fresh event against the recording, before it is

@@ -97,19 +97,19 @@ func TestPlayerStopsOnAnotherConversation(t *testing.T) {
 	}
 }
 
-// TestPlayerReplaysTheModelsFailure: a recorded call that the model
-// refused (error kind model) fails again with that kind; a call with no
+// TestPlayerReplaysTheModelsFailure: a recorded call whose failure the
+// episode stood by (error kind request_too_large) fails again with that kind; a call with no
 // request event before it stops the replay.
 func TestPlayerReplaysTheModelsFailure(t *testing.T) {
-	rec := trajectory(request("", user("fix it")), record.Event{Kind: record.EventEnd, Exit: record.ExitError, Error: "model server rejected the request: option num_ctx must be an integer"})
-	ep := record.Episode{Task: "t", Track: "workflow", ModelCalls: 1, ExitReason: record.ExitError, ErrorKind: record.ErrorModel}
+	rec := trajectory(request("", user("fix it")), record.Event{Kind: record.EventEnd, Exit: record.ExitError, Error: "model server rejected the request: HTTP 413: the conversation is too long"})
+	ep := record.Episode{Task: "t", Track: "workflow", ModelCalls: 1, ExitReason: record.ExitError, ErrorKind: record.ErrorRequestTooLarge}
 	p, err := replay.NewPlayer(ep, rec)
 	if err != nil {
 		t.Fatal(err)
 	}
 	p.Watch(&memTrajectory{}).Record(request("", user("fix it")))
 	_, err = p.Chat(context.Background(), model.Request{})
-	if model.Kind(err) != record.ErrorModel || !strings.Contains(err.Error(), "num_ctx must be an integer") {
+	if model.Kind(err) != record.ErrorRequestTooLarge || !strings.Contains(err.Error(), "the conversation is too long") {
 		t.Fatalf("replayed failure %v (kind %q)", err, model.Kind(err))
 	}
 	_, err = p.Chat(context.Background(), model.Request{})

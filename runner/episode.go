@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime/debug"
 	"slices"
@@ -46,11 +47,24 @@ type Config struct {
 // cancelled ctx with exit reason interrupted, and a track that ran past
 // cfg.EpisodeTimeout with exit reason timeout (graded, never a pass).
 //
-// TestMS counts every test subprocess of the episode, grading included.
+// An episode whose trajectory could not be written whole (traj.Err) is
+// lost to a fault (record.ErrorFault), whatever the track did: it is not
+// finished until all of it is on disk.
+//
+// TestMS counts every test subprocess of the episode, grading included;
+// ModelMS the time it waited for the model, as the client measured it,
+// and ServerMS the server's own account of it.
 // With cfg.Keep the end event's Path is the kept workspace. When traj can
 // tell the digest of what it wrote (SHA256, as *record.Trajectory can), the
 // episode records it after the end event.
 func Episode(ctx context.Context, cfg Config, job Job, traj Trajectory) record.Episode {
+	ep, _ := episode(ctx, cfg, job, traj)
+	return ep
+}
+
+// episode is Episode, also returning the error that ended the episode, if
+// any, for the scheduler to tell a full disk.
+func episode(ctx context.Context, cfg Config, job Job, traj Trajectory) (record.Episode, error) {
 	start := time.Now()
 	ep := record.Episode{
 		Format: record.FormatVersion, Run: cfg.RunID,
@@ -60,6 +74,11 @@ func Episode(ctx context.Context, cfg Config, job Job, traj Trajectory) record.E
 	counted := &tally{Trajectory: traj}
 	trackCtx, cancel := episodeContext(ctx, cfg.EpisodeTimeout)
 	defer cancel()
+	var calls *meter
+	if cfg.Model != nil {
+		calls = &meter{Chatter: cfg.Model}
+		cfg.Model = calls
+	}
 	out, testTime, kept := runTrack(trackCtx, cfg, job, counted, &ep)
 	settle(&ep, exitReason(ctx, trackCtx, out), out.Err, cfg.EpisodeTimeout, job.Task.Timeout)
 	retries, cut := counted.counts()
@@ -71,18 +90,29 @@ func Episode(ctx context.Context, cfg Config, job Job, traj Trajectory) record.E
 	ep.EstPromptTokens, ep.EstCompletionTokens = out.Usage.EstPromptTokens, out.Usage.EstCompletionTokens
 	ep.WorkflowCalls, ep.WorkflowTokens = out.WorkflowCalls, out.WorkflowUsage.Total()
 	ep.WorkflowEstTokens = out.WorkflowUsage.EstPromptTokens + out.WorkflowUsage.EstCompletionTokens
-	ep.ModelMS = out.ModelTime.Milliseconds()
+	if calls != nil {
+		ep.ModelMS, ep.ServerMS = calls.times()
+	}
 	ep.TestMS = testTime.Milliseconds()
 	traj.Record(record.Event{Kind: record.EventEnd, Exit: ep.ExitReason, Error: ep.Error, Path: kept,
 		TestsPassed: ep.TestsPassed, TestsTotal: ep.TestsTotal})
-	if err := traj.Err(); err != nil && ep.Error == "" {
-		ep.Error = "writing the trajectory: " + err.Error()
+	if err := traj.Err(); err != nil {
+		out.Err = loseToFault(&ep, "writing the trajectory", err)
 	}
 	if d, ok := traj.(interface{ SHA256() string }); ok {
 		ep.TrajectorySHA256 = d.SHA256()
 	}
 	ep.WallMS = time.Since(start).Milliseconds()
-	return ep
+	return ep, out.Err
+}
+
+// loseToFault makes ep lost to a fault of the machine met while doing
+// what (writing its trajectory, say): an episode is finished only when all
+// of it is on disk. It returns the fault.
+func loseToFault(ep *record.Episode, what string, err error) error {
+	f := &Fault{Err: fmt.Errorf("%s: %w", what, err)}
+	ep.ExitReason, ep.ErrorKind, ep.Error = record.ExitError, record.ErrorFault, f.Error()
+	return f
 }
 
 // settle records how the episode ended: its exit reason, its error and,
@@ -116,23 +146,28 @@ func episodeContext(ctx context.Context, limit time.Duration) (context.Context, 
 // runTrack makes the workspace, runs the track and grades the result into
 // ep. It returns the track's outcome, the time spent in test runs and the
 // workspace's path when it is left behind: with cfg.Keep, or when removing
-// it failed.
+// it failed. A workspace that cannot be made or removed is a Fault in the
+// outcome's Err.
 func runTrack(ctx context.Context, cfg Config, job Job, traj Trajectory, ep *record.Episode) (out track.Outcome, testTime time.Duration, kept string) {
 	i := slices.IndexFunc(cfg.Tracks, func(t track.Track) bool { return t.Name == job.Track })
 	if i < 0 {
 		return track.Outcome{Err: fmt.Errorf("unknown track %q", job.Track)}, 0, ""
 	}
-	ws, err := NewWorkspace(job.Task)
+	ws, err := newWorkspace(job.Task)
 	if err != nil {
-		return track.Outcome{Err: fmt.Errorf("making the workspace: %w", err)}, 0, ""
+		return track.Outcome{Err: &Fault{Err: fmt.Errorf("making the workspace: %w", err)}}, 0, ""
 	}
 	if cfg.Keep {
 		kept = ws.Dir
 		ws.Keep()
 	} else {
 		defer func() {
-			if ws.Remove() != nil {
+			if err := ws.Remove(); err != nil {
 				kept = ws.Dir // what could not be removed is named in the end event
+				if out.Err == nil {
+					// Left behind, it would fill the disk: the episode is lost.
+					out.Err = &Fault{Err: fmt.Errorf("removing the workspace %s: %w", ws.Dir, err)}
+				}
 			}
 		}()
 	}
@@ -149,8 +184,11 @@ func runTrack(ctx context.Context, cfg Config, job Job, traj Trajectory, ep *rec
 	}
 	out = safeRun(ctx, tr.Run, env)
 	// Grade even after a cancel: the workspace is still there and a short
-	// test run turns an interrupted episode into a complete record.
-	g, err := Grade(context.WithoutCancel(ctx), job.Task, ws.Dir)
+	// test run turns an interrupted episode into a complete record. The
+	// episode's time limit still holds.
+	gctx, stopGrading := gradingContext(ctx)
+	g, err := Grade(gctx, job.Task, ws.Dir)
+	stopGrading()
 	testTime = env.TestTime() + g.Result.Duration
 	if err != nil {
 		if out.Err == nil {
@@ -161,11 +199,30 @@ func runTrack(ctx context.Context, cfg Config, job Job, traj Trajectory, ep *rec
 	ep.Passed, ep.TestsPassed, ep.TestsTotal = g.Passed, g.TestsPassed, g.TestsTotal
 	ep.FailedTests = append(ep.FailedTests, g.Failed...)
 	ep.TestsTampered = g.Tampered
+	for _, r := range g.Reasons {
+		ep.TamperReasons = append(ep.TamperReasons, record.TamperReason{Code: r.Code, Detail: r.Detail})
+	}
 	if g.Result.TimedOut {
 		ep.GradingTimedOut, ep.Passed = true, false
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) && out.Err == nil {
+			out.Exit = record.ExitTimeout // cut by the episode's limit: its code was too slow
+		}
+	}
+	if g.Refused != "" {
+		ep.Error = g.Refused
 	}
 	ep.Sandbox = &record.Sandbox{FS: g.Result.Sandbox.FS, Net: g.Result.Sandbox.Net, PID: g.Result.Sandbox.PID}
 	return out, testTime, kept
+}
+
+// gradingContext is ctx without its cancellation but with its deadline
+// (the episode's limit), for grading.
+func gradingContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	g := context.WithoutCancel(ctx)
+	if d, ok := ctx.Deadline(); ok {
+		return context.WithDeadline(g, d)
+	}
+	return context.WithCancel(g)
 }
 
 // safeRun runs a track and turns a panic into an error outcome, so that

@@ -81,7 +81,9 @@ func TestEpisodeErrorKinds(t *testing.T) {
 		{&model.Error{Kind: model.ErrTimeout}, record.ErrorTimeout, 0},
 		{&model.Error{Kind: model.ErrBadReply, Retries: 1}, record.ErrorBadReply, 1},
 		{&model.Error{Kind: model.ErrUnreachable}, record.ErrorUnreachable, 0},
-		{&model.Error{Kind: model.ErrRequest}, record.ErrorModel, 0},
+		{&model.Error{Kind: model.ErrRequest}, record.ErrorRefused, 0},
+		{&model.Error{Kind: model.ErrModelNotFound}, record.ErrorRefused, 0},
+		{&model.Error{Kind: model.ErrRequestTooLarge}, record.ErrorRequestTooLarge, 0},
 		{errors.New("the disk is full"), record.ErrorHarness, 0},
 	}
 	for _, c := range cases {
@@ -127,8 +129,9 @@ func TestEpisodeTimeoutEndsTheEpisode(t *testing.T) {
 	if ep.ExitReason != record.ExitTimeout || ep.Passed {
 		t.Fatalf("exit %s, passed %v; want timeout, not a pass", ep.ExitReason, ep.Passed)
 	}
-	if ep.TestsTotal == 0 || ep.TestsPassed != ep.TestsTotal || ep.ErrorKind != "" {
-		t.Fatalf("a timed-out episode is still graded: %d/%d, kind %q", ep.TestsPassed, ep.TestsTotal, ep.ErrorKind)
+	// The limit covers grading too: none is left for it, and its tests count as not passed.
+	if ep.TestsTotal == 0 || ep.TestsPassed != 0 || !ep.GradingTimedOut || ep.ErrorKind != "" {
+		t.Fatalf("a timed-out episode: %d/%d, grading timed out %v, kind %q; want its tests counted failed", ep.TestsPassed, ep.TestsTotal, ep.GradingTimedOut, ep.ErrorKind)
 	}
 	if !strings.Contains(ep.Error, "--episode-timeout") || traj.last().Exit != record.ExitTimeout {
 		t.Fatalf("error %q, end event exit %q", ep.Error, traj.last().Exit)

@@ -8,13 +8,12 @@ import (
 	"bench/record"
 )
 
-// errorKind names whose failure err is, as one of the record.Error* kinds
-// (model.Kind), or bench's own (harness) when it is no model error. A model
-// that is no longer on the server mid-run counts as the server's failure:
-// the episode says nothing about the model, and --resume redoes it.
+// errorKind names whose failure err is, as one of the record.Error* kinds:
+// a model call's by the table of server answers (model.Kind), else the
+// machine's (a Fault: lost), else bench's own (harness: it stands).
 func errorKind(err error) string {
-	if errors.Is(err, model.ErrModelNotFound) {
-		return record.ErrorServer
+	if isFault(err) && model.Kind(err) == "" {
+		return record.ErrorFault
 	}
 	return cmp.Or(model.Kind(err), record.ErrorHarness)
 }

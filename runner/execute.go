@@ -57,21 +57,24 @@ func (s *Session) open(warn func(string)) (*record.Writer, error) {
 			warn(m)
 		}
 	}
+	s.Done = namedModels(data.Run, data.Episodes) // as read under the lock: no episode is run twice
 	return w, nil
 }
 
-// create makes a new run folder; when that fails, it removes what it made.
+// create makes a new run folder; when that fails, it removes what it made,
+// unless another writer holds the folder (it may have made it meanwhile).
 func create(dir string, run record.Run) (*record.Writer, error) {
 	made, wasEmpty := firstMissing(dir), isEmptyDir(dir)
 	w, err := record.Create(dir, run)
-	if err == nil {
-		return w, nil
+	var locked *record.LockedError
+	if err == nil || errors.As(err, &locked) {
+		return w, err
 	}
 	switch {
 	case made != "":
 		os.RemoveAll(made)
 	case wasEmpty:
-		for _, name := range []string{record.RunFile, record.EpisodesFile, record.TrajectoriesDir} {
+		for _, name := range []string{record.RunFile, record.EpisodesFile, record.TrajectoriesDir, record.LockFile} {
 			os.RemoveAll(filepath.Join(dir, name))
 		}
 	}

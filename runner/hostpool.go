@@ -44,9 +44,10 @@ type PoolOptions struct {
 // taken out of the pool with a warning; its lost episodes are run again on
 // the others (the later line in episodes.jsonl stands). When no server is
 // left no further job starts, the running ones finish, and RunPool returns
-// a *StopError. Once ctx is cancelled no further job starts; running ones
+// a *StopError; so it does at once when a server refuses a request for a
+// reason of the setup (stopsAtOnce). Once ctx is cancelled no further job starts; running ones
 // are recorded as interrupted. A failure to append stops the scheduling
-// and is returned.
+// and is returned as a *StopError.
 func RunPool(ctx context.Context, cfg Config, servers []Server, sink Sink, jobs []Job, opts PoolOptions) error {
 	p := newScheduler(jobs, len(servers))
 	defer context.AfterFunc(ctx, p.broadcast)()
@@ -62,10 +63,13 @@ func RunPool(ctx context.Context, cfg Config, servers []Server, sink Sink, jobs 
 					if opts.Start != nil {
 						opts.Start(j)
 					}
-					ep := runOne(ctx, serverConfig(cfg, srv, j), sink, j)
-					p.finish(s, j, ep, func(requeued bool) {
+					ep, full := runOne(ctx, serverConfig(cfg, srv, j), sink, j)
+					p.finish(s, j, ep, full, func(requeued bool) {
 						if err := sink.Append(ep); err != nil {
-							p.fail(fmt.Errorf("recording episode %s: %w", ep.Key(), err))
+							// Not on disk: the episode is lost, and --resume redoes it.
+							unrecorded := ep
+							loseToFault(&unrecorded, "recording the episode in "+record.EpisodesFile, err)
+							p.fail(&StopError{Lost: 1, Last: unrecorded, NoSpace: isNoSpace(err)})
 							return
 						}
 						if !requeued && opts.Progress != nil {
@@ -109,6 +113,7 @@ type scheduler struct {
 	health  []health
 	left    int // servers in the pool
 	running int
+	faults  int // episodes in a row lost to faults of the machine, on any server
 	stopped bool
 	err     error
 }
@@ -158,18 +163,33 @@ func (p *scheduler) next(ctx context.Context, s int) (Job, bool) {
 	}
 }
 
-// finish books episode ep of job j, run on server s: record is called with
-// whether the job goes back in the queue, then the server's health is
-// updated; a server taken out is reported through warn.
-func (p *scheduler) finish(s int, j Job, ep record.Episode, record func(requeued bool), warn func(string)) {
+// finish books episode ep of job j, run on server s (full: it met a full
+// disk): record is called with whether the job goes back in the queue,
+// then the health of the server, or of the machine, is updated; a server
+// taken out is reported through warn.
+func (p *scheduler) finish(s int, j Job, ep record.Episode, full bool, record func(requeued bool), warn func(string)) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	defer p.wake.Broadcast()
 	p.running--
 	h := &p.health[s]
 	if !ep.Lost() {
-		h.lost, h.last = nil, ep
+		h.lost, h.last, p.faults = nil, ep, 0
 		record(false)
+		return
+	}
+	switch {
+	case full || stopsAtOnce(ep):
+		record(false)
+		p.stop(&StopError{Lost: 1, Last: ep, NoSpace: full})
+		return
+	case ep.ErrorKind == errFault:
+		// The machine's, not the server's: the server stays in the pool.
+		p.faults++
+		record(false)
+		if p.faults >= BreakerThreshold {
+			p.stop(&StopError{Lost: p.faults, Last: ep})
+		}
 		return
 	}
 	h.lost, h.last = append(h.lost, j), ep
@@ -199,6 +219,15 @@ func (p *scheduler) finish(s int, j Job, ep record.Episode, record func(requeued
 	p.queue = append(slices.Clone(h.lost), p.queue...)
 }
 
+// stop stops the scheduling with err, unless it has stopped already;
+// called within finish.
+func (p *scheduler) stop(err error) {
+	if p.err == nil {
+		p.err = err
+	}
+	p.stopped = true
+}
+
 // fail stops the scheduling with err (a failed append); called within finish.
 func (p *scheduler) fail(err error) {
 	if p.err == nil {
@@ -209,6 +238,9 @@ func (p *scheduler) fail(err error) {
 
 // errUnreachable is the error kind of a server that refused or dropped the connection.
 const errUnreachable = record.ErrorUnreachable
+
+// errFault is the error kind of a fault of the machine.
+const errFault = record.ErrorFault
 
 func boolInt(b bool) int {
 	if b {

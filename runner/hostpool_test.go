@@ -15,22 +15,30 @@ import (
 	"bench/track"
 )
 
-// fakeServer is a fake model client that fails as unreachable when down.
+// fakeServer is a fake model client that fails as unreachable when down,
+// and refuses bench's credentials (401) when refusing.
 type fakeServer struct {
-	name string
-	down bool
+	name     string
+	down     bool
+	refusing bool
 }
 
 func (f *fakeServer) Chat(context.Context, model.Request) (model.Response, error) {
+	switch {
+	case f.down:
+		return model.Response{}, &model.Error{Kind: model.ErrUnreachable}
+	case f.refusing:
+		return model.Response{}, &model.Error{Kind: model.ErrAuth, Status: 401}
+	}
 	return model.Response{}, nil
 }
 
-// poolTrack is a fake track that asks env.Model nothing but fails the way
-// a fakeServer that is down fails, after a short while.
-func poolTrack(_ context.Context, env *track.Env) track.Outcome {
+// poolTrack is a fake track that makes one model call, after a short
+// while, and fails the way the call fails.
+func poolTrack(ctx context.Context, env *track.Env) track.Outcome {
 	time.Sleep(5 * time.Millisecond)
-	if f, ok := env.Model.(*fakeServer); ok && f.down {
-		return track.Outcome{Exit: record.ExitError, Err: &model.Error{Kind: model.ErrUnreachable}}
+	if _, err := env.Model.Chat(ctx, model.Request{}); err != nil {
+		return track.Outcome{Exit: record.ExitError, Err: err}
 	}
 	return track.Outcome{Exit: record.ExitDone}
 }
@@ -198,5 +206,22 @@ func TestRunPoolStopsSchedulingOnCancel(t *testing.T) {
 	}
 	if got := sink.episodes[2]; got.Seed != 3 || got.ExitReason != record.ExitInterrupted {
 		t.Fatalf("the running episode (seed %d) ended %q, want seed 3 interrupted", got.Seed, got.ExitReason)
+	}
+}
+
+// TestRunPoolStopsAtOnceOnARefusal: a server that refuses a request for a
+// reason of the setup (here 401) stops the whole run at its first episode,
+// with the other server still well: no more episodes start.
+func TestRunPoolStopsAtOnceOnARefusal(t *testing.T) {
+	jobs := PlanModels([]tasks.Task{quickTask()}, []string{"fake"}, []string{"m"}, []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
+	sink := &memSink{}
+	err := RunPool(context.Background(), poolConfig(), pool(&fakeServer{name: "a"}, &fakeServer{name: "b", refusing: true}), sink, jobs, PoolOptions{})
+	var stop *StopError
+	if !errors.As(err, &stop) || !stop.Refused() || stop.Lost != 1 || !strings.Contains(err.Error(), "refused") {
+		t.Fatalf("err %v, want a StopError for the refusal", err)
+	}
+	// b refused its first job; a may have finished the one it was running.
+	if len(sink.episodes) > 3 {
+		t.Errorf("%d episodes recorded: the run went on after the refusal", len(sink.episodes))
 	}
 }

@@ -30,8 +30,9 @@ type ResumeOptions struct {
 // describes it, with the tasks taken from all by name. It refuses a run
 // whose tasks have changed since it started (checksums) or whose prompts
 // this bench would send differently (the prompts digest); the model's
-// digest is checked by Connect. Nothing is written: Execute reopens the
-// folder.
+// digest is checked by Connect. It refuses at once a folder that another
+// writer holds (record.LockedError). Nothing is written: Execute reopens
+// the folder, under its lock.
 func Resume(dir string, all []tasks.Task, opts ResumeOptions) (*Session, error) {
 	if opts.Timeout < 0 {
 		return nil, fmt.Errorf("--timeout must be positive, got %s", opts.Timeout)
@@ -45,6 +46,9 @@ func Resume(dir string, all []tasks.Task, opts ResumeOptions) (*Session, error) 
 	if err != nil {
 		return nil, fmt.Errorf("cannot resume %s: %w", dir, err)
 	}
+	if err := record.Holder(dir); err != nil {
+		return nil, fmt.Errorf("cannot resume %s: %w", dir, err) // at once, not after the checks
+	}
 	r := data.Run
 	selected, err := resumeTasks(dir, r, all)
 	if err != nil {
@@ -57,7 +61,8 @@ func Resume(dir string, all []tasks.Task, opts ResumeOptions) (*Session, error) 
 	r.ParallelPerHost = cmp.Or(opts.ParallelPerHost, r.ParallelPerHost)
 	s := &Session{
 		Dir: dir, Run: r, Tasks: selected, Done: namedModels(r, data.Episodes), Resumed: true,
-		Model:    model.Config{Backend: r.Backend, Host: cmp.Or(opts.Host, r.Host), Model: r.Model, Timeout: cmp.Or(opts.Timeout, model.DefaultTimeout), RetryWindow: opts.RetryWindow},
+		Model: model.Config{Backend: r.Backend, Host: cmp.Or(opts.Host, r.Host), Model: r.Model, Timeout: cmp.Or(opts.Timeout, model.DefaultTimeout),
+			RetryWindow: opts.RetryWindow, MaxReplyBytes: r.MaxReplyBytes},
 		Warnings: slices.Clone(data.Warnings),
 	}
 	if err := s.resumeHosts(opts); err != nil {

@@ -27,17 +27,20 @@ func Run(ctx context.Context, cfg Config, sink Sink, jobs []Job, parallel int, p
 	return RunPool(ctx, cfg, []Server{{URL: cfg.Host, Slots: max(parallel, 1)}}, sink, jobs, PoolOptions{Progress: progress})
 }
 
-// runOne opens the job's trajectory, runs the episode and closes it.
-func runOne(ctx context.Context, cfg Config, sink Sink, j Job) record.Episode {
+// runOne opens the job's trajectory, runs the episode and closes it; an
+// episode whose trajectory cannot be opened, written or closed is lost to a
+// fault. It also returns whether the episode met a full disk, which stops
+// the run.
+func runOne(ctx context.Context, cfg Config, sink Sink, j Job) (record.Episode, bool) {
 	traj, err := sink.Trajectory(record.Episode{Task: j.Task.Name, Track: j.Track, Model: j.Model, Seed: j.Seed, Repeat: j.Repeat})
 	if err != nil {
 		traj = &lostTrajectory{err: fmt.Errorf("opening the trajectory: %w", err)}
 	}
-	ep := Episode(ctx, cfg, j, traj)
-	if err := traj.Close(); err != nil && ep.Error == "" {
-		ep.Error = "closing the trajectory: " + err.Error()
+	ep, cause := episode(ctx, cfg, j, traj)
+	if err := traj.Close(); err != nil && !(ep.ErrorKind == record.ErrorFault && ep.Lost()) {
+		cause = loseToFault(&ep, "closing the trajectory", err)
 	}
-	return ep
+	return ep, ep.Lost() && isNoSpace(cause)
 }
 
 // lostTrajectory stands in for a trajectory that could not be opened: it

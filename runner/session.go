@@ -52,8 +52,10 @@ func NewRun(spec Spec) (*Session, error) {
 		EpisodeTimeoutMS: spec.EpisodeTimeout.Milliseconds(),
 		Parallel:         spec.Parallel, Started: started,
 		ParallelPerHost: spec.ParallelPerHost, Shard: spec.Shard, UID: spec.UID,
+		MaxReplyBytes: spec.MaxReplyBytes,
 	}
 	mcfg := spec.Model
+	mcfg.MaxReplyBytes = spec.MaxReplyBytes
 	var hosts []string
 	if NeedsAnyModel(spec.Tracks) {
 		models := orList(spec.Models, []string{spec.Model.Model})
@@ -196,62 +198,70 @@ func (s *Session) Finished() (done, passed int) {
 // Connect makes a client for every host and model of the run when a track
 // calls a model (else it returns nil) and asks each server about its
 // model: it must be able to think when the run asks it to and to call tools
-// when a track offers them, and every host must serve the same weights of
-// a model. A new run records each model's digest; a resumed one refuses a
-// server whose weights have changed.
+// when a track offers them, and every host must serve a model the same
+// (model.SameModel, the check bench doctor makes too). A new run records
+// each model's digest (model.ServerInfo.Identity: its weights'); a resumed
+// one refuses a server whose model has changed.
 func (s *Session) Connect(ctx context.Context) ([]Server, error) {
 	if !NeedsAnyModel(s.Run.Tracks) {
 		return nil, nil
 	}
+	return s.ConnectInspected(Inspect(ctx, s.ServerConfigs()))
+}
+
+// ConnectInspected is Connect with what the servers of ServerConfigs
+// said already (Inspect, as the checks before the run asked them), so
+// that a run asks each server once.
+func (s *Session) ConnectInspected(ins []Inspection) ([]Server, error) {
+	if !NeedsAnyModel(s.Run.Tracks) {
+		return nil, nil
+	}
 	var servers []Server
-	digests := map[string]string{}
-	for _, cfg := range s.ServerConfigs() {
+	first := map[string]model.ServerInfo{} // model name → what the first host said of it
+	for _, in := range ins {
+		cfg := in.Config
 		if len(servers) == 0 || servers[len(servers)-1].URL != cfg.Host {
 			servers = append(servers, Server{URL: cfg.Host, Clients: map[string]model.Chatter{}, Slots: s.Slots()})
 		}
-		client, digest, err := s.connect(ctx, cfg)
-		if err != nil {
+		if err := s.check(in); err != nil {
 			return nil, err
 		}
-		if d, ok := digests[cfg.Model]; ok && d != digest {
-			return nil, fmt.Errorf("the servers hold different weights of %s (%s and %s): a pool must serve one model the same everywhere; pull the same %s on every host", cfg.Model, d, digest, cfg.Model)
+		if f, ok := first[cfg.Model]; ok {
+			if err := model.SameModel(f, in.Info); err != nil {
+				return nil, err
+			}
+		} else {
+			first[cfg.Model] = in.Info
 		}
-		digests[cfg.Model] = digest
-		servers[len(servers)-1].Clients[cfg.Model] = client
+		servers[len(servers)-1].Clients[cfg.Model] = in.Client
 	}
 	if !s.Resumed {
 		for i := range s.Run.Models {
-			s.Run.Models[i].Digest = digests[s.Run.Models[i].Name]
+			s.Run.Models[i].Digest = first[s.Run.Models[i].Name].Identity()
 		}
 		if len(s.Run.Models) == 1 {
 			s.Run.ModelDigest = s.Run.Models[0].Digest
 		}
 		if wm := s.Run.WorkflowModel; wm != "" {
-			s.Run.WorkflowModelDigest = digests[wm]
+			s.Run.WorkflowModelDigest = first[wm].Identity()
 		}
 	}
 	return servers, nil
 }
 
-// connect makes the client of one host and model and checks the model.
-func (s *Session) connect(ctx context.Context, cfg model.Config) (model.Chatter, string, error) {
-	client, err := model.New(cfg)
-	if err != nil {
-		return nil, "", err
+// check says whether the model one server described will do for the run.
+func (s *Session) check(in Inspection) error {
+	cfg, info := in.Config, in.Info
+	if in.Client == nil {
+		return in.Err
 	}
-	ictx, cancel := context.WithTimeout(ctx, model.InspectTimeout)
-	defer cancel()
-	info, err := client.Inspect(ictx)
-	if err != nil {
-		return nil, "", fmt.Errorf("asking the server %s about %s: %w", cfg.Host, cfg.Model, err)
+	if in.Err != nil {
+		return fmt.Errorf("asking the server %s about %s: %w", cfg.Host, cfg.Model, in.Err)
 	}
-	if was := s.recordedDigest(cfg.Model); s.Resumed && was != "" && info.Digest != "" && info.Digest != was {
-		return nil, "", fmt.Errorf("cannot resume %s: the server's %s is now %s, the run started with %s", s.Dir, cfg.Model, info.Digest, was)
+	if was := s.recordedDigest(cfg.Model); s.Resumed && was != "" && !info.Matches(was) {
+		return fmt.Errorf("cannot resume %s: the server's %s is now %s, the run started with %s", s.Dir, cfg.Model, info.Identity(), was)
 	}
-	if err := info.Require(s.Run.Think, slices.ContainsFunc(s.Run.Tracks, UsesTools)); err != nil {
-		return nil, "", err
-	}
-	return client, info.Digest, nil
+	return info.Require(s.Run.Think, slices.ContainsFunc(s.Run.Tracks, UsesTools))
 }
 
 // recordedDigest is the digest run.json holds for model name.

@@ -32,8 +32,9 @@ type Spec struct {
 	NumCtx          int
 	TopP            float64 // 0 leaves the server's default
 	Think           bool
-	MaxTokens       int // cap on one reply; 0 = the server's default
-	TokenLimit      int // the agent's token budget per episode; 0 = none
+	MaxTokens       int   // cap on one reply; 0 = the server's default
+	MaxReplyBytes   int64 // cap on the bytes of one reply bench reads; 0 = model.Config.ReplyCap's default
+	TokenLimit      int   // the agent's token budget per episode; 0 = none
 	MaxTurns        int
 	Tries           int
 	Posture         string // PostureOff, PostureAuto or PostureOn
@@ -182,6 +183,9 @@ func checkNumbers(s Spec) error {
 	}
 	if s.TokenLimit < 0 {
 		return fmt.Errorf("--token-limit must be 0 (no limit) or more, got %d", s.TokenLimit)
+	}
+	if s.MaxReplyBytes < 0 {
+		return fmt.Errorf("--max-reply-bytes must be 0 (the default: 4 × --max-tokens × %d bytes) or more, got %d", model.BytesPerToken, s.MaxReplyBytes)
 	}
 	return nil
 }

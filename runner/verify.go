@@ -41,8 +41,9 @@ const (
 
 // Verify runs the oracle check of a task: the original repo/ fails its
 // tests, repo/ + partial/ (where present) fails with PartialExpect in the
-// output, repo/ + solution/ passes every test, and the task folder is
-// byte-identical before and after. Each run uses its own workspace.
+// output, both without being flagged as tampering (grading's controls hold
+// for honest code), repo/ + solution/ passes every test, and the task
+// folder is byte-identical before and after. Each run uses its own workspace.
 func Verify(ctx context.Context, t tasks.Task) Verification {
 	v := Verification{Task: t.Name}
 	before, err := t.Checksum()
@@ -53,6 +54,9 @@ func Verify(ctx context.Context, t tasks.Task) Verification {
 
 	g, err := gradeOverlay(ctx, t, "")
 	v.Checks = append(v.Checks, judge(CheckOriginal, g, err, func() (bool, string) {
+		if g.Tampered {
+			return false, honestFlagged(g)
+		}
 		return !g.Passed, fmt.Sprintf("%d/%d passed", g.TestsPassed, g.TestsTotal)
 	}))
 	if t.PartialExpect != "" {
@@ -60,6 +64,8 @@ func Verify(ctx context.Context, t tasks.Task) Verification {
 		v.Checks = append(v.Checks, judge(CheckPartial, g, err, func() (bool, string) {
 			found := strings.Contains(g.Result.Output, t.PartialExpect)
 			switch {
+			case g.Tampered:
+				return false, honestFlagged(g)
 			case g.Passed:
 				return false, "partial/ passes every test; expected a failure"
 			case !found:
@@ -92,6 +98,17 @@ func Verify(ctx context.Context, t tasks.Task) Verification {
 		v.Checks = append(v.Checks, Check{Name: CheckUnchanged, OK: true, Detail: before[:len("sha256:")+12]})
 	}
 	return v
+}
+
+// honestFlagged says that grading flagged honest code (the task's own
+// repo/ or partial/) as tampering: its tests do something grading's
+// controls cannot copy (docs/SANDBOX.md).
+func honestFlagged(g GradeResult) string {
+	var why []string
+	for _, r := range g.Reasons {
+		why = append(why, r.Code+": "+r.Detail)
+	}
+	return "grading flagged the task's own code as tampering (" + strings.Join(why, "; ") + ")"
 }
 
 // judge turns a grading and its error into a check.

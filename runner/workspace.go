@@ -18,6 +18,9 @@ type Workspace struct {
 	forget func() // ends its registration with testrun.Scratch
 }
 
+// newWorkspace makes an episode's workspace: NewWorkspace, or a fake in tests.
+var newWorkspace = NewWorkspace
+
 // NewWorkspace copies the task's repo/ into a fresh temporary directory.
 // The caller removes it with Remove (or keeps it for inspection).
 func NewWorkspace(t tasks.Task) (*Workspace, error) {
@@ -64,8 +67,11 @@ func (w *Workspace) Remove() error {
 		}
 		return nil
 	})
-	return os.RemoveAll(w.Dir)
+	return removeAll(w.Dir)
 }
+
+// removeAll removes a workspace: os.RemoveAll, or a fake in tests.
+var removeAll = os.RemoveAll
 
 // Overlay copies the task's sub folder ("solution" or "partial") over dir,
 // replacing the files it holds and leaving the others.

@@ -74,7 +74,7 @@ func throughHelper(cmd *exec.Cmd, l Layers, spec Spec) error {
 	if spec.Tmp != "" {
 		rw = append(rw, spec.Tmp)
 	}
-	args := helper.Args(append(systemDirs(), spec.ReadOnly...), nonEmpty(rw), l.Net == NetNS, cmd.Path, cmd.Args)
+	args := helper.Args(carve(append(systemDirs(), spec.ReadOnly...)), nonEmpty(rw), l.Net == NetNS, cmd.Path, cmd.Args)
 	cmd.Path = self
 	cmd.Args = append([]string{self}, args...)
 	return nil

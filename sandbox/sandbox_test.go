@@ -199,3 +199,57 @@ print("ALL OK")
 		t.Errorf("%v\n%s", err, out)
 	}
 }
+
+// TestCarveLeavesOutHiddenPaths: a read-only folder that holds a hidden
+// path is granted entry by entry without it, and without a link into it.
+func TestCarveLeavesOutHiddenPaths(t *testing.T) {
+	root := t.TempDir()
+	for _, d := range []string{"a/b", "a/c", "d"} {
+		os.MkdirAll(filepath.Join(root, d), 0o755)
+	}
+	for _, f := range []string{"a/b/answer", "a/b/other", "a/x", "d/y"} {
+		os.WriteFile(filepath.Join(root, f), []byte("x"), 0o644)
+	}
+	os.Symlink(filepath.Join(root, "a/b/answer"), filepath.Join(root, "a/link"))
+	got := carveDir(root, []string{filepath.Join(root, "a/b/answer")})
+	var rel []string
+	for _, p := range got {
+		r, _ := filepath.Rel(root, p)
+		rel = append(rel, r)
+	}
+	slices.Sort(rel)
+	if want := []string{"a/b/other", "a/c", "a/x", "d"}; !slices.Equal(rel, want) {
+		t.Errorf("carved %q, want %q", rel, want)
+	}
+	if got := carveDir(root, []string{"/elsewhere"}); !slices.Equal(got, []string{root}) {
+		t.Errorf("a folder without hidden paths: %q", got)
+	}
+}
+
+// TestHiddenPathUnreadable: a hidden file inside a read-only folder cannot
+// be read, while its neighbours can.
+func TestHiddenPathUnreadable(t *testing.T) {
+	need(t, true, false, false)
+	py := python(t)
+	ro := t.TempDir()
+	secret, plain := filepath.Join(ro, "sub", "answer.txt"), filepath.Join(ro, "sub", "plain.txt")
+	os.MkdirAll(filepath.Dir(secret), 0o755)
+	os.WriteFile(secret, []byte("answer"), 0o644)
+	os.WriteFile(plain, []byte("plain"), 0o644)
+	Hide(secret)
+	dir := t.TempDir()
+	prog := "import sys\nfor p in sys.argv[1:]:\n    try:\n        print(open(p).read())\n    except OSError as e:\n        print('DENIED', e.errno)\n"
+	cmd := exec.Command(py, "-c", prog, plain, secret)
+	cmd.Dir = dir
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir}
+	if _, err := Apply(cmd, Config{Mode: On}, Spec{Dir: dir, ReadOnly: append(Toolchain(py), ro)}); err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if string(out) != "plain\nDENIED 13\n" {
+		t.Errorf("output %q, want the plain file and a denial for the hidden one", out)
+	}
+}

@@ -3,6 +3,10 @@ package tasks
 import (
 	"embed"
 	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
 )
 
 // The course tasks. A new task folder must be added to this list; "all:"
@@ -30,3 +34,18 @@ func Embedded() fs.FS { return embedded }
 // the archetype suite, Python and Go, in the same layout as Embedded. Its
 // Go tasks need a runner that grades framework "go".
 func Suite() fs.FS { return suite }
+
+// SourceDir is the folder of this package's source, where the built-in
+// tasks lie when bench runs from a checkout (as the build recorded it and
+// only when it is there), or "".
+var SourceDir = sync.OnceValue(func() string {
+	_, file, _, ok := runtime.Caller(0)
+	if !ok || !filepath.IsAbs(file) {
+		return ""
+	}
+	dir := filepath.Dir(file)
+	if _, err := os.Stat(filepath.Join(dir, "leap_year", "solution")); err != nil {
+		return ""
+	}
+	return dir
+})

@@ -2,6 +2,7 @@ package testrun
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -136,5 +137,48 @@ func TestRunTaskPythonUnchanged(t *testing.T) {
 	}
 	if !res.AllPassed() || res.Total != len(tk.Tests) || len(res.Cases) != res.Total {
 		t.Fatalf("leap_year solution: %d/%d passed\n%s", res.Passed, res.Total, res.Output)
+	}
+}
+
+// cacheProbe is a file for package clamp whose init, run in the test
+// binary, tries to list and to write the build cache given and says what
+// happened.
+const cacheProbe = `package clamp
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+func init() {
+	_, err := os.ReadDir(%[1]q)
+	fmt.Println("LIST", err == nil)
+	fmt.Println("WRITE", os.WriteFile(filepath.Join(%[1]q, "planted"), []byte("x"), 0o644) == nil)
+	fmt.Println("GOCACHE", os.Getenv("GOCACHE") == %[1]q)
+}
+`
+
+// TestGoTestsNeverReachTheBuildCache: the code under test runs in the test
+// binary, which can neither list nor write the build cache that built it
+// (the go command compiled it there and never ran it).
+func TestGoTestsNeverReachTheBuildCache(t *testing.T) {
+	needGo(t)
+	needLayers(t, "fs")
+	tk := suiteTask(t, "go_clamp")
+	dir := taskCopy(t, tk, "solution")
+	cache := GoCacheDir(TrackCache)
+	if err := os.WriteFile(filepath.Join(dir, "probe.go"), fmt.Appendf(nil, cacheProbe, cache), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := RunTask(context.Background(), tk, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.AllPassed() || !strings.Contains(res.Output, "LIST false") || !strings.Contains(res.Output, "WRITE false") || !strings.Contains(res.Output, "GOCACHE false") {
+		t.Errorf("%d/%d passed; the test binary reached the cache:\n%s", res.Passed, res.Total, res.Output)
+	}
+	if _, err := os.Stat(filepath.Join(cache, "planted")); err == nil {
+		t.Error("the test binary planted a file in the build cache")
 	}
 }

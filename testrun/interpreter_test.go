@@ -74,3 +74,28 @@ func TestBrokenShimIsUsedAsItIs(t *testing.T) {
 		t.Errorf("Interpreter(broken shim) = %s, want the shim", got)
 	}
 }
+
+// TestShimAnswerIsKept: a later process (here, the same one with its
+// answers forgotten) takes the shim's answer from the user's cache
+// folder without running it, until the manager's version file changes.
+func TestShimAnswerIsKept(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	shim, count := fakeShim(t)
+	first := Interpreter(shim)
+	interpreters.Delete(shim)
+	if got := Interpreter(shim); got != first {
+		t.Fatalf("the kept answer %s differs from the first %s", got, first)
+	}
+	if b, _ := os.ReadFile(count); strings.Count(string(b), "start") != 1 {
+		t.Errorf("the shim started %d times, want once", strings.Count(string(b), "start"))
+	}
+	version := filepath.Join(filepath.Dir(filepath.Dir(shim)), "version")
+	if err := os.WriteFile(version, []byte("3.99\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	interpreters.Delete(shim)
+	Interpreter(shim)
+	if b, _ := os.ReadFile(count); strings.Count(string(b), "start") != 2 {
+		t.Errorf("after the version file changed the shim started %d times in all, want 2", strings.Count(string(b), "start"))
+	}
+}

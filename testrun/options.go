@@ -15,6 +15,7 @@ type Options struct {
 	ReadOnly []string // folders the tests may read besides the system and the interpreter's
 	Writable []string // folders the tests may write besides the workspace and their temporary folder
 	Go       *GoRun   // non-nil for "go test -json": Go's environment and output (see RunTaskWith)
+	Channel  bool     // give the command a result channel, file descriptor 3, read into Result.Channel
 }
 
 // spec is the sandbox's view of one run of bin in dir with the private

@@ -16,6 +16,9 @@ import (
 // MaxOutput is how many bytes of a test run's output are kept.
 const MaxOutput = 64 << 10
 
+// MaxChannel is how many bytes of a test run's result channel are kept.
+const MaxChannel = 8 << 20
+
 // waitDelay bounds how long Run waits for output or exit after it killed
 // the process group.
 const waitDelay = 2 * time.Second
@@ -38,11 +41,50 @@ func Run(ctx context.Context, dir string, argv []string, timeout time.Duration) 
 // RunWith is Run with explicit options: the sandbox and the folders it
 // opens besides the workspace and the run's private temporary folder
 // (TMPDIR, removed afterwards). In sandbox.On mode it fails, before
-// starting anything, when the sandbox is not available.
+// starting anything, when the sandbox is not available. A deadline of ctx
+// that passes first (the episode's) is a timeout too; a cancelled ctx is
+// an interruption.
 func RunWith(ctx context.Context, dir string, argv []string, timeout time.Duration, opts Options) (Result, error) {
-	if len(argv) == 0 {
+	runCtx, cancel := withTimeout(ctx, timeout)
+	defer cancel()
+	if opts.Go != nil {
+		return opts.Go.run(ctx, runCtx, dir, argv, timeout, opts)
+	}
+	res, err := runStep(ctx, runCtx, step{ws: dir, cwd: dir, argv: argv, opts: opts})
+	if err != nil {
+		return res, err
+	}
+	Parse(res.Output).apply(&res)
+	return finish(ctx, res, timeout, dir)
+}
+
+// withTimeout is ctx with the timeout, when there is one.
+func withTimeout(ctx context.Context, timeout time.Duration) (context.Context, context.CancelFunc) {
+	if timeout > 0 {
+		return context.WithTimeout(ctx, timeout)
+	}
+	return context.WithCancel(ctx)
+}
+
+// step is one process of a test run: argv run in cwd, a folder of the
+// workspace ws (writable, and the tests' HOME), with env added to
+// Environ(ws).
+type step struct {
+	ws, cwd string
+	argv    []string
+	env     []string
+	opts    Options
+	waitErr error // what Wait said, for finish
+}
+
+// runStep runs one step until it exits or runCtx ends, in the sandbox of
+// its options, with a private temporary folder. It returns an error only
+// when the command could not start (a timeout before it did is a timeout).
+func runStep(ctx, runCtx context.Context, s step) (Result, error) {
+	if len(s.argv) == 0 {
 		return Result{}, ErrNoCommand
 	}
+	argv := s.argv
 	bin, err := exec.LookPath(argv[0])
 	if err != nil {
 		if errors.Is(err, exec.ErrNotFound) {
@@ -53,12 +95,6 @@ func RunWith(ctx context.Context, dir string, argv []string, timeout time.Durati
 	if real := Interpreter(bin); real != bin {
 		bin, argv = real, append([]string{real}, argv[1:]...)
 	}
-	runCtx, cancel := ctx, context.CancelFunc(func() {})
-	if timeout > 0 {
-		runCtx, cancel = context.WithTimeout(ctx, timeout)
-	}
-	defer cancel()
-
 	tmp, err := os.MkdirTemp("", "bench-tmp-")
 	if err != nil {
 		return Result{}, fmt.Errorf("a private temporary folder for the tests: %w", err)
@@ -68,52 +104,62 @@ func RunWith(ctx context.Context, dir string, argv []string, timeout time.Durati
 		removeAll(tmp)
 		forget()
 	}()
-	cmd := command(runCtx, bin, argv, dir)
-	cmd.Env = append(cmd.Env, "TMPDIR="+tmp)
+	cmd := command(runCtx, bin, argv, s.cwd)
+	cmd.Env = append(append(Environ(s.ws), "TMPDIR="+tmp), s.env...)
+	opts := s.opts
 	if opts.Go != nil {
 		if cmd.Env, opts, err = opts.Go.prepare(cmd.Env, opts, tmp); err != nil {
 			return Result{}, fmt.Errorf("the Go build cache: %w", err)
 		}
 	}
-	layers, err := sandbox.Apply(cmd, opts.Sandbox, opts.spec(bin, dir, tmp))
+	layers, err := sandbox.Apply(cmd, opts.Sandbox, opts.spec(bin, s.ws, tmp))
 	if err != nil {
 		return Result{Sandbox: layers}, err
 	}
 	start := time.Now()
-	output, cut, waitErr, err := execute(cmd)
+	output, cut, channel, waitErr, err := execute(cmd, opts.Channel)
 	if err != nil && timedOut(ctx, runCtx) {
-		// The timeout passed before the tests could start: a timeout, not a broken command.
-		return Result{Sandbox: layers, TimedOut: true, ExitCode: -1,
-			Output: fmt.Sprintf("[bench: the tests were stopped after the %s timeout, before they started]\n", timeout)}, nil
+		// The time ran out before the tests could start: a timeout, not a broken command.
+		return Result{Sandbox: layers, TimedOut: true, ExitCode: -1}, nil
 	}
 	if err != nil {
-		return Result{Sandbox: layers}, fmt.Errorf("starting %s in %s: %w", argv[0], dir, err)
+		return Result{Sandbox: layers}, fmt.Errorf("starting %s in %s: %w", argv[0], s.cwd, err)
 	}
-	res := Result{ExitCode: cmd.ProcessState.ExitCode(), Duration: time.Since(start), Output: output, CutBytes: cut, Sandbox: layers}
+	res := Result{ExitCode: cmd.ProcessState.ExitCode(), Duration: time.Since(start), Output: output, CutBytes: cut, Sandbox: layers, Channel: channel}
 	res.TimedOut = timedOut(ctx, runCtx)
-	if opts.Go != nil {
-		opts.Go.apply(&res)
-	} else {
-		Parse(res.Output).apply(&res)
-	}
-	if res.TimedOut {
-		res.Output += fmt.Sprintf("\n[bench: the tests were stopped after the %s timeout]\n", timeout)
-	}
-	res.Normalized = Normalize(res.Output, dir)
-	if ctx.Err() != nil {
-		return res, fmt.Errorf("test run interrupted: %w", ctx.Err())
-	}
 	var exitErr *exec.ExitError
-	if waitErr != nil && !errors.As(waitErr, &exitErr) && !errors.Is(waitErr, exec.ErrWaitDelay) && !res.TimedOut {
+	if waitErr != nil && !errors.As(waitErr, &exitErr) && !errors.Is(waitErr, exec.ErrWaitDelay) && !res.TimedOut && ctx.Err() == nil {
 		return res, fmt.Errorf("running %s: %w", argv[0], waitErr)
 	}
 	return res, nil
 }
 
-// timedOut reports whether runCtx ended by its own timeout, not because
-// ctx, the caller's, was cancelled.
+// finish says in res's output why the tests stopped, when a time limit
+// stopped them, normalises the output against the workspace ws, and
+// returns the error of an interruption.
+func finish(ctx context.Context, res Result, timeout time.Duration, ws string) (Result, error) {
+	if res.TimedOut {
+		limit := fmt.Sprintf("after the %s timeout", timeout)
+		if ctx.Err() == context.DeadlineExceeded {
+			limit = "at the episode's time limit (--episode-timeout)"
+		}
+		if res.Duration == 0 {
+			res.Output += fmt.Sprintf("[bench: the tests were stopped %s, before they started]\n", limit)
+		} else {
+			res.Output += fmt.Sprintf("\n[bench: the tests were stopped %s]\n", limit)
+		}
+	}
+	res.Normalized = Normalize(res.Output, ws)
+	if errors.Is(ctx.Err(), context.Canceled) {
+		return res, fmt.Errorf("test run interrupted: %w", ctx.Err())
+	}
+	return res, nil
+}
+
+// timedOut reports whether runCtx ended by a deadline (its own timeout or
+// one of ctx, the caller's), not because ctx was cancelled.
 func timedOut(ctx, runCtx context.Context) bool {
-	return errors.Is(runCtx.Err(), context.DeadlineExceeded) && ctx.Err() == nil
+	return errors.Is(runCtx.Err(), context.DeadlineExceeded) && !errors.Is(ctx.Err(), context.Canceled)
 }
 
 // command builds the test command: its own process group, killed whole
@@ -129,41 +175,91 @@ func command(ctx context.Context, bin string, argv []string, dir string) *exec.C
 	return cmd
 }
 
-// execute starts cmd, collects its capped output and kills what is left of
-// its process group when it exits. err is non-nil only when cmd could not
-// start; waitErr is what Wait said.
-func execute(cmd *exec.Cmd) (output string, cut int, waitErr, err error) {
-	// Our own pipe: Wait returns when the test process exits, even if a
-	// grandchild still holds the write end; we then kill the group.
-	r, w, err := os.Pipe()
+// execute starts cmd, collects its capped output (and, with channel, what
+// it writes to file descriptor 3) and kills what is left of its process
+// group when it exits. err is non-nil only when cmd could not start;
+// waitErr is what Wait said.
+func execute(cmd *exec.Cmd, channel bool) (output string, cut int, results string, waitErr, err error) {
+	// Our own pipes: Wait returns when the test process exits, even if a
+	// grandchild still holds a write end; we then kill the group.
+	out, err := newPipe(cmd, MaxOutput)
 	if err != nil {
-		return "", 0, nil, fmt.Errorf("test output pipe: %w", err)
+		return "", 0, "", nil, fmt.Errorf("test output pipe: %w", err)
 	}
-	cmd.Stdout, cmd.Stderr = w, w
-	out := newCapBuffer(MaxOutput)
+	cmd.Stdout, cmd.Stderr = out.w, out.w
+	pipes := []*pipe{out}
+	if channel {
+		ch, err := newPipe(cmd, MaxChannel)
+		if err != nil {
+			out.close()
+			return "", 0, "", nil, fmt.Errorf("test result pipe: %w", err)
+		}
+		cmd.ExtraFiles = []*os.File{ch.w}
+		pipes = append(pipes, ch)
+	}
 	if err := cmd.Start(); err != nil {
-		r.Close()
-		w.Close()
-		return "", 0, nil, err
+		for _, p := range pipes {
+			p.close()
+		}
+		return "", 0, "", nil, err
 	}
-	w.Close()
 	register(cmd.Process.Pid)
 	defer unregister(cmd.Process.Pid)
-	copied := make(chan struct{})
-	go func() {
-		io.Copy(out, r)
-		close(copied)
-	}()
+	for _, p := range pipes {
+		p.start()
+	}
 	waitErr = cmd.Wait()
 	killGroup(cmd)
-	select {
-	case <-copied:
-	case <-time.After(waitDelay): // a process that left the group still holds the pipe
+	late := make(chan struct{}) // closed when a process that left the group may still hold a pipe
+	timer := time.AfterFunc(waitDelay, func() { close(late) })
+	defer timer.Stop()
+	for _, p := range pipes {
+		p.finish(late)
 	}
-	r.Close()
-	<-copied
-	output, cut = out.String()
-	return output, cut, waitErr, nil
+	output, cut = out.buf.String()
+	if channel {
+		results, _ = pipes[1].buf.String()
+	}
+	return output, cut, results, waitErr, nil
+}
+
+// pipe is one pipe from a test process into a capped buffer.
+type pipe struct {
+	r, w   *os.File
+	buf    *capBuffer
+	copied chan struct{}
+}
+
+func newPipe(cmd *exec.Cmd, max int) (*pipe, error) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	return &pipe{r: r, w: w, buf: newCapBuffer(max), copied: make(chan struct{})}, nil
+}
+
+// start closes our copy of the write end and copies what comes in.
+func (p *pipe) start() {
+	p.w.Close()
+	go func() {
+		io.Copy(p.buf, p.r)
+		close(p.copied)
+	}()
+}
+
+// finish waits for the copy until late is closed, then closes the read end.
+func (p *pipe) finish(late <-chan struct{}) {
+	select {
+	case <-p.copied:
+	case <-late:
+	}
+	p.r.Close()
+	<-p.copied
+}
+
+func (p *pipe) close() {
+	p.r.Close()
+	p.w.Close()
 }
 
 // killGroup kills every process in the command's process group.

@@ -43,6 +43,8 @@ type Result struct {
 	Duration   time.Duration
 	LoadError  bool           // a test module could not be imported (unittest.loader._FailedTest): its tests never ran
 	Sandbox    sandbox.Layers // the sandbox the run had
+	Channel    string         // what the command wrote to file descriptor 3 (Options.Channel), capped at MaxChannel; for Go, the events of every test binary
+	Ended      bool           // Go: every test binary printed the testing package's last line
 }
 
 // AllPassed reports whether the run passed every test it found.

@@ -125,8 +125,14 @@ func toolResults(srv *modeltest.Server) map[int][]string {
 // and returns the results folder and what it holds.
 func benchRunIn(t *testing.T, srv *modeltest.Server, args ...string) (string, record.Data) {
 	t.Helper()
+	return benchRunTask(t, srv, "leap_year", args...)
+}
+
+// benchRunTask is benchRunIn on the given tasks.
+func benchRunTask(t *testing.T, srv *modeltest.Server, tasks string, args ...string) (string, record.Data) {
+	t.Helper()
 	dir := filepath.Join(t.TempDir(), "run")
-	all := append([]string{"run", "--host", srv.URL, "--tasks", "leap_year", "--out", dir}, args...)
+	all := append([]string{"run", "--host", srv.URL, "--tasks", tasks, "--out", dir}, args...)
 	stdout, stderr, err := runCLI(t, all...)
 	if err != nil {
 		t.Fatalf("bench %s: %v\nstdout:\n%s\nstderr:\n%s", strings.Join(all, " "), err, stdout, stderr)
@@ -138,8 +144,15 @@ func benchRunIn(t *testing.T, srv *modeltest.Server, args ...string) (string, re
 // the caller) and waits for it to exit.
 func benchRunOut(t *testing.T, srv *modeltest.Server, dir string, args ...string) record.Data {
 	t.Helper()
-	all := append([]string{"run", "--host", srv.URL, "--tasks", "leap_year", "--out", dir}, args...)
-	cmd, out := startBench(t, all...)
+	return benchRunEnv(t, srv, dir, nil, "leap_year", args...)
+}
+
+// benchRunEnv is benchRunOut on the given tasks, with env added to the
+// process's environment.
+func benchRunEnv(t *testing.T, srv *modeltest.Server, dir string, env []string, tasks string, args ...string) record.Data {
+	t.Helper()
+	all := append([]string{"run", "--host", srv.URL, "--tasks", tasks, "--out", dir}, args...)
+	cmd, out := startBenchEnv(t, env, all...)
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	select {
@@ -147,9 +160,9 @@ func benchRunOut(t *testing.T, srv *modeltest.Server, dir string, args ...string
 		if err != nil {
 			t.Fatalf("bench %s: %v\n%s", strings.Join(all, " "), err, out)
 		}
-	case <-time.After(2 * time.Minute):
+	case <-time.After(4 * time.Minute):
 		cmd.Process.Kill()
-		t.Fatalf("bench %s did not finish in 2 minutes:\n%s", strings.Join(all, " "), out)
+		t.Fatalf("bench %s did not finish in 4 minutes:\n%s", strings.Join(all, " "), out)
 	}
 	data, err := record.Read(dir)
 	if err != nil {

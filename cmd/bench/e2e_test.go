@@ -260,14 +260,15 @@ func checkReportRows(t *testing.T, dir string, want map[string]int) {
 }
 
 // TestEndToEndModelFailureIsRecorded makes the server fail one call for
-// good: that episode is recorded with exit error and the message, and the
-// run goes on to the next.
+// good with an answer that stands (413: the conversation is larger than the
+// server accepts): that episode is recorded with exit error, its kind and
+// the message, and the run goes on to the next.
 func TestEndToEndModelFailureIsRecorded(t *testing.T) {
 	t.Parallel()
 	solver := newFakeModel(t)
 	srv := modeltest.NewOllama(t, modeltest.Always(modeltest.Func(func(r modeltest.Request) modeltest.Reply {
 		if r.N == 0 {
-			return modeltest.StatusText(400, "the fake refuses this request")
+			return modeltest.StatusText(413, "the fake refuses this request")
 		}
 		return solver.reply(r)
 	})))
@@ -284,7 +285,7 @@ func TestEndToEndModelFailureIsRecorded(t *testing.T) {
 		t.Fatalf("%d episodes, want 2", len(data.Episodes))
 	}
 	first, second := data.Episodes[0], data.Episodes[1]
-	if first.ExitReason != record.ExitError || !strings.Contains(first.Error, "the fake refuses this request") || first.Passed {
+	if first.ExitReason != record.ExitError || first.ErrorKind != record.ErrorRequestTooLarge || !strings.Contains(first.Error, "the fake refuses this request") || first.Passed {
 		t.Errorf("failed call: exit %s, error %q, passed %v", first.ExitReason, first.Error, first.Passed)
 	}
 	if second.ExitReason != record.ExitDone || !second.Passed {

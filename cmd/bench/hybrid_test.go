@@ -273,18 +273,19 @@ func TestHybridThatNeverDelegates(t *testing.T) {
 	}
 }
 
-// TestHybridWorkflowCallFailureEndsTheEpisode: a server failure of the
-// workflow's own call ends the episode as a failed agent call would, with
-// its kind, and is never shown to the agent as a tool error.
+// TestHybridWorkflowCallFailureEndsTheEpisode: a failure of the workflow's
+// own call that the episode stands by (the server finds the conversation
+// too long: 413) ends the episode as a failed agent call would, with its
+// kind, and is never shown to the agent as a tool error.
 func TestHybridWorkflowCallFailureEndsTheEpisode(t *testing.T) {
 	t.Parallel()
 	f := hybridFake{
 		agent: []modeltest.Reply{modeltest.Calls(modeltest.Call("run_workflow", `{}`)).WithUsage(500, 20)},
-		inner: modeltest.StatusText(400, "the fake refuses the workflow's request"),
+		inner: modeltest.StatusText(413, "the fake refuses the workflow's request"),
 	}
 	_, data, srv := hybridRun(t, f, "--tasks", "leap_year", "--tracks", "hybrid")
 	ep := hybridEpisode(t, data, "leap_year", "hybrid")
-	if ep.ExitReason != record.ExitError || ep.ErrorKind != record.ErrorModel || !strings.Contains(ep.Error, "the fake refuses") {
+	if ep.ExitReason != record.ExitError || ep.ErrorKind != record.ErrorRequestTooLarge || !strings.Contains(ep.Error, "the fake refuses") {
 		t.Errorf("exit %s, kind %s, error %q; want the call's failure", ep.ExitReason, ep.ErrorKind, ep.Error)
 	}
 	if n := len(srv.Requests()); n != 2 {

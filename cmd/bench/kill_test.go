@@ -84,8 +84,14 @@ func jsonUnmarshal(line string, v any) error { return json.Unmarshal([]byte(line
 // startBench starts the test binary as a bench process.
 func startBench(t *testing.T, args ...string) (*exec.Cmd, *bytes.Buffer) {
 	t.Helper()
+	return startBenchEnv(t, nil, args...)
+}
+
+// startBenchEnv is startBench with env added to the process's environment.
+func startBenchEnv(t *testing.T, env []string, args ...string) (*exec.Cmd, *bytes.Buffer) {
+	t.Helper()
 	cmd := exec.Command(os.Args[0], args...)
-	cmd.Env = append(os.Environ(), benchAsSubprocess+"=1")
+	cmd.Env = append(append(os.Environ(), benchAsSubprocess+"=1"), env...)
 	out := &bytes.Buffer{}
 	cmd.Stdout, cmd.Stderr = out, out
 	if err := cmd.Start(); err != nil {

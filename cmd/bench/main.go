@@ -40,8 +40,8 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		Name:           "bench",
 		Usage:          "measure when a fixed workflow is enough and when a coding task needs an agent loop",
 		Version:        version(),
-		Writer:         stdout,
-		ErrWriter:      stderr,
+		Writer:         inert.Writer{W: stdout}, // every command prints through inert: no quoted byte moves a terminal
+		ErrWriter:      inert.Writer{W: stderr},
 		ExitErrHandler: func(*cli.Context, error) {}, // main decides the exit code
 		Commands: []*cli.Command{
 			versionCommand(),

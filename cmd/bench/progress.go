@@ -65,9 +65,10 @@ const barWidth = 20
 
 func newProgress(w io.Writer, total, done, passed int) *progress {
 	tty, width := false, 0
-	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+	if f, ok := inert.Raw(w).(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		tty = true
 		width, _, _ = term.GetSize(int(f.Fd()))
+		w = f // the redrawn line's own control bytes; what it quotes is escaped (line)
 	}
 	p := &progress{w: w, tty: tty, width: width, start: time.Now(), now: time.Now, stop: make(chan struct{}), started: map[string]runningEpisode{},
 		state: progressState{Total: total, Done: done, Passed: passed, Failed: done - passed}, done: done}

@@ -12,10 +12,12 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/urfave/cli/v2"
 
+	"bench/grade"
 	"bench/internal/words"
 	"bench/model"
 	"bench/record"
@@ -48,6 +50,7 @@ func runCommand() *cli.Command {
 			&cli.Float64Flag{Name: "temperature", Value: runner.DefaultTemperature, Usage: "sampling temperature"},
 			&cli.IntFlag{Name: "num-ctx", Value: runner.DefaultNumCtx, Usage: "context window sent with every request"},
 			&cli.IntFlag{Name: "max-tokens", Value: runner.DefaultMaxTokens, Usage: "cap on one reply's tokens, sent with every request as num_predict / max_tokens (0 = the server's default, unlimited on Ollama)"},
+			&cli.Int64Flag{Name: "max-reply-bytes", Usage: fmt.Sprintf("cap on the bytes of one reply bench reads (text, thinking, tool calls); a reply past it is the model's failure, reply_too_large (0 = %d × --max-tokens × %d bytes: 256 KiB for 4096)", model.ReplyCapTokensFactor, model.BytesPerToken)},
 			&cli.Float64Flag{Name: "top-p", Usage: "nucleus sampling; 0 leaves the server's default"},
 			&cli.BoolFlag{Name: "think", Usage: "let thinking models think"},
 			&cli.IntFlag{Name: "max-turns", Value: runner.DefaultMaxTurns, Usage: "agent: model turns before the final call without tools"},
@@ -61,6 +64,7 @@ func runCommand() *cli.Command {
 			&cli.StringFlag{Name: "run-uid", Usage: "the run's identity in run.json (default: a new random one); give every shard of one sweep the same to report them as one run"},
 			&cli.DurationFlag{Name: "episode-timeout", Value: runner.DefaultEpisodeTimeout, Usage: "wall-clock limit of one episode; one that reaches it ends with exit reason timeout and does not pass"},
 			sandboxFlag(),
+			&cli.StringFlag{Name: "workspace-limit", Value: "256MiB", Usage: "the most an episode's workspace may hold (its files' sizes, sparse or not) and still be graded; over it the episode fails, saying why"},
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "results folder (default: " + runner.ResultsDir + "/<UTC time>-<model>)"},
 			&cli.StringFlag{Name: "resume", Usage: "finish the run in this results folder, as its run.json describes it (only --host, --parallel, --parallel-per-host, --timeout, --retry-window, --tasks-dir, --sandbox, --keep-workspaces and --format may be given)"},
 			&cli.BoolFlag{Name: "keep-workspaces", Usage: "keep each episode's workspace after grading"},
@@ -90,13 +94,19 @@ func runAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if !checkReady(ctx, c.App.ErrWriter, s, mode) {
+	limit, err := grade.ParseSize(c.String("workspace-limit"))
+	if err != nil {
+		return fmt.Errorf("--workspace-limit: %w", err)
+	}
+	grade.SetWorkspaceLimit(limit)
+	asked, ok := checkReady(ctx, c.App.ErrWriter, s, mode)
+	if !ok {
 		return cli.Exit("", 1)
 	}
 	if err := useSandbox(c.App.ErrWriter, s, mode); err != nil {
 		return err
 	}
-	servers, err := s.Connect(ctx)
+	servers, err := s.ConnectInspected(asked) // what the checks asked: each server once
 	if err != nil {
 		return err
 	}
@@ -145,7 +155,7 @@ func specFrom(c *cli.Context) (runner.Spec, error) {
 		Model: mcfg, Models: splitRaw(mcfg.Model), WorkflowModel: c.String("workflow-model"), Hosts: hostList(c), ParallelPerHost: c.Int("parallel-per-host"), Shard: shard, UID: c.String("run-uid"),
 		Tasks: selected, Tracks: tracks, Seeds: seeds,
 		Temperature: c.Float64("temperature"), NumCtx: c.Int("num-ctx"), TopP: c.Float64("top-p"), Think: c.Bool("think"),
-		MaxTokens: c.Int("max-tokens"), TokenLimit: c.Int("token-limit"), MaxTurns: c.Int("max-turns"), Tries: c.Int("tries"),
+		MaxTokens: c.Int("max-tokens"), MaxReplyBytes: c.Int64("max-reply-bytes"), TokenLimit: c.Int("token-limit"), MaxTurns: c.Int("max-turns"), Tries: c.Int("tries"),
 		Posture: c.String("posture"), Parallel: c.Int("parallel"), EpisodeTimeout: c.Duration("episode-timeout"),
 		Dir: c.String("out"), BenchVersion: version(),
 	}, nil
@@ -184,7 +194,7 @@ func resumeSession(c *cli.Context, dir string) (*runner.Session, error) {
 // run takes them from there and refuses new ones.
 // --host is not among them: a server may move between sessions, and the
 // model digest check in Connect still proves the same weights answer.
-var runDefiningFlags = []string{"backend", "model", "tasks", "tracks", "seeds", "temperature", "num-ctx", "top-p", "max-tokens", "think", "max-turns", "token-limit", "tries", "workflow-model", "posture", "episode-timeout", "out", "shard", "run-uid"}
+var runDefiningFlags = []string{"backend", "model", "tasks", "tracks", "seeds", "temperature", "num-ctx", "top-p", "max-tokens", "max-reply-bytes", "think", "max-turns", "token-limit", "tries", "workflow-model", "posture", "episode-timeout", "out", "shard", "run-uid"}
 
 // shardFlag reads --shard; nil when not given.
 func shardFlag(c *cli.Context) (*record.Shard, error) {
@@ -273,47 +283,105 @@ func splitList(s string) []string {
 	return out
 }
 
-// serverHelp is the paragraph printed when the preflight finds no usable
-// model server; each failed check above it names its own fix.
-func serverHelp() string {
-	return "bench run needs a model server and could not use one (the checks above say what failed and how to fix it);\n" +
-		"nothing was created or changed. A run with --tracks oracle needs no server."
-}
-
-// resumeHelp is serverHelp for --resume, which keeps the run's backend and
-// model but may be pointed at the server's new address.
-func resumeHelp(s *runner.Session) string {
-	return fmt.Sprintf("bench run --resume needs the run's model server and could not use it (see the checks above); %s is unchanged.\n"+
-		"Start the %s server with %s on it, or, if the server has moved, add --host URL.", s.Dir, s.Model.Backend, s.Model.Model)
-}
-
-// checkReady runs the doctor's checks; on failure it prints them, and the
-// server help when a server check failed. Nothing has been created yet.
-func checkReady(ctx context.Context, errw io.Writer, s *runner.Session, mode sandbox.Mode) bool {
-	checks := preflightAll(ctx, s, mode)
-	if pf.OK(checks) {
-		return true
+// checkReady runs the doctor's checks and returns what the servers said;
+// on failure it prints the checks, and then what stops the run, by cause
+// (refusalHelp). Nothing has been created yet.
+func checkReady(ctx context.Context, errw io.Writer, s *runner.Session, mode sandbox.Mode) ([]runner.Inspection, bool) {
+	res := preflightAll(ctx, s, mode)
+	if pf.OK(res.Checks) {
+		return res.Servers, true
 	}
-	for _, c := range checks {
+	for _, c := range res.Checks {
 		fmt.Fprintln(errw, c)
 	}
-	switch {
-	case pf.ServerFailed(checks) && s.Resumed:
-		fmt.Fprintln(errw, resumeHelp(s))
-	case pf.ServerFailed(checks):
-		fmt.Fprintln(errw, serverHelp())
-	default:
-		fmt.Fprintln(errw, "bench run stopped before creating anything: the checks above failed.")
+	fmt.Fprintln(errw, refusalHelp(s, res.Checks))
+	return nil, false
+}
+
+// refusalHelp says what stops the run, one paragraph per cause the failed
+// checks name (a server that cannot be reached, a model it lacks, a model
+// without tools or thinking, servers that disagree), and that nothing was
+// created or changed.
+func refusalHelp(s *runner.Session, checks []pf.Check) string {
+	var paras []string
+	add := func(p string) {
+		if !slices.Contains(paras, p) {
+			paras = append(paras, p)
+		}
 	}
-	return false
+	local := false
+	for _, c := range checks {
+		if c.OK() {
+			continue
+		}
+		if pf.Local(c.Name) {
+			local = true
+			continue
+		}
+		add(refusalOf(s, c))
+	}
+	if local {
+		add("The checks of this machine above failed (each says how to fix it).")
+	}
+	unchanged := "Nothing was created or changed."
+	if s.Resumed {
+		unchanged = s.Dir + " is unchanged; resume it once this is fixed, or, if the server has moved, add --host URL."
+	}
+	return strings.Join(append(paras, unchanged), "\n")
+}
+
+// refusalOf is the paragraph of one failed check of a model server.
+func refusalOf(s *runner.Session, c pf.Check) string {
+	name, backend := s.Model.Model, s.Model.Backend
+	switch c.Kind {
+	case model.ErrUnreachable:
+		how := (&model.Error{Kind: model.ErrUnreachable, Backend: backend, Host: c.Host, Model: name}).Fix()
+		if backend == "" || backend == model.BackendOllama {
+			how += fmt.Sprintf("; once it runs, pull the model if it is not there yet: `%s`", model.PullCommand(c.Host, name))
+		}
+		p := fmt.Sprintf("bench run could not reach the model server at %s: %s.", c.Host, how)
+		if !s.Resumed { // a resumed run keeps its tracks
+			p += " A run with --tracks oracle needs no server."
+		}
+		return p
+	case model.ErrModelNotFound:
+		return fmt.Sprintf("The model server at %s is up, but it has no model %s: %s, or choose one it has with --model.", c.Host, name,
+			(&model.Error{Kind: model.ErrModelNotFound, Backend: backend, Host: c.Host, Model: name}).Fix())
+	case model.ErrNoToolSupport:
+		need, rest := tracksByTools(s.Run.Tracks)
+		return fmt.Sprintf("Model %s on %s cannot call tools, which the %s track needs: run without it with --tracks %s, or choose a model that supports tools with --model.",
+			name, c.Host, strings.Join(need, " and "), strings.Join(rest, ","))
+	case model.ErrNoThinking:
+		return fmt.Sprintf("Model %s cannot think, which --think asks for: drop --think, or choose a model that can with --model.", name)
+	case model.ErrModelMismatch:
+		return "The servers of the pool do not serve the model the same (see above): make them agree, or run on one of them with --host."
+	}
+	return "bench run could not use the model server at " + c.Host + " (the check above says what failed and how to fix it)."
+}
+
+// tracksByTools splits the run's tracks into those that offer the model
+// tools and the others; with no others, the others are the workflow.
+func tracksByTools(tracks []string) (tools, rest []string) {
+	for _, t := range tracks {
+		if runner.UsesTools(t) {
+			tools = append(tools, t)
+		} else {
+			rest = append(rest, t)
+		}
+	}
+	if len(rest) == 0 {
+		rest = []string{"workflow"}
+	}
+	return tools, rest
 }
 
 // preflightAll runs the doctor's checks against every host and model of
-// the run, and the local ones (python3, the sandbox, the tasks) once.
-func preflightAll(ctx context.Context, s *runner.Session, mode sandbox.Mode) []pf.Check {
+// the run at once, and the local ones (python3, the sandbox, the tasks)
+// once meanwhile.
+func preflightAll(ctx context.Context, s *runner.Session, mode sandbox.Mode) pf.Result {
 	need := pf.NeedsOf(s.Run.Tracks)
 	need.Think, need.Sandbox = s.Run.Think, mode
-	return pf.Run(ctx, s.ServerConfigs(), need, s.Tasks)
+	return pf.Gather(ctx, s.ServerConfigs(), need, s.Tasks)
 }
 
 // useSandbox puts every test run of this process in the sandbox that mode
@@ -363,12 +431,20 @@ func execute(ctx context.Context, c *cli.Context, s *runner.Session, servers []r
 	}
 	done, passed := s.Finished()
 	prog := newProgress(out, len(plan), done, passed)
-	runErr := s.Execute(ctx, servers, runner.ExecOptions{Keep: keep, Start: prog.begin, Progress: prog.episode, Warn: func(w string) { fmt.Fprintln(out, "warning:", w) }})
+	var stand atomic.Int64 // the planned episodes that stand on disk: not lost, not interrupted
+	stand.Store(int64(done))
+	progress := func(ep record.Episode) {
+		if runner.Finished(ep) {
+			stand.Add(1)
+		}
+		prog.episode(ep)
+	}
+	runErr := s.Execute(ctx, servers, runner.ExecOptions{Keep: keep, Start: prog.begin, Progress: progress, Warn: func(w string) { fmt.Fprintln(out, "warning:", w) }})
 	prog.finish()
 	var stopped *runner.StopError
 	switch {
 	case errors.As(runErr, &stopped):
-		fmt.Fprintf(out, "bench run: %v.\n%d of %d episodes stand in %s; the lost ones are not counted and will be redone.\nWhen the server is back, resume with: bench run --resume %s\n", runErr, prog.done, len(plan), s.Dir, s.Dir)
+		fmt.Fprintf(out, "bench run: %v.\n%d of %d episodes stand in %s; the lost ones are not counted and will be redone.\n%s, resume with: bench run --resume %s\n", runErr, stand.Load(), len(plan), s.Dir, stopped.Remedy(), s.Dir)
 		return cli.Exit("", 1)
 	case runErr != nil:
 		return runErr

@@ -120,7 +120,7 @@ func TestRunPreflightFailureCreatesNothing(t *testing.T) {
 	if err == nil {
 		t.Fatal("a run against an unreachable server succeeded")
 	}
-	for _, want := range []string{"ollama serve", "127.0.0.1:1", "nothing was created"} {
+	for _, want := range []string{"ollama serve", "127.0.0.1:1", "Nothing was created"} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("the help does not mention %q:\n%s", want, stderr)
 		}

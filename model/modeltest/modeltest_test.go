@@ -3,11 +3,13 @@ package modeltest_test
 import (
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/ollama/ollama/api"
 
@@ -104,5 +106,59 @@ func TestExhaustedScriptFailsTheTest(t *testing.T) {
 	}
 	if len(tb.errs) != 1 || !strings.Contains(tb.errs[0], "script exhausted") {
 		t.Errorf("fake reported %q", tb.errs)
+	}
+}
+
+func TestReplyHeadersAreSent(t *testing.T) {
+	for _, srv := range []*modeltest.Server{
+		modeltest.NewOllama(t, modeltest.Status(429).WithHeader("Retry-After", "7")),
+		modeltest.NewOpenAI(t, modeltest.Status(429).WithHeader("Retry-After", "7")),
+	} {
+		path := "/api/chat"
+		if srv.Config().Backend == model.BackendOpenAI {
+			path = "/v1/chat/completions"
+		}
+		resp, err := http.Post(srv.URL+path, "application/json", strings.NewReader(`{"model":"qwen3:8b","messages":[]}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != 429 || resp.Header.Get("Retry-After") != "7" {
+			t.Errorf("%s: status %d, Retry-After %q", path, resp.StatusCode, resp.Header.Get("Retry-After"))
+		}
+	}
+}
+
+func TestTrickleSendsTheBodySlowly(t *testing.T) {
+	srv := modeltest.NewOpenAI(t, modeltest.Text("hi").Trickle(2*time.Millisecond))
+	start := time.Now()
+	resp, err := http.Post(srv.URL+"/v1/chat/completions", "application/json", strings.NewReader(`{"model":"m","messages":[]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil || !strings.Contains(string(body), `"content":"hi"`) {
+		t.Fatalf("body %q, err %v", body, err)
+	}
+	// Every byte waited 2 ms: the body cannot have come faster than that.
+	if min := time.Duration(len(body)) * 2 * time.Millisecond; time.Since(start) < min {
+		t.Errorf("%d bytes in %v, less than %v", len(body), time.Since(start), min)
+	}
+}
+
+func TestHugeReplies(t *testing.T) {
+	const n = 200_000
+	srv := modeltest.NewOllama(t, modeltest.Huge(n))
+	var text strings.Builder
+	err := ollamaAPI(t, srv).Chat(context.Background(), &api.ChatRequest{Model: modeltest.DefaultModel},
+		func(r api.ChatResponse) error { text.WriteString(r.Message.Content); return nil })
+	if err != nil || text.Len() != n || strings.Trim(text.String(), "x ") != "" {
+		t.Fatalf("err %v, %d bytes", err, text.Len())
+	}
+	osrv := modeltest.NewOpenAI(t, modeltest.Huge(n))
+	resp, err := osrv.Client(t).Chat(context.Background(), model.Request{Messages: []model.Message{{Role: "user", Content: "hi"}}})
+	if err != nil || len(resp.Message.Content) != n {
+		t.Fatalf("openai: err %v, %d bytes", err, len(resp.Message.Content))
 	}
 }

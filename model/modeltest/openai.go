@@ -84,6 +84,7 @@ func (s *Server) openaiChat(w http.ResponseWriter, r *http.Request) {
 	if !s.wait(r.Context(), rep) {
 		return
 	}
+	w = s.prepare(r.Context(), w, rep)
 	switch {
 	case rep.status != 0:
 		s.writeError(w, rep.status, rep.errMsg)
@@ -92,6 +93,8 @@ func (s *Server) openaiChat(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprint(w, *rep.raw)
 	case rep.drop:
 		panic(http.ErrAbortHandler)
+	case rep.huge > 0:
+		openaiHuge(w, req, rep, body)
 	default:
 		writeJSON(w, http.StatusOK, openaiCompletion(req, rep, body))
 	}
@@ -125,6 +128,19 @@ func openaiCompletion(req Request, rep Reply, body []byte) map[string]any {
 		"choices": []map[string]any{{"index": 0, "message": msg, "finish_reason": reason}},
 		"usage":   map[string]any{"prompt_tokens": p, "completion_tokens": c, "total_tokens": p + c},
 	}
+}
+
+// openaiHuge writes a Huge reply as one completion whose content is
+// written as it is generated.
+func openaiHuge(w http.ResponseWriter, req Request, rep Reply, body []byte) {
+	w.Header().Set("Content-Type", "application/json")
+	fmt.Fprintf(w, `{"id":"chatcmpl-fake-%d","object":"chat.completion","created":%d,"model":%q,"choices":[{"index":0,"message":{"role":"assistant","content":"`,
+		req.N, fakeTime.Unix(), req.Model)
+	if writeHuge(w, rep.huge, nil) != nil {
+		return
+	}
+	p, c := promptTokens(rep, body), completionTokens(rep)
+	fmt.Fprintf(w, `"},"finish_reason":"stop"}],"usage":{"prompt_tokens":%d,"completion_tokens":%d,"total_tokens":%d}}`+"\n", p, c, p+c)
 }
 
 // openaiRequest decodes a chat-completions request into the neutral form.

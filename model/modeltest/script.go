@@ -37,6 +37,9 @@ type Reply struct {
 	completion int // backend completion tokens; -1 = derived from the reply
 	duration   time.Duration
 	doneReason string
+	header     map[string]string // response headers, e.g. Retry-After
+	trickle    time.Duration     // pause between the body's bytes (a slow-loris)
+	huge       int64             // bytes of generated text; 0 = none
 }
 
 func reply() Reply { return Reply{prompt: -1, completion: -1, duration: 250 * time.Millisecond} }
@@ -155,11 +158,43 @@ func (r Reply) WithDoneReason(s string) Reply {
 	return r
 }
 
+// WithHeader sets a response header of the reply (Retry-After on a 429 or
+// 503, say); it may be given several times.
+func (r Reply) WithHeader(key, value string) Reply {
+	h := make(map[string]string, len(r.header)+1)
+	for k, v := range r.header {
+		h[k] = v
+	}
+	h[key] = value
+	r.header = h
+	return r
+}
+
+// Trickle writes the reply's body one byte at a time, pausing d before each,
+// as a slow-loris server does: the headers come at once, the body never
+// seems to end. The handler stops when the client leaves.
+func (r Reply) Trickle(d time.Duration) Reply {
+	r.trickle = d
+	return r
+}
+
+// Huge is a text reply of n bytes ("x", with a space every 64), generated
+// as it is written so that the fake holds none of it: Ollama streams it in
+// chunks of 64 KiB (Drip pauses before each), OpenAI sends it as one
+// completion.
+func Huge(n int64) Reply {
+	r := reply()
+	r.huge = n
+	r.completion = int(min(n/4, 1<<30))
+	return r
+}
+
 // Request is one chat request a fake server received, decoded.
 type Request struct {
-	N        int    // 0-based index among the chat requests
-	Path     string // /api/chat or /v1/chat/completions
-	Body     []byte // verbatim
+	N        int       // 0-based index among the chat requests
+	Time     time.Time // when the fake received it
+	Path     string    // /api/chat or /v1/chat/completions
+	Body     []byte    // verbatim
 	Model    string
 	Stream   bool
 	Messages []model.Message

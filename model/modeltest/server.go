@@ -26,14 +26,23 @@ const DefaultDigest = "sha256:fa3e0a4b4d1c9e2f7b6a5d8c3e1f0a9b8c7d6e5f4a3b2c1d0e
 // Model is one model a fake server holds.
 type Model struct {
 	Name         string
-	Digest       string
+	Digest       string   // the manifest's, as /api/tags reports it
 	Capabilities []string // as in Ollama's /api/show, e.g. "completion", "tools"
+	// Weights is the digest of the model layer ("sha256:…"), which
+	// /api/show names in its modelfile's FROM line as Ollama does; ""
+	// leaves the modelfile out, as an older server might.
+	Weights  string
+	Template string // /api/show's template
+	Params   string // /api/show's parameters, e.g. "stop <|eot_id|>"
 }
 
 // Server is a fake model server. Its zero value is not usable: use NewOllama or NewOpenAI.
 type Server struct {
 	URL     string // base address: for Ollama the host, for OpenAI the host (clients add /v1)
 	Version string // what /api/version reports
+	// Latency delays every answer, the model's and the metadata's, as a
+	// distant or loaded server does; set it before the first request.
+	Latency time.Duration
 
 	t       testing.TB
 	backend string
@@ -48,6 +57,7 @@ type Server struct {
 	served   int
 	requests []Request
 	models   []Model
+	hits     map[string]int // requests by "METHOD /path"
 }
 
 func newServer(t testing.TB, backend string, script []Reply, mux func(*Server) http.Handler) *Server {
@@ -58,9 +68,19 @@ func newServer(t testing.TB, backend string, script []Reply, mux func(*Server) h
 		Version: "0.17.4",
 		closing: make(chan struct{}),
 		script:  slices.Clone(script),
+		hits:    map[string]int{},
 		models:  []Model{{Name: DefaultModel, Digest: DefaultDigest, Capabilities: []string{"completion", "tools"}}},
 	}
-	s.handler = mux(s)
+	inner := mux(s)
+	s.handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.mu.Lock()
+		s.hits[r.Method+" "+r.URL.Path]++
+		s.mu.Unlock()
+		if !s.pause(r.Context(), s.Latency) {
+			return
+		}
+		inner.ServeHTTP(w, r)
+	})
 	s.srv = httptest.NewServer(s.handler)
 	s.URL = s.srv.URL
 	t.Cleanup(s.Close)
@@ -121,19 +141,26 @@ func (s *Server) stopping() <-chan struct{} {
 }
 
 // Config is a model.Config pointing at the fake, with the default model,
-// fast retries, a short timeout and a one-second window for retrying an
-// unreachable server, for tests.
+// fast retries, a short timeout, a one-second window for retrying an
+// unreachable server and a reply cap of TestReplyCap, for tests.
 func (s *Server) Config() model.Config {
 	return model.Config{
-		Backend:     s.backend,
-		Host:        s.URL,
-		Model:       DefaultModel,
-		Timeout:     5 * time.Second,
-		RetryBase:   time.Millisecond,
-		MaxRetries:  3,
-		RetryWindow: time.Second,
+		Backend:       s.backend,
+		Host:          s.URL,
+		Model:         DefaultModel,
+		Timeout:       5 * time.Second,
+		RetryBase:     time.Millisecond,
+		MaxRetries:    3,
+		RetryWindow:   time.Second,
+		MaxReplyBytes: TestReplyCap,
 	}
 }
+
+// TestReplyCap is the reply cap of Config's clients: larger than a file
+// may hold (workspace.MaxFileBytes), so that a test of what a track does
+// with a huge reply reaches the track. The default cap (model.Config's
+// ReplyCap) is tested with a Config that leaves it at zero.
+const TestReplyCap = 8 << 20
 
 // SetModels replaces the models the server holds.
 func (s *Server) SetModels(ms ...Model) {
@@ -154,6 +181,14 @@ func (s *Server) Requests() []Request {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return slices.Clone(s.requests)
+}
+
+// Hits is how many requests the server received for method and path
+// ("GET", "/api/tags"), of any endpoint.
+func (s *Server) Hits(method, path string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.hits[method+" "+path]
 }
 
 // Remaining is the number of scripted replies not yet served (an Always entry counts once).
@@ -185,6 +220,7 @@ func (s *Server) modelList() []Model {
 func (s *Server) next(req Request) (Reply, bool) {
 	s.mu.Lock()
 	req.N = len(s.requests)
+	req.Time = time.Now()
 	s.requests = append(s.requests, req)
 	if len(s.script) == 0 {
 		s.mu.Unlock()
@@ -259,6 +295,69 @@ func (s *Server) writeError(w http.ResponseWriter, code int, msg string) {
 		body = map[string]any{"error": map[string]any{"message": msg, "type": typ, "param": nil, "code": nil}}
 	}
 	writeJSON(w, code, body)
+}
+
+// prepare sets the reply's headers on w and, for a trickling reply,
+// returns a writer that sends the body one byte at a time.
+func (s *Server) prepare(ctx context.Context, w http.ResponseWriter, r Reply) http.ResponseWriter {
+	for k, v := range r.header {
+		w.Header().Set(k, v)
+	}
+	if r.trickle <= 0 {
+		return w
+	}
+	return &trickleWriter{ResponseWriter: w, s: s, ctx: ctx, d: r.trickle}
+}
+
+// trickleWriter writes a body one byte at a time with a pause before each
+// and a flush after it; once the client has left, writes fail.
+type trickleWriter struct {
+	http.ResponseWriter
+	s   *Server
+	ctx context.Context
+	d   time.Duration
+}
+
+func (t *trickleWriter) Write(p []byte) (int, error) {
+	for i := range p {
+		if !t.s.pause(t.ctx, t.d) {
+			return i, context.Canceled
+		}
+		if _, err := t.ResponseWriter.Write(p[i : i+1]); err != nil {
+			return i, err
+		}
+		t.Flush()
+	}
+	return len(p), nil
+}
+
+// Flush sends what was written.
+func (t *trickleWriter) Flush() {
+	if f, ok := t.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// hugePiece is the text a Huge reply repeats: JSON-safe, a space every 64 bytes.
+var hugePiece = strings.Repeat(strings.Repeat("x", 63)+" ", 1024)
+
+// writeHuge writes n bytes of hugePiece's text to w, calling each (when not
+// nil) with every piece instead of writing it; it stops at the first error.
+func writeHuge(w io.Writer, n int64, each func(string) error) error {
+	for n > 0 {
+		piece := hugePiece[:min(n, int64(len(hugePiece)))]
+		n -= int64(len(piece))
+		var err error
+		if each != nil {
+			err = each(piece)
+		} else {
+			_, err = io.WriteString(w, piece)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func writeJSON(w http.ResponseWriter, code int, v any) {

@@ -147,7 +147,16 @@ func addRule(fd int, r rule, allowed uint64) error {
 		if err != nil {
 			return failure("opening "+p+" for a Landlock rule", errno(err))
 		}
-		attr := pathBeneath{allowed: allowed, parentFD: int32(pfd)}
+		var st syscall.Stat_t
+		if err := syscall.Fstat(pfd, &st); err != nil {
+			syscall.Close(pfd)
+			return failure("checking "+p+" for a Landlock rule", errno(err))
+		}
+		rights := allowed
+		if st.Mode&syscall.S_IFMT != syscall.S_IFDIR {
+			rights &= fileRights // a rule on a file grants only what applies to files
+		}
+		attr := pathBeneath{allowed: rights, parentFD: int32(pfd)}
 		_, _, e := syscall.RawSyscall6(sysAddRule, uintptr(fd), rulePathBeneath, uintptr(unsafe.Pointer(&attr)), 0, 0, 0)
 		syscall.Close(pfd)
 		if e != 0 {
