@@ -3,35 +3,13 @@ package cause
 import (
 	"slices"
 	"sort"
-	"strings"
 
 	"bench/record"
 )
 
-// Cause is one reason an episode failed, with one line of evidence.
-type Cause struct {
-	Name     Name   `json:"name"`
-	Evidence string `json:"evidence"` // one line: the test names, the lines lost, the file
-	// Tests are the failing tests the cause explains, sorted (for
-	// masked_failure, broke_tests, wrong_fix, and for lost_content,
-	// needs_other_file and cut_reply when their evidence is a failure).
-	Tests []string `json:"tests,omitempty"`
-	// File is the file concerned: the file that lost content, the other
-	// file a fix needed, the file a cut or malformed reply was written to
-	// (a cut_reply without one was never written).
-	File string `json:"file,omitempty"`
-	// Lost are the lines of the original file the write removed and the
-	// tests need (lost_content), as the original has them, trimmed.
-	Lost []string `json:"lost,omitempty"`
-	// Fallback says the workflow's naive fallback (no FILE: line) made
-	// the write (lost_content, malformed_reply).
-	Fallback bool `json:"fallback,omitempty"`
-}
-
-// String is the cause as one line: "name: evidence".
-func (c Cause) String() string {
-	return string(c.Name) + ": " + strings.TrimSpace(c.Evidence)
-}
+// Cause is one reason an episode failed, with one line of evidence: the
+// type episodes.jsonl records (record.Cause).
+type Cause = record.Cause
 
 // Derive returns the causes of a failed episode, most specific first
 // (the order of Vocabulary, except that a cut reply the track wrote comes

@@ -2,6 +2,8 @@ package cause
 
 import (
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -34,5 +36,14 @@ func TestVocabulary(t *testing.T) {
 		if got := ForQuestion(q); !slices.Equal(got, names) {
 			t.Errorf("ForQuestion(%d) = %v, want %v", q, got, names)
 		}
+	}
+}
+
+// TestToolErrorRunIsDocumented: the vocabulary's derivation of tool_errors
+// states the run length the rule uses.
+func TestToolErrorRunIsDocumented(t *testing.T) {
+	info, _ := Lookup(ToolErrors)
+	if !strings.Contains(info.Derived, "last "+strconv.Itoa(ToolErrorRun)+" tool results") {
+		t.Errorf("tool_errors is derived %q, which does not say %d", info.Derived, ToolErrorRun)
 	}
 }

@@ -185,7 +185,7 @@ func (l *outcomeLine) set(s *scanner, key []byte) bool {
 		return s.boolean(nil)
 	case "sandbox":
 		return s.sandbox()
-	case "tamper_reasons": // rare, and not part of an Outcome: encoding/json reads the line
+	case "tamper_reasons", "causes", "files_written", "replay": // not part of an Outcome: encoding/json reads the line
 		return false
 	}
 	return false // another spelling (encoding/json matches names in any case) or a field Episode lacks
@@ -196,7 +196,7 @@ func (l *outcomeLine) set(s *scanner, key []byte) bool {
 // "tamper_reasons", a list grading is to record.
 var plainFields = []string{
 	"task", "track", "model", "exit_reason", "error_kind", "trajectory_sha256", "run", "host", "posture", "error", "status",
-	"tool_calls", "steps", "failed_tests", "tamper_reasons",
+	"tool_calls", "steps", "failed_tests", "tamper_reasons", "causes", "files_written", "replay",
 	"format", "seed", "repeat", "tests_passed", "tests_total", "turns", "prompt_tokens", "completion_tokens",
 	"est_prompt_tokens", "est_completion_tokens", "retries", "cut_replies", "model_calls", "wall_ms", "model_ms", "server_ms", "test_ms",
 	"workflow_calls", "workflow_tokens", "workflow_est_tokens",

@@ -18,6 +18,7 @@ const (
 	ExitInterrupted = "interrupted"
 	ExitError       = "error"
 	ExitTimeout     = "timeout" // the episode's wall-clock limit (--episode-timeout) ran out
+	// ExitDiverged (replay.go) ends a replayed episode that could not follow its recording.
 )
 
 // Error kinds recorded on an episode whose exit reason is "error", by whose
@@ -118,6 +119,11 @@ type Run struct {
 	// MaxTokens (or NumCtx) × 16 bytes.
 	MaxReplyBytes int64 `json:"max_reply_bytes,omitempty"`
 
+	// ReplayOf is, for a replay run (bench run --replay), the recorded
+	// run it replays; nil otherwise. Not a setting: the replay has the
+	// recording's settings.
+	ReplayOf *ReplayOf `json:"replay_of,omitempty"`
+
 	// Sandbox is what the test runs were confined by (nil in runs from before the sandbox).
 	Sandbox *Sandbox `json:"sandbox,omitempty"`
 }
@@ -187,6 +193,21 @@ type Episode struct {
 	WorkflowCalls     int `json:"workflow_calls,omitempty"`
 	WorkflowTokens    int `json:"workflow_tokens,omitempty"`
 	WorkflowEstTokens int `json:"workflow_est_tokens,omitempty"`
+
+	// Causes are why the episode failed, most specific first (package
+	// cause derives them after grading): a failed episode of a run that
+	// records them has the list, empty when no cause was found; a passed,
+	// lost or interrupted episode, and every episode of an older run, has
+	// none (the field is left out).
+	Causes []Cause `json:"causes,omitzero"`
+	// FilesWritten are the files the track wrote (write and
+	// fallback_write events), relative to the workspace, cleaned and
+	// sorted: a passing episode's are evidence for another's
+	// needs_other_file (a witness).
+	FilesWritten []string `json:"files_written,omitempty"`
+	// Replay is, for an episode of a replay run (bench run --replay), how
+	// it compared with the recording; nil otherwise.
+	Replay *Replay `json:"replay,omitempty"`
 
 	// Sandbox is what the grading run was confined by (nil in runs from before the sandbox).
 	Sandbox *Sandbox `json:"sandbox,omitempty"`

@@ -9,21 +9,22 @@ type Status uint8
 
 // The statuses of an episode. Passed, failed and inconsistent episodes are
 // counted (n); lost and interrupted ones are in no rate, and --resume
-// redoes them.
+// redoes them; a diverged one (a replay's) is in no rate either.
 const (
 	StatusPassed       Status = iota + 1 // graded, every test passed, and nothing contradicts it
 	StatusFailed                         // graded, and not every test passed (or grading timed out, or the episode ran out of time)
 	StatusLost                           // ended by an infrastructure failure (a server error past its retries): says nothing about the model
 	StatusInterrupted                    // cut short by Ctrl-C or a cancelled run
 	StatusInconsistent                   // says passed, but its test counts, exit or trajectory say otherwise: counted as failed
+	StatusDiverged                       // a replayed episode whose conversation could not follow its recording (ExitDiverged)
 )
 
 // statusNames are the statuses as episodes.jsonl and the JSON documents
 // spell them.
-var statusNames = [...]string{StatusPassed: "passed", StatusFailed: "failed", StatusLost: "lost", StatusInterrupted: "interrupted", StatusInconsistent: "inconsistent"}
+var statusNames = [...]string{StatusPassed: "passed", StatusFailed: "failed", StatusLost: "lost", StatusInterrupted: "interrupted", StatusInconsistent: "inconsistent", StatusDiverged: "diverged"}
 
-// String is the status's name: passed, failed, lost, interrupted or
-// inconsistent.
+// String is the status's name: passed, failed, lost, interrupted,
+// inconsistent or diverged.
 func (s Status) String() string {
 	if int(s) < len(statusNames) && statusNames[s] != "" {
 		return statusNames[s]
@@ -35,7 +36,8 @@ func (s Status) String() string {
 func (s Status) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 
 // Counted reports whether an episode of this status is in n: passed,
-// failed and inconsistent ones are; lost and interrupted ones are not.
+// failed and inconsistent ones are; lost, interrupted and diverged ones
+// are not.
 func (s Status) Counted() bool {
 	return s == StatusPassed || s == StatusFailed || s == StatusInconsistent
 }
@@ -64,7 +66,7 @@ func (v Verdict) Pass() bool { return v.Status == StatusPassed }
 
 // LineVerdict is what an episode's line says of it, by these rules in
 // order: an exit "error" of an infrastructure kind is lost; an exit
-// "interrupted" is interrupted; a line that does not say passed is failed
+// "interrupted" is interrupted; an exit "replay_diverged" is diverged; a line that does not say passed is failed
 // (its flaw FlawGradingTimedOut when grading timed out); a line that says
 // passed is inconsistent unless at least one test ran and every one
 // passed and the episode did not run out of time (exit "timeout", which
@@ -76,6 +78,8 @@ func LineVerdict(passed bool, testsPassed, testsTotal int, exit, errorKind strin
 		return Verdict{StatusLost, FlawNone}
 	case exit == ExitInterrupted:
 		return Verdict{StatusInterrupted, FlawNone}
+	case exit == ExitDiverged:
+		return Verdict{StatusDiverged, FlawNone}
 	case !passed && gradingTimedOut:
 		return Verdict{StatusFailed, FlawGradingTimedOut}
 	case !passed:
@@ -122,6 +126,8 @@ func (v Verdict) Outcome() string {
 		return "LOST to the infrastructure (not counted; bench run --resume redoes it)"
 	case StatusInterrupted:
 		return "INTERRUPTED (not counted; bench run --resume redoes it)"
+	case StatusDiverged:
+		return "DIVERGED from its recording (a replay that could not follow it; not counted)"
 	case StatusInconsistent:
 		why := "its test counts disagree"
 		switch v.Flaw {
