@@ -66,7 +66,7 @@ func Create(dir string, run Run) (w *Writer, err error) {
 	}
 	defer func() {
 		if err != nil {
-			lock.Close()
+			unlock(lock)
 		}
 	}()
 	runPath := filepath.Join(dir, RunFile)
@@ -116,7 +116,7 @@ func Resume(dir string) (w *Writer, _ Data, err error) {
 	}
 	defer func() {
 		if err != nil {
-			lock.Close()
+			unlock(lock)
 		}
 	}()
 	data, tail, err := read(dir)
@@ -195,7 +195,7 @@ func (w *Writer) Close() error {
 		return nil
 	}
 	w.closed = true
-	defer w.lock.Close() // the lock file stays: removing it would let two writers lock two files
+	defer unlock(w.lock) // the lock file stays: removing it would let two writers lock two files
 	if err := w.eps.Close(); err != nil {
 		return fmt.Errorf("closing %s: %w", w.eps.Name(), err)
 	}
@@ -245,9 +245,17 @@ func Lock(dir string) (*os.File, error) {
 	return f, nil
 }
 
-// lockGrace is how long Lock tries again before it refuses: a process
-// forked (to run a test) while a writer still held the lock shares it
-// until it execs its program, a moment after the writer let go.
+// unlock lets go of the run folder's lock and closes it. The flock is
+// released explicitly first: it belongs to the open file, which a process
+// forked meanwhile (to run a test) shares until it execs, and LOCK_UN
+// releases it for every copy, where Close would leave the fork holding it.
+func unlock(f *os.File) {
+	_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+	f.Close()
+}
+
+// lockGrace is how long Lock tries again before it refuses: a writer
+// that is letting go (unlock) may not have yet.
 const lockGrace = time.Second
 
 // flockSoon takes f's exclusive flock, trying again for lockGrace.
