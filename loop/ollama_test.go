@@ -249,7 +249,7 @@ func TestAgentTrajectoryOnDisk(t *testing.T) {
 	t.Parallel()
 	chat, _ := ollama(t, call("read_file", `{"path":"leap.py"}`), call("run_tests", `{}`), modeltest.Text("Looked."))
 	env, _ := tracktest.Fixture(t, "leap_year", chat)
-	w, err := record.Create(t.TempDir(), record.Run{ID: "test", Model: modeltest.DefaultModel})
+	w, err := record.Create(t.TempDir(), record.Run{ID: "test", Model: modeltest.DefaultModel, Tasks: []record.TaskRef{{Name: "leap_year"}}, Tracks: []string{"agent"}, Seeds: []int{1}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -53,7 +53,7 @@ func benchRun(b *testing.B, word string, seeds []int, parallel int) (wall, test 
 	if err != nil {
 		b.Fatal(err)
 	}
-	w, err := record.Create(b.TempDir()+"/run", record.Run{ID: "bench"})
+	w, err := record.Create(b.TempDir()+"/run", record.Run{ID: "bench", Tasks: []record.TaskRef{{Name: "leap_year"}}, Tracks: []string{"oracle"}, Seeds: []int{1}})
 	if err != nil {
 		b.Fatal(err)
 	}
