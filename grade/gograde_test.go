@@ -49,6 +49,19 @@ func TestGradeGoOriginalAndSolution(t *testing.T) {
 	}
 }
 
+// TestGradeGoFailedTestsSorted: failed_tests are data, sorted and each
+// once, whatever order go test ran and reported the tests in (here
+// source order: TestClampBelow before TestClampAbove).
+func TestGradeGoFailedTestsSorted(t *testing.T) {
+	tk := suiteTask(t, "go_clamp")
+	dir := workspace(t, tk)
+	write(t, dir, map[string]string{"clamp.go": "package clamp\n\nfunc Clamp(v, lo, hi int) int { return -1 }\n\nfunc Percent(v int) int { return -1 }\n"})
+	g := gradeGo(t, tk, dir)
+	if len(g.Failed) < 2 || !slices.IsSorted(g.Failed) || len(slices.Compact(slices.Clone(g.Failed))) != len(g.Failed) {
+		t.Errorf("failed tests %v: want at least two, sorted, each once\n%s", g.Failed, g.Result.Output)
+	}
+}
+
 func TestGradeGoBuildFailureFailsEveryTest(t *testing.T) {
 	tk := suiteTask(t, "go_clamp")
 	dir := workspace(t, tk)
@@ -57,6 +70,7 @@ func TestGradeGoBuildFailureFailsEveryTest(t *testing.T) {
 	if g.Passed || g.TestsPassed != 0 || g.TestsTotal != len(tk.Tests) || len(g.Failed) != len(tk.Tests) {
 		t.Errorf("build failure: passed=%v %d/%d failed=%v", g.Passed, g.TestsPassed, g.TestsTotal, g.Failed)
 	}
+
 }
 
 func TestGradeGoTamperedTestFile(t *testing.T) {

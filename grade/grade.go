@@ -19,7 +19,7 @@ type Result struct {
 	Passed      bool
 	TestsPassed int
 	TestsTotal  int
-	Failed      []string // test method names that failed, errored or never ran
+	Failed      []string // test method names that failed, errored or never ran, sorted, each once
 	Tampered    bool     // a test file changed, a harness shadowed, bytecode planted, or the test run itself tampered with
 	Extra       []string // test modules the track added, left out of grading (not tampering)
 	Flags       []string // why Tampered, and what else was left out, one sentence each, sorted
@@ -37,8 +37,8 @@ type Result struct {
 // module that could not be imported counts every test of the task as
 // failed, not as zero tests. The error is non-nil only when the tests
 // could not be run at all (or ctx was cancelled).
-func Grade(ctx context.Context, t tasks.Task, dir string) (Result, error) {
-	var g Result
+func Grade(ctx context.Context, t tasks.Task, dir string) (g Result, err error) {
+	defer func() { g.Failed = sortedOnce(g.Failed) }() // however the verdict was reached: failed_tests are data
 	testrun.HideAnswers(t)
 	if why := overLimit(dir); why != "" {
 		g.Refused, g.TestsTotal, g.Failed = why, len(t.Tests), slices.Clone(t.Tests)
@@ -60,13 +60,23 @@ func Grade(ctx context.Context, t tasks.Task, dir string) (Result, error) {
 	if err != nil {
 		return g, err
 	}
-	res, err := runSealed(ctx, t, ws, root, &g)
+	var res testrun.Result
+	res, err = runSealed(ctx, t, ws, root, &g)
 	g.Result = res
 	if err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		// The caller's time ran out before the tests could run (the episode's limit).
 		g.Result.TimedOut, g.Passed, err = true, false, nil
 	}
 	return g, err
+}
+
+// sortedOnce returns names sorted, each once; never nil.
+func sortedOnce(names []string) []string {
+	out := slices.Compact(slices.Sorted(slices.Values(names)))
+	if out == nil {
+		return []string{}
+	}
+	return out
 }
 
 // cleanInPlace restores the protected test files in the workspace and
