@@ -75,8 +75,9 @@ type Check struct {
 	// model's Err* kinds (ErrUnreachable, ErrModelNotFound, ErrNoToolSupport,
 	// ErrNoThinking, …), so that a front end can word its refusal by cause;
 	// nil otherwise.
-	Kind error
-	Host string // the server a server check is about
+	Kind  error
+	Host  string // the server a server check is about
+	Model string // the model a server check is about
 }
 
 // OK reports whether the check does not stop a run (it passed or was skipped).
@@ -96,7 +97,10 @@ type Needs struct {
 	Tracks []string // the track words, for the text of skipped checks
 	Model  bool     // some track calls the model
 	Tools  bool     // some track offers the model tools
-	Think  bool     // the run asks the model to think (--think)
+	// ToolFree are models asked without tools whatever the tracks (the
+	// hybrid's --workflow-model): their tool support is not checked.
+	ToolFree []string
+	Think    bool // the run asks the model to think (--think)
 	// Sandbox is the run's --sandbox: "on" fails a check for each missing
 	// layer, "auto" shows it with its fix, "off" skips the checks.
 	Sandbox sandbox.Mode

@@ -1,6 +1,7 @@
 package preflight
 
 import (
+	"slices"
 	"errors"
 	"fmt"
 	"strconv"
@@ -21,10 +22,10 @@ func serverChecks(in runner.Inspection, need Needs) []Check {
 	cfg, info, err := in.Config, in.Info, in.Err
 	isOllama := cfg.Backend == "" || cfg.Backend == model.BackendOllama
 	if in.Client == nil {
-		return []Check{{Name: Server, Status: Fail, Text: err.Error(), Fix: "bench doctor --backend ollama|openai --host URL", Host: cfg.Host}}
+		return []Check{{Name: Server, Status: Fail, Text: err.Error(), Fix: "bench doctor --backend ollama|openai --host URL", Host: cfg.Host, Model: cfg.Model}}
 	}
 	if err != nil {
-		c := Check{Name: Server, Status: Fail, Text: err.Error(), Host: info.Host}
+		c := Check{Name: Server, Status: Fail, Text: err.Error(), Host: info.Host, Model: cfg.Model}
 		var me *model.Error
 		if errors.As(err, &me) {
 			c.Kind = me.Kind
@@ -40,6 +41,8 @@ func serverChecks(in runner.Inspection, need Needs) []Check {
 	checks := []Check{{Name: Server, Status: Pass, Text: fmt.Sprintf("%s at %s is reachable", kind, info.Host), Host: info.Host}}
 	checks = append(checks, versionCheck(info, isOllama), modelCheck(cfg, info))
 	switch {
+	case slices.Contains(need.ToolFree, cfg.Model):
+		checks = append(checks, Check{Name: Tools, Status: Skipped, Text: cfg.Model + " is asked without tools (--workflow-model)"})
 	case !need.Tools:
 		checks = append(checks, Check{Name: Tools, Status: Skipped, Text: notNeeded(need.Tracks, "offers the model no tools", "offers the model tools")})
 	case info.HasModel:
@@ -49,7 +52,7 @@ func serverChecks(in runner.Inspection, need Needs) []Check {
 		checks = append(checks, thinkCheck(info))
 	}
 	for i := range checks {
-		checks[i].Host = info.Host
+		checks[i].Host, checks[i].Model = info.Host, cfg.Model
 	}
 	return checks
 }

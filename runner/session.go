@@ -149,6 +149,15 @@ func (s *Session) ModelNames() []string {
 	return names
 }
 
+// ToolFreeModels are the models the run asks without tools: the
+// hybrid's --workflow-model when it is not also a model of the plan.
+func (s *Session) ToolFreeModels() []string {
+	if wm := s.Run.WorkflowModel; wm != "" && !slices.Contains(s.ModelNames(), wm) {
+		return []string{wm}
+	}
+	return nil
+}
+
 // ServerConfigs are the model.Config of every host and model of the run,
 // host by host: what the preflight checks and Connect asks.
 func (s *Session) ServerConfigs() []model.Config {
@@ -261,7 +270,8 @@ func (s *Session) check(in Inspection) error {
 	if was := s.recordedDigest(cfg.Model); s.Resumed && was != "" && !info.Matches(was) {
 		return fmt.Errorf("cannot resume %s: the server's %s is now %s, the run started with %s", s.Dir, cfg.Model, info.Identity(), was)
 	}
-	return info.Require(s.Run.Think, slices.ContainsFunc(s.Run.Tracks, UsesTools))
+	tools := slices.ContainsFunc(s.Run.Tracks, UsesTools) && !slices.Contains(s.ToolFreeModels(), cfg.Model)
+	return info.Require(s.Run.Think, tools)
 }
 
 // recordedDigest is the digest run.json holds for model name.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/urfave/cli/v2"
 
@@ -20,6 +21,7 @@ func doctorCommand() *cli.Command {
 			&cli.StringFlag{Name: "tracks", Aliases: []string{"track"}, Usage: "check only what these comma-separated tracks need (default: all)"},
 			&cli.StringFlag{Name: "tasks", Aliases: []string{"task"}, Usage: "comma-separated tasks to give the oracle check, or all (default: those bench run takes)"},
 			&cli.BoolFlag{Name: "think", Usage: "check that the model can think, as bench run --think needs"},
+			&cli.StringFlag{Name: "workflow-model", Usage: "check also the hybrid's second model, as bench run --workflow-model asks it (without tools)"},
 			sandboxFlag(),
 			formatFlag("text", "json"),
 			tasksDirFlag()),
@@ -31,6 +33,7 @@ func doctorCommand() *cli.Command {
 			"  bench doctor\n" +
 			"  bench doctor --tracks workflow                  # a model without tool support is fine\n" +
 			"  bench doctor --host http://gpu1:11434,http://gpu2:11434 --model qwen3:8b,gemma3:4b\n" +
+			"  bench doctor --tracks hybrid --workflow-model qwen3:1.7b     # the hybrid's second model too\n" +
 			"  bench doctor --backend openai --host http://127.0.0.1:8080/v1 --model qwen3-8b",
 		Action: doctorAction,
 	}
@@ -66,7 +69,12 @@ func doctorAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	servers := model.Servers(mcfg, hostList(c), splitList(c.String("model")))
+	models := splitList(c.String("model"))
+	if wm := c.String("workflow-model"); wm != "" && !slices.Contains(models, wm) {
+		models = append(models, wm)
+		need.ToolFree = []string{wm}
+	}
+	servers := model.Servers(mcfg, hostList(c), models)
 	checks := pf.Run(c.Context, servers, need, taskList)
 	if format == "json" {
 		err = writeChecksJSON(c.App.Writer, checks)

@@ -211,3 +211,22 @@ func TestDoctorChecksEveryHostAndModel(t *testing.T) {
 		}
 	}
 }
+
+// TestDoctorWorkflowModel: --workflow-model checks the hybrid's second
+// model as bench run asks it, without tools: one without tool support is
+// ready, one the server lacks is named with its pull line.
+func TestDoctorWorkflowModel(t *testing.T) {
+	srv := modeltest.NewOllama(t)
+	srv.SetModels(modeltest.Model{Name: modeltest.DefaultModel, Digest: modeltest.DefaultDigest, Capabilities: []string{"completion", "tools"}},
+		modeltest.Model{Name: "plain:1b", Digest: "sha256:0123", Capabilities: []string{"completion"}})
+	out, code := doctor(t, "--host", srv.URL, "--tracks", "hybrid", "--workflow-model", "plain:1b")
+	if code != 0 {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	wantLines(t, out, "✓ model    plain:1b is present", "✓ tools    qwen3:8b supports tool calling", "plain:1b is asked without tools", "ready: a run can start")
+	out, code = doctor(t, "--host", srv.URL, "--tracks", "hybrid", "--workflow-model", "missing:7b")
+	if code != 1 {
+		t.Fatalf("a missing workflow model: exit %d:\n%s", code, out)
+	}
+	wantLines(t, out, "ollama pull missing:7b", "not ready: 1 check(s) failed")
+}

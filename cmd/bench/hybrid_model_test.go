@@ -100,3 +100,22 @@ func TestHybridWorkflowModelRefusals(t *testing.T) {
 		t.Error("a refused run left a results folder")
 	}
 }
+
+// TestHybridWorkflowModelNeedsNoTools: the workflow's call offers no
+// tools, so a --workflow-model without tool support is accepted (the
+// run's own model must still have them).
+func TestHybridWorkflowModelNeedsNoTools(t *testing.T) {
+	t.Parallel()
+	plain := modeltest.Model{Name: "plain:1b", Digest: "sha256:p1p1p1p1", Capabilities: []string{"completion"}}
+	f := hybridFake{agent: []modeltest.Reply{modeltest.Text("Done.").WithUsage(900, 10)}}
+	srv := modeltest.NewOllama(t, modeltest.Always(modeltest.Func(f.reply)))
+	srv.SetModels(modeltest.Model{Name: modeltest.DefaultModel, Digest: modeltest.DefaultDigest, Capabilities: []string{"completion", "tools"}}, plain)
+	dir := filepath.Join(t.TempDir(), "run")
+	if stdout, stderr, err := runCLI(t, "run", "--host", srv.URL, "--tasks", "leap_year", "--tracks", "hybrid", "--out", dir, "--workflow-model", plain.Name); err != nil {
+		t.Fatalf("a workflow model without tools: %v\n%s\n%s", err, stdout, stderr)
+	}
+	_, stderr, err := runCLI(t, "run", "--host", srv.URL, "--model", plain.Name, "--tasks", "leap_year", "--tracks", "hybrid", "--out", filepath.Join(t.TempDir(), "run"))
+	if err == nil || !strings.Contains(stderr+err.Error(), "tool") {
+		t.Errorf("the run's own model without tools: %v\n%s; want the tool refusal", err, stderr)
+	}
+}

@@ -333,6 +333,9 @@ func refusalHelp(s *runner.Session, checks []pf.Check) string {
 // refusalOf is the paragraph of one failed check of a model server.
 func refusalOf(s *runner.Session, c pf.Check) string {
 	name, backend := s.Model.Model, s.Model.Backend
+	if c.Model != "" {
+		name = c.Model // the model the failed check asked about (a pool's, or --workflow-model)
+	}
 	switch c.Kind {
 	case model.ErrUnreachable:
 		how := (&model.Error{Kind: model.ErrUnreachable, Backend: backend, Host: c.Host, Model: name}).Fix()
@@ -380,6 +383,7 @@ func tracksByTools(tracks []string) (tools, rest []string) {
 // once meanwhile.
 func preflightAll(ctx context.Context, s *runner.Session, mode sandbox.Mode) pf.Result {
 	need := pf.NeedsOf(s.Run.Tracks)
+	need.ToolFree = s.ToolFreeModels()
 	need.Think, need.Sandbox = s.Run.Think, mode
 	return pf.Gather(ctx, s.ServerConfigs(), need, s.Tasks)
 }
