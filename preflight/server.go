@@ -1,9 +1,9 @@
 package preflight
 
 import (
-	"slices"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
