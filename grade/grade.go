@@ -37,10 +37,24 @@ type Result struct {
 // module that could not be imported counts every test of the task as
 // failed, not as zero tests. The error is non-nil only when the tests
 // could not be run at all (or ctx was cancelled).
-func Grade(ctx context.Context, t tasks.Task, dir string) (g Result, err error) {
+func Grade(ctx context.Context, t tasks.Task, dir string) (Result, error) {
+	return GradeWith(ctx, t, dir, Options{})
+}
+
+// Options are the settings of one grading; the zero value is the default.
+type Options struct {
+	// WorkspaceLimit is the most the workspace may hold and still be
+	// graded (--workspace-limit, bytes; 0 = DefaultWorkspaceLimit). A
+	// workspace over it is not copied: it fails, saying why.
+	WorkspaceLimit int64
+}
+
+// GradeWith is Grade with opts: each grading carries its own settings, so
+// runs in one process never share them.
+func GradeWith(ctx context.Context, t tasks.Task, dir string, opts Options) (g Result, err error) {
 	defer func() { g.Failed = sortedOnce(g.Failed) }() // however the verdict was reached: failed_tests are data
 	testrun.HideAnswers(t)
-	if why := overLimit(dir); why != "" {
+	if why := overLimit(dir, opts.WorkspaceLimit); why != "" {
 		g.Refused, g.TestsTotal, g.Failed = why, len(t.Tests), slices.Clone(t.Tests)
 		return g, nil
 	}

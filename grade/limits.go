@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync/atomic"
 )
 
 // DefaultWorkspaceLimit is how much a workspace may hold and still be
@@ -20,15 +19,6 @@ const DefaultWorkspaceLimit = 256 << 20
 // entryCost is what each file or folder counts toward the limit besides
 // its size: a block, so that a million empty files are too many.
 const entryCost = 4 << 10
-
-var workspaceLimit atomic.Int64
-
-func init() { workspaceLimit.Store(DefaultWorkspaceLimit) }
-
-// SetWorkspaceLimit sets the most a workspace may hold to be graded
-// (bytes; the --workspace-limit flag). A workspace over it is not copied
-// for grading: it fails, saying why.
-func SetWorkspaceLimit(n int64) { workspaceLimit.Store(n) }
 
 // ParseSize reads a size such as 256MiB, 100MB, 2GiB or 4096 (bytes).
 func ParseSize(s string) (int64, error) {
@@ -56,9 +46,12 @@ var errOverLimit = errors.New("over the workspace limit")
 
 // overLimit says why dir is too large to grade, or "" when it is not:
 // the sum of its entries' sizes (as stat reports them) and a block per
-// entry exceeds the workspace limit. It stops reading at the limit.
-func overLimit(dir string) string {
-	limit := workspaceLimit.Load()
+// entry exceeds limit (0: DefaultWorkspaceLimit). It stops reading at the
+// limit.
+func overLimit(dir string, limit int64) string {
+	if limit <= 0 {
+		limit = DefaultWorkspaceLimit
+	}
 	var total int64
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || p == dir {

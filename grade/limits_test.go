@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 )
@@ -70,24 +71,25 @@ func TestSealKeepsSparseFilesSparse(t *testing.T) {
 }
 
 // TestGradeRefusesAWorkspaceOverTheLimit: over the workspace limit the
-// workspace is not copied, and the grading says why.
+// workspace is not copied, and the grading says why; gradings with two
+// limits at once each keep their own (the limit was a process-wide
+// setting, which a parallel run in the same process overwrote).
 func TestGradeRefusesAWorkspaceOverTheLimit(t *testing.T) {
-	// Not parallel: it changes the limit for a moment.
+	t.Parallel()
 	if _, err := exec.LookPath("python3"); err != nil {
 		t.Skip("python3 is not on PATH")
 	}
 	dir := sparseWorkspace(t, 3)
-	SetWorkspaceLimit(8 << 20)
-	defer SetWorkspaceLimit(DefaultWorkspaceLimit)
-	g, err := Grade(context.Background(), task(t, "leap_year"), dir)
-	if err != nil {
-		t.Fatal(err)
+	var wg sync.WaitGroup
+	var over, under Result
+	var errOver, errUnder error
+	wg.Go(func() { over, errOver = GradeWith(context.Background(), task(t, "leap_year"), dir, Options{WorkspaceLimit: 8 << 20}) })
+	wg.Go(func() { under, errUnder = GradeWith(context.Background(), task(t, "leap_year"), dir, Options{WorkspaceLimit: 16 << 20}) })
+	wg.Wait()
+	if errOver != nil || over.Passed || over.TestsTotal != 6 || len(over.Failed) != 6 || !strings.Contains(over.Refused, "more than 8 MiB") {
+		t.Errorf("over the limit: passed %v, %d/%d, refused %q, %v", over.Passed, over.TestsPassed, over.TestsTotal, over.Refused, errOver)
 	}
-	if g.Passed || g.TestsTotal != 6 || len(g.Failed) != 6 || !strings.Contains(g.Refused, "more than 8 MiB") {
-		t.Errorf("passed %v, %d/%d, refused %q", g.Passed, g.TestsPassed, g.TestsTotal, g.Refused)
-	}
-	SetWorkspaceLimit(16 << 20)
-	if g, err := Grade(context.Background(), task(t, "leap_year"), dir); err != nil || !g.Passed || g.Refused != "" {
-		t.Errorf("under the limit: passed %v, refused %q, %v", g.Passed, g.Refused, err)
+	if errUnder != nil || !under.Passed || under.Refused != "" {
+		t.Errorf("under the limit: passed %v, refused %q, %v", under.Passed, under.Refused, errUnder)
 	}
 }

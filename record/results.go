@@ -118,6 +118,9 @@ type Run struct {
 	// (text, thinking, tool calls) that bench reads; 0 = the default, 4 ×
 	// MaxTokens (or NumCtx) × 16 bytes.
 	MaxReplyBytes int64 `json:"max_reply_bytes,omitempty"`
+	// WorkspaceLimit is --workspace-limit: the most an episode's workspace
+	// may hold and still be graded, in bytes; 0 = the default, 256 MiB.
+	WorkspaceLimit int64 `json:"workspace_limit,omitempty"`
 
 	// ReplayOf is, for a replay run (bench run --replay), the recorded
 	// run it replays; nil otherwise. Not a setting: the replay has the

@@ -26,6 +26,7 @@ func (r Run) Settings() []Setting {
 		{"top-p", strconv.FormatFloat(r.TopP, 'g', -1, 64)},
 		{"max-tokens", strconv.Itoa(r.MaxTokens)},
 		{"max-reply-bytes", strconv.FormatInt(r.MaxReplyBytes, 10)},
+		{"workspace-limit", strconv.FormatInt(r.WorkspaceLimit, 10)},
 		{"think", strconv.FormatBool(r.Think)},
 		{"posture", r.Posture},
 		{"max-turns", strconv.Itoa(r.MaxTurns)},

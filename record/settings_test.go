@@ -19,6 +19,7 @@ func TestSettingsCoverEveryModelSideField(t *testing.T) {
 		"top-p":                 func(r *Run) { r.TopP = 0.9 },
 		"max-tokens":            func(r *Run) { r.MaxTokens = 1 },
 		"max-reply-bytes":       func(r *Run) { r.MaxReplyBytes = 1 << 20 },
+		"workspace-limit":       func(r *Run) { r.WorkspaceLimit = 1 << 20 },
 		"think":                 func(r *Run) { r.Think = true },
 		"posture":               func(r *Run) { r.Posture = "on" },
 		"max-turns":             func(r *Run) { r.MaxTurns = 3 },

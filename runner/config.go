@@ -21,6 +21,7 @@ func ConfigFrom(r record.Run) Config {
 		MaxTurns: r.MaxTurns, TokenLimit: r.TokenLimit, Tries: r.Tries, Posture: r.Posture,
 		Tracks:         Tracks(),
 		EpisodeTimeout: time.Duration(r.EpisodeTimeoutMS) * time.Millisecond,
+		WorkspaceLimit: r.WorkspaceLimit,
 
 		WorkflowModelName: r.WorkflowModel,
 	}

@@ -34,6 +34,7 @@ type Config struct {
 	Keep           bool          // keep workspaces after grading
 	Tracks         []track.Track // the registry (Tracks()), or fakes in tests
 	EpisodeTimeout time.Duration // wall-clock limit of one episode's track; 0 = none
+	WorkspaceLimit int64         // the most a workspace may hold to be graded; 0 = grade's default
 
 	// WorkflowModelName is the model the hybrid's run_workflow asks
 	// (--workflow-model; "" = Model), and WorkflowModel its client.
@@ -187,7 +188,7 @@ func runTrack(ctx context.Context, cfg Config, job Job, traj Trajectory, ep *rec
 	// test run turns an interrupted episode into a complete record. The
 	// episode's time limit still holds.
 	gctx, stopGrading := gradingContext(ctx)
-	g, err := Grade(gctx, job.Task, ws.Dir)
+	g, err := gradeEpisode(gctx, cfg, job.Task, ws.Dir)
 	stopGrading()
 	testTime = env.TestTime() + g.Result.Duration
 	if err != nil {

@@ -52,7 +52,7 @@ func NewRun(spec Spec) (*Session, error) {
 		EpisodeTimeoutMS: spec.EpisodeTimeout.Milliseconds(),
 		Parallel:         spec.Parallel, Started: started,
 		ParallelPerHost: spec.ParallelPerHost, Shard: spec.Shard, UID: spec.UID,
-		MaxReplyBytes: spec.MaxReplyBytes,
+		MaxReplyBytes: spec.MaxReplyBytes, WorkspaceLimit: spec.WorkspaceLimit,
 	}
 	mcfg := spec.Model
 	mcfg.MaxReplyBytes = spec.MaxReplyBytes

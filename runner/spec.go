@@ -40,6 +40,7 @@ type Spec struct {
 	Posture         string // PostureOff, PostureAuto or PostureOn
 	Parallel        int    // episodes at once, 1 to MaxParallel
 	EpisodeTimeout  time.Duration
+	WorkspaceLimit  int64     // the most a workspace may hold to be graded, bytes; 0 = grade.DefaultWorkspaceLimit
 	Dir             string    // the results folder; "" = DefaultDir
 	BenchVersion    string    // recorded in run.json
 	Started         time.Time // zero = now
@@ -183,6 +184,9 @@ func checkNumbers(s Spec) error {
 	}
 	if s.TokenLimit < 0 {
 		return fmt.Errorf("--token-limit must be 0 (no limit) or more, got %d", s.TokenLimit)
+	}
+	if s.WorkspaceLimit < 0 {
+		return fmt.Errorf("--workspace-limit must be 0 (the default, 256MiB) or more, got %d", s.WorkspaceLimit)
 	}
 	if s.MaxReplyBytes < 0 {
 		return fmt.Errorf("--max-reply-bytes must be 0 (the default: 4 × --max-tokens × %d bytes) or more, got %d", model.BytesPerToken, s.MaxReplyBytes)

@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -88,5 +90,35 @@ func TestAttackSparseWorkspaceUnderTheLimit(t *testing.T) {
 	ep, _ := sparseRun(t, 60)
 	if !ep.Passed || ep.Error != "" {
 		t.Errorf("passed %v, %d/%d, error %q; want the fix to pass", ep.Passed, ep.TestsPassed, ep.TestsTotal, ep.Error)
+	}
+}
+
+// TestWorkspaceLimitIsARunSetting: --workspace-limit is recorded in
+// run.json (the default left out), is what a resumed run grades with, and
+// cannot be changed by --resume, since it decides verdicts.
+func TestWorkspaceLimitIsARunSetting(t *testing.T) {
+	t.Parallel()
+	needPython(t)
+	dir := filepath.Join(t.TempDir(), "run")
+	if _, stderr, err := runCLI(t, "run", "--tracks", "oracle", "--tasks", "leap_year", "--workspace-limit", "64MiB", "--out", dir); err != nil {
+		t.Fatalf("bench run: %v\n%s", err, stderr)
+	}
+	data, err := record.Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if data.Run.WorkspaceLimit != 64<<20 {
+		t.Errorf("run.json records workspace_limit %d, want %d", data.Run.WorkspaceLimit, 64<<20)
+	}
+	_, _, err = runCLI(t, "run", "--resume", dir, "--workspace-limit", "1MiB")
+	if err == nil || !strings.Contains(err.Error(), "workspace-limit") {
+		t.Errorf("--resume with --workspace-limit: %v; want a refusal naming it", err)
+	}
+	def := filepath.Join(t.TempDir(), "run")
+	if _, stderr, err := runCLI(t, "run", "--tracks", "oracle", "--tasks", "leap_year", "--out", def); err != nil {
+		t.Fatalf("bench run: %v\n%s", err, stderr)
+	}
+	if raw, _ := os.ReadFile(filepath.Join(def, record.RunFile)); strings.Contains(string(raw), "workspace_limit") {
+		t.Errorf("the default limit is written to run.json:\n%s", raw)
 	}
 }

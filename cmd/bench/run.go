@@ -94,11 +94,6 @@ func runAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	limit, err := grade.ParseSize(c.String("workspace-limit"))
-	if err != nil {
-		return fmt.Errorf("--workspace-limit: %w", err)
-	}
-	grade.SetWorkspaceLimit(limit)
 	asked, ok := checkReady(ctx, c.App.ErrWriter, s, mode)
 	if !ok {
 		return cli.Exit("", 1)
@@ -151,12 +146,19 @@ func specFrom(c *cli.Context) (runner.Spec, error) {
 	if err := record.CheckUID(c.String("run-uid")); err != nil {
 		return runner.Spec{}, fmt.Errorf("--run-uid: %w", err)
 	}
+	limit, err := grade.ParseSize(c.String("workspace-limit"))
+	if err != nil {
+		return runner.Spec{}, fmt.Errorf("--workspace-limit: %w", err)
+	}
+	if limit == grade.DefaultWorkspaceLimit {
+		limit = 0 // run.json leaves the default out, as runs before the flag did
+	}
 	return runner.Spec{
 		Model: mcfg, Models: splitRaw(mcfg.Model), WorkflowModel: c.String("workflow-model"), Hosts: hostList(c), ParallelPerHost: c.Int("parallel-per-host"), Shard: shard, UID: c.String("run-uid"),
 		Tasks: selected, Tracks: tracks, Seeds: seeds,
 		Temperature: c.Float64("temperature"), NumCtx: c.Int("num-ctx"), TopP: c.Float64("top-p"), Think: c.Bool("think"),
 		MaxTokens: c.Int("max-tokens"), MaxReplyBytes: c.Int64("max-reply-bytes"), TokenLimit: c.Int("token-limit"), MaxTurns: c.Int("max-turns"), Tries: c.Int("tries"),
-		Posture: c.String("posture"), Parallel: c.Int("parallel"), EpisodeTimeout: c.Duration("episode-timeout"),
+		Posture: c.String("posture"), Parallel: c.Int("parallel"), EpisodeTimeout: c.Duration("episode-timeout"), WorkspaceLimit: limit,
 		Dir: c.String("out"), BenchVersion: version(),
 	}, nil
 }
@@ -194,7 +196,7 @@ func resumeSession(c *cli.Context, dir string) (*runner.Session, error) {
 // run takes them from there and refuses new ones.
 // --host is not among them: a server may move between sessions, and the
 // model digest check in Connect still proves the same weights answer.
-var runDefiningFlags = []string{"backend", "model", "tasks", "tracks", "seeds", "temperature", "num-ctx", "top-p", "max-tokens", "max-reply-bytes", "think", "max-turns", "token-limit", "tries", "workflow-model", "posture", "episode-timeout", "out", "shard", "run-uid"}
+var runDefiningFlags = []string{"backend", "model", "tasks", "tracks", "seeds", "temperature", "num-ctx", "top-p", "max-tokens", "max-reply-bytes", "think", "max-turns", "token-limit", "tries", "workflow-model", "posture", "episode-timeout", "workspace-limit", "out", "shard", "run-uid"}
 
 // shardFlag reads --shard; nil when not given.
 func shardFlag(c *cli.Context) (*record.Shard, error) {
