@@ -83,8 +83,12 @@ func TestGradeRefusesAWorkspaceOverTheLimit(t *testing.T) {
 	var wg sync.WaitGroup
 	var over, under Result
 	var errOver, errUnder error
-	wg.Go(func() { over, errOver = GradeWith(context.Background(), task(t, "leap_year"), dir, Options{WorkspaceLimit: 8 << 20}) })
-	wg.Go(func() { under, errUnder = GradeWith(context.Background(), task(t, "leap_year"), dir, Options{WorkspaceLimit: 16 << 20}) })
+	wg.Go(func() {
+		over, errOver = GradeWith(context.Background(), task(t, "leap_year"), dir, Options{WorkspaceLimit: 8 << 20})
+	})
+	wg.Go(func() {
+		under, errUnder = GradeWith(context.Background(), task(t, "leap_year"), dir, Options{WorkspaceLimit: 16 << 20})
+	})
 	wg.Wait()
 	if errOver != nil || over.Passed || over.TestsTotal != 6 || len(over.Failed) != 6 || !strings.Contains(over.Refused, "more than 8 MiB") {
 		t.Errorf("over the limit: passed %v, %d/%d, refused %q, %v", over.Passed, over.TestsPassed, over.TestsTotal, over.Refused, errOver)
