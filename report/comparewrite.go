@@ -93,7 +93,7 @@ func comparePooledTable(c Comparison, notes *footnotes) table {
 		t.header = slices.Insert(t.header, 1, "model")
 	}
 	for _, p := range c.Pooled {
-		row := append([]string{strings.TrimSpace(p.Track + " " + noteMarks(pooledNotes(p, notes)))}, pooledCells(p)...)
+		row := append([]string{strings.TrimSpace(p.Track + " " + noteMarks(pooledNotes(p, pooledPrefix(p), notes)))}, pooledCells(p)...)
 		if several {
 			row = slices.Insert(row, 1, p.Model)
 		}

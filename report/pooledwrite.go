@@ -96,10 +96,10 @@ func seedsText(s *paired.Seeds, significant bool) string {
 var pooledNoteKinds = []string{paired.CaveatWithinNoise, paired.CaveatCannotReach, paired.CaveatNoDifference, paired.CaveatFewTasks,
 	paired.CaveatUnpairedStrata, paired.CaveatAssumed, paired.CaveatSeedsUnknown, paired.CaveatSeedsBeyond, paired.CaveatRatioUndefined, paired.CaveatUnbounded}
 
-// pooledNotes adds the caveats of p that its table footnotes and returns
-// their IDs. The table shows no turns, so neither do its footnotes (the
+// pooledNotes adds the caveats of p that its table footnotes, each after
+// prefix, and returns their IDs. The table shows no turns, so neither do its footnotes (the
 // JSON keeps every caveat).
-func pooledNotes(p Pooled, notes *footnotes) []int {
+func pooledNotes(p Pooled, prefix string, notes *footnotes) []int {
 	var ids []int
 	for _, c := range p.Caveats {
 		if strings.HasPrefix(c.Text, "pooled turns") {
@@ -107,7 +107,7 @@ func pooledNotes(p Pooled, notes *footnotes) []int {
 		}
 		for _, k := range pooledNoteKinds {
 			if c.Kind == k {
-				ids = addTo(ids, notes.add(pooledPrefix(p)+c.Text))
+				ids = addTo(ids, notes.add(prefix+c.Text))
 				break
 			}
 		}
