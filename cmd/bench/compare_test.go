@@ -381,3 +381,60 @@ func TestCompareGateJSONAndMarkdown(t *testing.T) {
 		t.Errorf("exit %d; markdown does not lead with the verdict and its reason:\n%s", code, md)
 	}
 }
+
+// TestReportPoolsAgentAgainstWorkflow: bench report holds, within one run,
+// the pooled answer of the agent against the workflow over the tasks: the
+// stratified test (here McNemar over the discordant pairs summed over
+// tasks), the difference with its interval, the token ratio, in JSON, text
+// and Markdown.
+func TestReportPoolsAgentAgainstWorkflow(t *testing.T) {
+	var eps []record.Episode
+	for _, task := range []string{"a", "b", "c", "d"} {
+		for s := 1; s <= 4; s++ {
+			eps = append(eps, countingEp(task, "workflow", "m", s, 0, s > 2, 1000), countingEp(task, "agent", "m", s, 0, true, 5000+s))
+		}
+	}
+	dir := countingRun(t, filepath.Join(t.TempDir(), "run"), record.Run{Model: "m", Seeds: []int{1, 2, 3, 4}}, eps...)
+	var rep struct {
+		Pooled []struct {
+			New, Old, Model string
+			TokenBasis      string `json:"token_basis"`
+			Tasks           int
+			Pass            struct {
+				Test struct {
+					Name string
+					P    float64
+				}
+				Difference struct {
+					Estimate float64
+					Interval *struct{ Low, High float64 }
+				}
+			}
+			Tokens struct {
+				Ratio *struct{ Estimate float64 }
+			}
+		}
+	}
+	countingJSON(t, &rep, "report", "--format", "json", dir)
+	if len(rep.Pooled) != 1 {
+		t.Fatalf("pooled = %+v, want agent against workflow", rep.Pooled)
+	}
+	p := rep.Pooled[0]
+	if p.New != "agent" || p.Old != "workflow" || p.Tasks != 4 || p.Pass.Test.Name != "stratified-exact" || p.TokenBasis != "reported" {
+		t.Errorf("pooled %+v", p)
+	}
+	if want := compareBinomialP(0, 8); math.Abs(p.Pass.Test.P-want) > 1e-9 || p.Pass.Difference.Estimate != 0.5 || p.Pass.Difference.Interval == nil {
+		t.Errorf("pooled p %v, difference %+v; want %v and +0.5 with an interval", p.Pass.Test.P, p.Pass.Difference, want)
+	}
+	// Medians: the agent's 5002.5 (5001..5004 over every task), the workflow's 1000.
+	if r := p.Tokens.Ratio; r == nil || math.Abs(r.Estimate-5.0025) > 1e-9 {
+		t.Errorf("token ratio %+v, want 5002.5/1000", r)
+	}
+	text, _, _ := runCLI(t, "report", dir)
+	md, _, _ := runCLI(t, "report", "--format", "markdown", dir)
+	for _, want := range []string{"Agent against workflow, pooled over tasks", "stratified exact p=0.008 changed", "+50.0pp ["} {
+		if !strings.Contains(text, want) || !strings.Contains(md, want) {
+			t.Errorf("text or markdown lacks %q:\n%s\n%s", want, text, md)
+		}
+	}
+}
