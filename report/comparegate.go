@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 
+	"bench/internal/words"
 	"bench/report/paired"
 )
 
@@ -24,7 +25,7 @@ func gateLines(d *paired.Decision) []string {
 	}
 	var lines []string
 	if d.Regression {
-		lines = append(lines, fmt.Sprintf("gate: REGRESSION (%d of the rules fired over %d results checked)", len(d.Reasons), d.Checked))
+		lines = append(lines, fmt.Sprintf("gate: REGRESSION (%s; %d results checked)", words.Plural(len(d.Reasons), "reason"), d.Checked))
 	} else {
 		lines = append(lines, fmt.Sprintf("gate: no regression (%d results checked)", d.Checked))
 	}

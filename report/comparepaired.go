@@ -12,21 +12,22 @@ const (
 
 // pairedEpisodes returns the counted episodes of cells (lost and
 // interrupted ones are in no test) as the paired library reads them, their
-// tokens in basis. keep, when not nil, selects the episodes by run.
-func (a *Aggregate) pairedEpisodes(cells []*cell, basis string, keep func(e *epRec) bool) []paired.Episode {
+// tokens in basis. key, when not nil, amends each episode's pairing key.
+func (a *Aggregate) pairedEpisodes(cells []*cell, basis string, key func(e *epRec, ep *paired.Episode)) []paired.Episode {
 	var out []paired.Episode
 	for _, c := range cells {
 		for _, k := range c.counted {
 			e := &a.eps[c.idx[k]]
-			if keep != nil && !keep(e) {
-				continue
-			}
 			tokens := e.tokens
 			if basis == BasisEstimated {
 				tokens = e.est
 			}
-			out = append(out, paired.Episode{Task: c.task, Track: c.track, Model: c.model, Seed: int(e.seed), Repeat: int(e.repeat),
-				Passed: e.pass(), Tokens: float64(tokens), Turns: float64(e.turns)})
+			ep := paired.Episode{Task: c.task, Track: c.track, Model: c.model, Seed: int(e.seed), Repeat: int(e.repeat),
+				Passed: e.pass(), Tokens: float64(tokens), Turns: float64(e.turns)}
+			if key != nil {
+				key(e, &ep)
+			}
+			out = append(out, ep)
 		}
 	}
 	return out

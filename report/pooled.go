@@ -16,45 +16,55 @@ import (
 // tasks and seeds; pass.seeds the seeds per task that would detect the
 // change.
 type TrackPooled struct {
-	Run        string `json:"run,omitempty"` // the run's label, when the report holds several runs
-	New        string `json:"new"`           // the agent track
-	Old        string `json:"old"`           // the workflow track it is held against
-	TokenBasis string `json:"token_basis"`   // BasisReported or BasisEstimated
+	New        string `json:"new"`         // the agent track
+	Old        string `json:"old"`         // the workflow track it is held against
+	TokenBasis string `json:"token_basis"` // BasisReported or BasisEstimated
 	Notes      []int  `json:"notes,omitempty"`
 	paired.PooledResult
 }
 
-// pooledTracks pools, per run and per pair of tracks compared (the agent
-// against each workflow track, trackfacts.Pairs), the tasks both tracks
-// hold, with the caveats as footnotes. Episodes pair only within a run, as
-// the report's McNemar tests pair them: two runs' seeds are not matched
-// draws.
+// pooledTracks pools, per pair of tracks compared (the agent against each
+// workflow track, trackfacts.Pairs) and model, the tasks both tracks hold,
+// with the caveats as footnotes. Episodes pair only within a run, as the
+// report's McNemar tests pair them (two runs' seeds are not matched
+// draws); the pairs of several runs are pooled, as the rows pool them.
 func (a *Aggregate) pooledTracks(cells []*cell, notes *footnotes) []TrackPooled {
 	out := []TrackPooled{} // [] in the JSON when there is none
-	for r, run := range a.runs {
-		inRun := func(e *epRec) bool { return a.inputs[e.input].runIdx == r }
-		for _, p := range pairedTracks {
-			newCells, oldCells := tracksCells(cells, p[0]), tracksCells(cells, p[1])
-			basis := tokenBasis(sideCells{a, newCells}, sideCells{a, oldCells})
-			old, new := a.pairedEpisodes(oldCells, basis, inRun), a.pairedEpisodes(newCells, basis, inRun)
-			if len(old) == 0 || len(new) == 0 {
-				continue
-			}
-			c, err := paired.Compare(old, new, paired.Options{AcrossTracks: true, Seed: 1})
-			if err != nil { // the episodes' counts are never negative: no error can come
-				continue
-			}
-			for _, pr := range c.Pooled {
-				tp := TrackPooled{New: p[0], Old: p[1], TokenBasis: basis, PooledResult: pr}
-				if len(a.runs) > 1 {
-					tp.Run = run.label
-				}
-				tp.Notes = pooledNotes(pr, tp.prefix(), notes)
-				out = append(out, tp)
-			}
+	runOf := a.runKey()
+	for _, p := range pairedTracks {
+		newCells, oldCells := tracksCells(cells, p[0]), tracksCells(cells, p[1])
+		basis := tokenBasis(sideCells{a, newCells}, sideCells{a, oldCells})
+		old, new := a.pairedEpisodes(oldCells, basis, runOf), a.pairedEpisodes(newCells, basis, runOf)
+		if len(old) == 0 || len(new) == 0 {
+			continue
+		}
+		c, err := paired.Compare(old, new, paired.Options{AcrossTracks: true, Seed: 1})
+		if err != nil { // the episodes' counts are never negative: no error can come
+			continue
+		}
+		for _, pr := range c.Pooled {
+			tp := TrackPooled{New: p[0], Old: p[1], TokenBasis: basis, PooledResult: pr}
+			tp.Notes = pooledNotes(pr, tp.prefix(), notes)
+			out = append(out, tp)
 		}
 	}
 	return out
+}
+
+// runStride separates the repeats of different runs in the pairing key.
+const runStride = 1 << 20
+
+// runKey returns what keeps episodes of different runs from pairing when
+// the aggregate holds several runs: each episode's repeat is moved by its
+// run's index times runStride (nil, nothing moved, for one run). The
+// runs' tasks are still pooled, as the report's rows pool them.
+func (a *Aggregate) runKey() func(e *epRec, ep *paired.Episode) {
+	if len(a.runs) < 2 {
+		return nil
+	}
+	return func(e *epRec, ep *paired.Episode) {
+		ep.Repeat += a.inputs[e.input].runIdx * runStride
+	}
 }
 
 // tracksCells are the cells of one track.
@@ -74,9 +84,6 @@ func (tp TrackPooled) prefix() string {
 	if tp.Model != "" {
 		s += " (" + tp.Model + ")"
 	}
-	if tp.Run != "" {
-		s = "run " + tp.Run + ", " + s
-	}
 	return s + ": "
 }
 
@@ -88,24 +95,17 @@ func pooledTables(pooled []TrackPooled) []table {
 	}
 	t := table{title: "Agent against workflow, pooled over tasks (new − old: the agent minus the workflow track; stratified by task)",
 		header: append([]string{"new", "old"}, pooledHeader...)}
-	several, runs := false, false
+	several := false
 	for _, p := range pooled {
 		several = several || p.Model != pooled[0].Model
-		runs = runs || p.Run != ""
 	}
 	if several {
 		t.header = slices.Insert(t.header, 2, "model")
-	}
-	if runs {
-		t.header = slices.Insert(t.header, 0, "run")
 	}
 	for _, p := range pooled {
 		row := append([]string{p.New, p.Old + " " + noteMarks(p.Notes)}, pooledCells(p.PooledResult)...)
 		if several {
 			row = slices.Insert(row, 2, p.Model)
-		}
-		if runs {
-			row = slices.Insert(row, 0, p.Run)
 		}
 		t.rows = append(t.rows, row)
 	}

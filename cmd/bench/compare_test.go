@@ -438,3 +438,37 @@ func TestReportPoolsAgentAgainstWorkflow(t *testing.T) {
 		}
 	}
 }
+
+// TestReportPoolsPairsWithinRuns: two runs merged in one report, one
+// holding the agent and the other the workflow on the same seeds, have no
+// pair (seeds of two runs are not matched draws): the pooled answer is
+// unpaired. The control, both tracks in one run, pairs.
+func TestReportPoolsPairsWithinRuns(t *testing.T) {
+	var agent, workflow, both []record.Episode
+	for s := 1; s <= 4; s++ {
+		a, w := countingEp("a", "agent", "m", s, 0, true, 5000), countingEp("a", "workflow", "m", s, 0, s > 2, 1000)
+		agent, workflow, both = append(agent, a), append(workflow, w), append(both, a, w)
+	}
+	base := t.TempDir()
+	run := record.Run{Model: "m", Seeds: []int{1, 2, 3, 4}}
+	one := countingRun(t, filepath.Join(base, "agent", "run"), run, agent...)
+	two := countingRun(t, filepath.Join(base, "workflow", "run"), run, workflow...)
+	together := countingRun(t, filepath.Join(base, "both", "run"), run, both...)
+	var rep struct {
+		Pooled []struct {
+			PairedTasks   int `json:"paired_tasks"`
+			UnpairedTasks int `json:"unpaired_tasks"`
+			Pass          struct {
+				Test struct{ Name string }
+			}
+		}
+	}
+	countingJSON(t, &rep, "report", "--format", "json", one, two)
+	if len(rep.Pooled) != 1 || rep.Pooled[0].PairedTasks != 0 || rep.Pooled[0].UnpairedTasks != 1 {
+		t.Errorf("agent and workflow from two runs: %+v, want one unpaired task", rep.Pooled)
+	}
+	countingJSON(t, &rep, "report", "--format", "json", together)
+	if len(rep.Pooled) != 1 || rep.Pooled[0].PairedTasks != 1 {
+		t.Errorf("agent and workflow of one run: %+v, want one paired task", rep.Pooled)
+	}
+}
