@@ -39,6 +39,7 @@ func (a *Aggregate) Report() *Report {
 	noteDiverged(rep.Twins, notes)
 	markDivergedRows(rep, notes)
 	a.runNotes(rep.Runs, notes)
+	rep.Pooled = a.pooledTracks(cells, notes)
 	rep.Footnotes = notes.list
 	rep.Design = designRows(a.inputs, rep.Rows)
 	rep.round()

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"bench/record"
+	"bench/report/paired"
 )
 
 // Alpha is the default significance level below which compare shows a
@@ -16,64 +17,130 @@ const Alpha = 0.05
 // Comparison is the result of Compare: its JSON form is the document of
 // `bench compare --format json`.
 type Comparison struct {
-	Alpha  float64  `json:"alpha"`
-	Need   int      `json:"need_per_side"` // episodes per side (both sides equal) below which no change of tokens can be significant at Alpha
-	Models bool     `json:"models"`        // a side holds several models: each delta is of one model
-	Deltas []Delta  `json:"deltas"`
-	Notes  []string `json:"notes"` // settings in which the sides differ, episodes not counted
+	Alpha float64 `json:"alpha"`
+	// Need is the episodes per side (both sides equal) below which the
+	// unpaired test of tokens cannot be significant at Alpha; NeedPairs the
+	// discordant pairs (or pairs with a difference) below which a paired
+	// test cannot.
+	Need      int  `json:"need_per_side"`
+	NeedPairs int  `json:"need_pairs"`
+	Models    bool `json:"models"` // a side holds several models: each delta is of one model
+	// Compared names what differs between the sides: the settings in which
+	// the runs differ, a model included, or that they differ in none.
+	Compared   string           `json:"compared"`
+	PairedBy   string           `json:"paired_by"`   // the fields episodes pair on
+	TokenBasis string           `json:"token_basis"` // BasisReported or BasisEstimated, for every delta
+	Header     []string         `json:"header"`      // the lines the text formats print above the tables
+	Pairing    paired.Pairing   `json:"pairing"`
+	Deltas     []Delta          `json:"deltas"`
+	Pooled     []Pooled         `json:"pooled"`         // one per track (and model): the answer pooled over tasks
+	Gate       *paired.Decision `json:"gate,omitempty"` // set by ApplyGate (--fail-on regression)
+	Notes      []string         `json:"notes"`          // episodes not counted, keys given twice
+
+	raw paired.Comparison // what the deltas and pooled answers were made from, for ApplyGate
 }
 
 // Delta is the change of one task, track and model from old runs to new.
+// Its counts (OldN, OldPassed, ...) are of every counted episode, as bench
+// report counts them; its tests and effects are of the episodes tested:
+// the pairs when the cell has any (Paired), else all.
 type Delta struct {
-	Task              string  `json:"task"`
-	Track             string  `json:"track"`
-	Model             string  `json:"model"`     // the new side's model
-	OldModel          string  `json:"old_model"` // the old side's (the same when the sides are matched by model)
-	OldN              int     `json:"old_n"`
-	NewN              int     `json:"new_n"`
-	OldPassed         int     `json:"old_passed"`
-	NewPassed         int     `json:"new_passed"`
-	RateChange        float64 `json:"rate_change"` // new rate − old rate
-	RateP             float64 `json:"rate_p"`      // Fisher's exact test, two-sided
-	RateSignificant   bool    `json:"rate_significant"`
-	RateTooFew        bool    `json:"rate_too_few"` // with these n no change of pass rate can be significant at alpha
-	TokenBasis        string  `json:"token_basis"`  // "reported" or "estimated"
-	OldTokens         float64 `json:"old_median_tokens"`
-	NewTokens         float64 `json:"new_median_tokens"`
-	TokensP           float64 `json:"tokens_p"` // Mann-Whitney U test, two-sided (exact for n1+n2 ≤ 60)
-	TokensSignificant bool    `json:"tokens_significant"`
-	TokensTooFew      bool    `json:"tokens_too_few"` // with these n no change of tokens can be significant at alpha
-	TooFew            bool    `json:"too_few"`        // both measures are too few
+	Task              string           `json:"task"`
+	Track             string           `json:"track"`
+	Model             string           `json:"model"`     // the new side's model
+	OldModel          string           `json:"old_model"` // the old side's (the same when the sides are matched by model)
+	OldN              int              `json:"old_n"`
+	NewN              int              `json:"new_n"`
+	OldPassed         int              `json:"old_passed"`
+	NewPassed         int              `json:"new_passed"`
+	Paired            bool             `json:"paired"`       // tested on its pairs (paired tests); else unpaired tests on all
+	Pairs             int              `json:"pairs"`        // episodes of both sides with the same task, track, seed and repeat (and model)
+	LeftOutOld        int              `json:"left_out_old"` // counted old episodes without a pair, in no test of a paired cell
+	LeftOutNew        int              `json:"left_out_new"`
+	RateTest          string           `json:"rate_test"`     // paired.TestMcNemarExact or paired.TestFisherExact
+	RateChange        float64          `json:"rate_change"`   // new rate − old rate over the episodes tested
+	RateInterval      *paired.Interval `json:"rate_interval"` // Newcombe's, at the comparison's confidence; null when a side is empty
+	RateP             float64          `json:"rate_p"`        // two-sided
+	RateSignificant   bool             `json:"rate_significant"`
+	RateTooFew        bool             `json:"rate_too_few"`      // with these episodes no change of pass rate can be significant at alpha
+	Seeds             *paired.Seeds    `json:"seeds,omitempty"`   // paired cells: the seeds per task that would detect the change
+	TokenBasis        string           `json:"token_basis"`       // "reported" or "estimated"
+	OldTokens         float64          `json:"old_median_tokens"` // of the episodes tested
+	NewTokens         float64          `json:"new_median_tokens"`
+	TokensTest        string           `json:"tokens_test"`  // a Wilcoxon signed-rank test (paired) or a Mann-Whitney U test
+	TokensRatio       *paired.Effect   `json:"tokens_ratio"` // new/old median, with its bootstrap interval; null when the old median is 0
+	TokensP           float64          `json:"tokens_p"`     // two-sided
+	TokensSignificant bool             `json:"tokens_significant"`
+	TokensTooFew      bool             `json:"tokens_too_few"` // with these episodes no change of tokens can be significant at alpha
+	TooFew            bool             `json:"too_few"`        // both measures are too few
+	Caveats           []paired.Caveat  `json:"caveats"`
 }
 
-// Compare computes, per task, track and model present in both old and new,
-// the change in pass rate (Fisher's exact test) and in median tokens
-// (Mann-Whitney U test) at significance level alpha, over the counted
-// episodes (Aggregate). Cells present on one side only are left out.
-// When a side holds several models, cells are matched by model too;
-// otherwise comparing the two sides is comparing their models.
+// Pooled is the answer of one track (and model) pooled over its tasks:
+// paired.PooledResult, whose pass.test and pass.difference hold the
+// test's name, p, the effect and its interval.
+type Pooled = paired.PooledResult
+
+// CompareOptions are the settings of Compare.
+type CompareOptions struct {
+	Alpha  float64 // significance level; 0 = Alpha
+	Effect float64 // the change in pass rate the seeds needed are powered for; 0 = the observed one
+}
+
+// Compare pairs the counted episodes (Aggregate) of old and new by task,
+// track, seed and repeat — and model, unless each side holds one model
+// and they differ: then the model is what is compared — and tests each
+// task, track and model both sides hold: on its pairs with the paired
+// tests (exact McNemar, Wilcoxon signed-rank) when it has pairs, else on
+// all its episodes with the unpaired ones (Fisher, Mann-Whitney). Per
+// track it pools the tasks (paired.Compare). It is CompareWith at alpha,
+// whose error only bad options cause: an alpha not between 0 and 1 gives
+// a comparison of nothing.
 func Compare(old, new *Aggregate, alpha float64) Comparison {
-	c := Comparison{Alpha: alpha, Need: neededPerSide(alpha)}
+	c, _ := CompareWith(old, new, CompareOptions{Alpha: alpha})
+	return c
+}
+
+// CompareWith is Compare with every option; it returns an error for bad
+// options only.
+func CompareWith(old, new *Aggregate, o CompareOptions) (Comparison, error) {
+	if o.Alpha == 0 {
+		o.Alpha = Alpha
+	}
+	c := Comparison{Alpha: o.Alpha, Need: neededPerSide(o.Alpha), NeedPairs: NeedDiscordant(o.Alpha)}
 	oc, nc := old.group(), new.group()
 	old.prepareCells(oc)
 	new.prepareCells(nc)
 	c.Models = severalModels(oc) || severalModels(nc)
-	newCells := map[string]*cell{}
-	for _, x := range nc {
-		newCells[compareKey(x, c.Models)] = x
+	across := acrossModels(oc, nc)
+	c.TokenBasis = tokenBasis(sideCells{old, oc}, sideCells{new, nc})
+	pc, err := paired.Compare(old.pairedEpisodes(oc, c.TokenBasis, nil), new.pairedEpisodes(nc, c.TokenBasis, nil),
+		paired.Options{Alpha: o.Alpha, AcrossModels: across, Effect: o.Effect, Seed: 1})
+	if err != nil {
+		return c, err
 	}
-	for _, o := range oc {
-		n := newCells[compareKey(o, c.Models)]
-		if n == nil || len(o.counted) == 0 || len(n.counted) == 0 {
-			continue
-		}
-		c.Deltas = append(c.Deltas, delta(old, new, o, n, alpha))
+	c.raw, c.Pairing, c.Pooled = pc, pc.Pairing, pc.Pooled
+	oldCells, newCells := cellIndex(oc, across), cellIndex(nc, across)
+	for _, r := range pc.Cells {
+		k := r.Task + "/" + r.Track + "/" + r.Model
+		c.Deltas = append(c.Deltas, delta(old, new, oldCells[k], newCells[k], r, c.TokenBasis, o.Alpha))
 	}
 	slices.SortFunc(c.Deltas, func(a, b Delta) int {
 		return cmp.Or(cmp.Compare(a.Task, b.Task), cmp.Compare(a.Model, b.Model), compareTracks(a.Track, b.Track))
 	})
+	c.Compared = "the runs differ in no setting bench records: a change comes from what they do not name (the code of bench or of the tasks) or from noise"
 	if diff := settingsDiff(old, new); diff != "" {
-		c.Notes = append(c.Notes, "the runs differ in "+diff+": a change may come from the settings as well")
+		c.Compared = "the runs differ in " + diff + ": that is what is compared (a change may come from any of them)"
+	}
+	c.PairedBy = "task, track, model, seed and repeat"
+	if across {
+		c.PairedBy = "task, track, seed and repeat (the model is what is compared)"
+	}
+	c.Header = []string{"compared: " + c.Compared, pairingLine(c), basisLine(c.TokenBasis)}
+	for _, cv := range pc.Caveats {
+		if cv.Kind != paired.CaveatNothingCompared {
+			c.Notes = append(c.Notes, cv.Text)
+		}
 	}
 	for _, side := range []struct {
 		name  string
@@ -82,7 +149,41 @@ func Compare(old, new *Aggregate, alpha float64) Comparison {
 	}{{"old", old, oc}, {"new", new, nc}} {
 		c.Notes = append(c.Notes, side.a.sideNotes(side.name, side.cells)...)
 	}
-	return c
+	return c, nil
+}
+
+// pairingLine says how the episodes paired and which tests that chose.
+func pairingLine(c Comparison) string {
+	var pairedCells, unpaired int
+	for _, d := range c.Deltas {
+		if d.Paired {
+			pairedCells++
+		} else {
+			unpaired++
+		}
+	}
+	line := fmt.Sprintf("paired by %s: %d pairs; %d of %d rows tested on their pairs (McNemar, Wilcoxon signed-rank)", c.PairedBy, c.Pairing.Pairs, pairedCells, len(c.Deltas))
+	if unpaired > 0 {
+		line += fmt.Sprintf(", %d without a pair tested unpaired (Fisher, Mann-Whitney)", unpaired)
+	}
+	return line
+}
+
+// cellIndex maps task/track/model (the model left blank when it is what
+// is compared) to the cell of one side.
+func cellIndex(cells []*cell, across bool) map[string]*cell {
+	m := map[string]*cell{}
+	for _, c := range cells {
+		if len(c.counted) == 0 {
+			continue
+		}
+		model := c.model
+		if across {
+			model = ""
+		}
+		m[c.task+"/"+c.track+"/"+model] = c
+	}
+	return m
 }
 
 // sideNotes says what one side of a comparison does not count.
@@ -108,11 +209,11 @@ func (a *Aggregate) sideNotes(side string, cells []*cell) []string {
 	return notes
 }
 
-// Unmatched names the task/track (/model, when the sides are matched by
-// model) cells that only one side holds, which Compare leaves out.
+// Unmatched names the task/track (/model, unless the model is what is
+// compared) cells that only one side holds, which Compare leaves out.
 func Unmatched(old, new *Aggregate) (onlyOld, onlyNew []string) {
 	oc, nc := old.group(), new.group()
-	byModel := severalModels(oc) || severalModels(nc)
+	byModel := severalModels(oc) || severalModels(nc) // else one model a side: the same (no need to name it) or the one compared
 	keys := func(cells []*cell) map[string]bool {
 		m := map[string]bool{}
 		for _, c := range cells {
@@ -138,19 +239,23 @@ func Unmatched(old, new *Aggregate) (onlyOld, onlyNew []string) {
 	return onlyOld, onlyNew
 }
 
-// delta compares one cell of the old runs with the same cell of the new.
-func delta(old, new *Aggregate, o, n *cell, alpha float64) Delta {
-	d := Delta{Task: o.task, Track: o.track, Model: n.model, OldModel: o.model, OldN: len(o.counted), NewN: len(n.counted)}
+// delta is one cell's row: the counts of its counted episodes on each
+// side (o and n), and the tests of r.
+func delta(old, new *Aggregate, o, n *cell, r paired.CellResult, basis string, alpha float64) Delta {
+	d := Delta{Task: o.task, Track: o.track, Model: n.model, OldModel: o.model, OldN: len(o.counted), NewN: len(n.counted),
+		Paired: r.Paired, Pairs: r.Pass.Table.Pairs, LeftOutOld: r.LeftOutOld, LeftOutNew: r.LeftOutNew, Caveats: r.Caveats, TokenBasis: basis}
 	d.OldPassed, d.NewPassed = old.passes(o), new.passes(n)
-	d.RateChange = sig6(float64(d.NewPassed)/float64(d.NewN) - float64(d.OldPassed)/float64(d.OldN))
-	d.RateP = sig6(FisherExact(d.OldPassed, d.OldN-d.OldPassed, d.NewPassed, d.NewN-d.NewPassed))
-	d.RateSignificant = below(d.RateP, alpha)
-	d.RateTooFew = !below(minFisherP(d.OldN, d.NewN), alpha)
-	xs, ys, basis := tokensAcross(old, new, o, n)
-	d.TokenBasis, d.OldTokens, d.NewTokens = basis, median(xs), median(ys)
-	d.TokensP = sig6(MannWhitney(xs, ys))
-	d.TokensSignificant = below(d.TokensP, alpha)
-	d.TokensTooFew = !below(minRankSumP(d.OldN, d.NewN), alpha)
+	t := r.Pass.Test
+	d.RateTest, d.RateP, d.RateSignificant, d.RateTooFew = t.Name, sig6(t.P), t.Significant, !(t.MinP < alpha)
+	if diff := r.Pass.Difference; diff != nil {
+		d.RateChange, d.RateInterval = sig6(diff.Estimate), diff.Interval
+	}
+	if !d.RateSignificant {
+		d.Seeds = r.Pass.Seeds
+	}
+	m := r.Tokens
+	d.OldTokens, d.NewTokens, d.TokensRatio = m.OldMedian, m.NewMedian, m.Ratio
+	d.TokensTest, d.TokensP, d.TokensSignificant, d.TokensTooFew = m.Test.Name, sig6(m.Test.P), m.Test.Significant, !(m.Test.MinP < alpha)
 	d.TooFew = d.RateTooFew && d.TokensTooFew
 	return d
 }
@@ -211,9 +316,8 @@ func severalModels(cells []*cell) bool {
 	return false
 }
 
-// compareKey is what pairs an old cell with a new one: its task and track,
-// and its model when a side holds several models (else comparing two runs
-// is comparing their models).
+// compareKey is what matches an old cell with a new one: its task and
+// track, and its model unless the model is what is compared.
 func compareKey(c *cell, byModel bool) string {
 	if byModel {
 		return c.task + "/" + c.track + "/" + c.model

@@ -92,7 +92,7 @@ func TestCompareShowsTildeForNoise(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := buf.String()
-	for _, want := range []string{"+80.0pp (p=0.000 n=20+20)", "+99.1% (p=0.000 n=20+20)", "~ (p=1.000 n=4+4)"} {
+	for _, want := range []string{"+80.0pp (p=0.000 20 pairs)", "+99.1% (p=0.000 20 pairs)", "~ (p=1.000 4 pairs)", "paired: McNemar, Wilcoxon"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("compare output lacks %q:\n%s", want, out)
 		}
@@ -173,19 +173,19 @@ func TestMannWhitneyExactWithTies(t *testing.T) {
 	}
 }
 
-// TestCompareSaysOnceWhenNIsTooSmall: with 3+3 episodes no change can be
-// significant at α = 0.05; compare says so once, as benchstat does, and a
-// smaller --alpha raises the need.
+// TestCompareSaysOnceWhenNIsTooSmall: with 3+3 unpaired episodes (the
+// sides share no seed) no change can be significant at α = 0.05; compare
+// says so once, as benchstat does, and a smaller --alpha raises the need.
 func TestCompareSaysOnceWhenNIsTooSmall(t *testing.T) {
-	mk := func(task string, tokens int) []record.Episode {
+	mk := func(task string, tokens, first int) []record.Episode {
 		var eps []record.Episode
-		for s := 1; s <= 3; s++ {
+		for s := first; s < first+3; s++ {
 			eps = append(eps, episode(task, "agent", s, 0, false, tokens))
 		}
 		return eps
 	}
-	old := []record.Data{{Run: record.Run{ID: "o"}, Episodes: append(mk("a", 1034), mk("b", 1034)...)}}
-	new := []record.Data{{Run: record.Run{ID: "n"}, Episodes: append(mk("a", 1035), mk("b", 1035)...)}}
+	old := []record.Data{{Run: record.Run{ID: "o"}, Episodes: append(mk("a", 1034, 1), mk("b", 1034, 1)...)}}
+	new := []record.Data{{Run: record.Run{ID: "n"}, Episodes: append(mk("a", 1035, 4), mk("b", 1035, 4)...)}}
 	cmp := Compare(FromData(old), FromData(new), Alpha)
 	for _, d := range cmp.Deltas {
 		if !d.TooFew || d.TokensSignificant || d.TokensP != 0.1 {
@@ -214,18 +214,18 @@ func TestCompareSaysOnceWhenNIsTooSmall(t *testing.T) {
 	}
 }
 
-// TestCompareWarnsWhenSettingsDiffer: like report, compare notes the
-// settings in which the two sides differ.
+// TestCompareWarnsWhenSettingsDiffer: the settings in which the two sides
+// differ are what is compared, said in the header.
 func TestCompareWarnsWhenSettingsDiffer(t *testing.T) {
 	eps := []record.Episode{episode("t", "agent", 1, 0, true, 10)}
 	old := []record.Data{{Run: record.Run{ID: "o", Model: "m", Temperature: 0.7, Posture: "coding"}, Episodes: eps}}
 	new := []record.Data{{Run: record.Run{ID: "n", Model: "m", Temperature: 0.2, Posture: "coding"}, Episodes: eps}}
 	cmp := Compare(FromData(old), FromData(new), Alpha)
-	if len(cmp.Notes) != 1 || !strings.Contains(cmp.Notes[0], "temperature (old: 0.7, new: 0.2)") {
-		t.Errorf("notes = %q, want one naming temperature old 0.7, new 0.2", cmp.Notes)
+	if !strings.Contains(cmp.Compared, "temperature (old: 0.7, new: 0.2)") || !strings.Contains(cmp.Header[0], "temperature (old: 0.7, new: 0.2)") {
+		t.Errorf("compared = %q, header %q: want temperature old 0.7, new 0.2 named", cmp.Compared, cmp.Header)
 	}
-	if same := Compare(FromData(old), FromData(old), Alpha); len(same.Notes) != 0 {
-		t.Errorf("same settings: notes = %q, want none", same.Notes)
+	if same := Compare(FromData(old), FromData(old), Alpha); len(same.Notes) != 0 || !strings.Contains(same.Compared, "differ in no setting") {
+		t.Errorf("same settings: notes = %q, compared %q; want no note, no setting", same.Notes, same.Compared)
 	}
 }
 
@@ -250,7 +250,7 @@ func TestCompareFormats(t *testing.T) {
 	}
 	var buf bytes.Buffer
 	WriteCompareCSV(&buf, cmp)
-	want := "task,track,model,old_model,old_n,new_n,old_passed,new_passed,rate_change,rate_p,rate_significant,rate_too_few,token_basis,old_median_tokens,new_median_tokens,tokens_p,tokens_significant,tokens_too_few,too_few,alpha\n"
+	want := "task,track,model,old_model,old_n,new_n,old_passed,new_passed,rate_change,rate_p,rate_significant,rate_too_few,token_basis,old_median_tokens,new_median_tokens,tokens_p,tokens_significant,tokens_too_few,too_few,alpha,paired,pairs,rate_test,tokens_test\n"
 	if !strings.HasPrefix(buf.String(), want) {
 		t.Errorf("csv header:\n%s\nwant\n%s", strings.SplitN(buf.String(), "\n", 2)[0], want)
 	}

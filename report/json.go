@@ -24,6 +24,7 @@ func WriteJSON(w io.Writer, rep *Report) error {
 		{"rows", func() error { return writeArray(bw, rep.Rows) }},
 		{"ratios", func() error { return writeArray(bw, rep.Ratios) }},
 		{"mcnemar", func() error { return writeArray(bw, rep.McNemar) }},
+		{"pooled", func() error { return writeArray(bw, rep.Pooled) }},
 		{"tool_sequences", func() error { return writeArray(bw, rep.Sequences) }},
 		{"tool_sequences_more", func() error { return writeArray(bw, rep.MoreSeqs) }},
 		{"twins", func() error { return writeArray(bw, rep.Twins) }},

@@ -20,6 +20,10 @@ type Report struct {
 	Footnotes []Footnote  `json:"footnotes"`
 	Design    []DesignRow `json:"design,omitempty"` // by the tasks' designs (design.go); nil for runs that record none
 
+	// Pooled is the agent against each workflow track, pooled over tasks
+	// (pooled.go).
+	Pooled []TrackPooled `json:"pooled"`
+
 	observed []predict.ObservedRun // each run's start, tasks and designs, for check
 	agg      *Aggregate            // what it was computed from, for the page's episodes (FromData only)
 }

@@ -13,13 +13,13 @@ import (
 
 // WriteText renders the report as plain-text tables for a terminal.
 func WriteText(w io.Writer, rep *Report) error {
-	return writeTextTables(w, append(runLines(rep), emptyLine(rep)...), tables(rep), rep.Footnotes)
+	return writeTextTables(w, append(runLines(rep), emptyLine(rep)...), append(tables(rep), pooledTables(rep.Pooled)...), rep.Footnotes)
 }
 
 // WriteMarkdown renders the report as Markdown: headings, pipe tables and
 // footnotes.
 func WriteMarkdown(w io.Writer, rep *Report) error {
-	return writeMarkdownTables(w, "bench report", append(runLines(rep), emptyLine(rep)...), tables(rep), rep.Footnotes)
+	return writeMarkdownTables(w, "bench report", append(runLines(rep), emptyLine(rep)...), append(tables(rep), pooledTables(rep.Pooled)...), rep.Footnotes)
 }
 
 // writeTextTables writes intro lines, titled tables and footnotes as text.

@@ -404,10 +404,15 @@ func TestPageKeepsModelsApart(t *testing.T) {
 // the CSV name each row's model.
 func TestCompareTokensAndTooFew(t *testing.T) {
 	base := t.TempDir()
+	// The second side's seeds start at 101: the sides share none, so each
+	// row is unpaired (Fisher, Mann-Whitney), which is what this test is of.
+	first := map[bool]int{false: 1, true: 101}
+	side := false
 	mk := func(name, model string, n, tokens int, reported bool) string {
 		var eps []record.Episode
-		for s := 1; s <= n; s++ {
-			ep := countingEp("leap_year", "agent", model, s, 0, s%2 == 0, tokens+s)
+		side = !side
+		for s := first[!side]; s < first[!side]+n; s++ {
+			ep := countingEp("leap_year", "agent", model, s, 0, s%2 == 0, tokens+s-first[!side]+1)
 			if !reported {
 				ep.PromptTokens = 0
 			}
@@ -415,7 +420,7 @@ func TestCompareTokensAndTooFew(t *testing.T) {
 		}
 		seeds := make([]int, n)
 		for i := range seeds {
-			seeds[i] = i + 1
+			seeds[i] = first[!side] + i
 		}
 		return countingRun(t, filepath.Join(base, name, "run"), record.Run{Model: model, Seeds: seeds}, eps...)
 	}
@@ -443,10 +448,11 @@ func TestCompareTokensAndTooFew(t *testing.T) {
 		t.Errorf("4+4 at α = 0.1: %+v; want a change (2/C(8,4) = 0.029)", d)
 	}
 	// Unequal sides at 0.05: 2+10 can show a change of tokens (2/C(12,2) =
-	// 0.030) and of pass rate (Fisher, 1/C(12,2)); 1+10 cannot (2/11).
+	// 0.030) but not of pass rate: with 6 of the 12 passed, Fisher's
+	// smallest p is 2·C(6,2)/C(12,2) = 30/66; 1+10 can show neither (2/11).
 	countingJSON(t, &cmp, "compare", mk("g", "m", 2, 1000, true), mk("h", "m", 10, 2000, true), "--format", "json")
-	if d := cmp.Deltas[0]; d.TokensTooFew || d.RateTooFew {
-		t.Errorf("2+10: %+v; want neither measure too few", d)
+	if d := cmp.Deltas[0]; d.TokensTooFew || !d.RateTooFew {
+		t.Errorf("2+10: %+v; want tokens not too few, pass rate too few", d)
 	}
 	countingJSON(t, &cmp, "compare", mk("i", "m", 1, 1000, true), mk("j", "m", 10, 2000, true), "--format", "json")
 	if d := cmp.Deltas[0]; !d.TokensTooFew || !d.RateTooFew {

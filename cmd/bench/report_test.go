@@ -106,7 +106,7 @@ func TestCompareGolden(t *testing.T) {
 		t.Fatalf("bench compare: %v\n%s", err, errOut)
 	}
 	checkGolden(t, "compare.txt.golden", out)
-	for _, want := range []string{"+75.0pp (p=0.018 n=4+8)", "~ (p=1.000 n=4+8)"} {
+	for _, want := range []string{"~ (p=0.500 3 pairs)", "~ (p=1.000 3 pairs)", "paired: McNemar, Wilcoxon"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("compare output lacks %q", want)
 		}

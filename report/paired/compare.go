@@ -320,7 +320,7 @@ func measureCaveats(what string, m Measure, nonzero int, alpha float64) []Caveat
 	switch t := m.Test; {
 	case t.Name == TestNone:
 	case nonzero == 0:
-		out = append(out, caveat(CaveatNoDifference, "%s: every pair's difference is 0", what))
+		out = append(out, caveat(CaveatNoDifference, "%s: unchanged in every pair (new equals old)", what))
 	case t.MinP >= alpha && nonzero > 0:
 		out = append(out, caveat(CaveatCannotReach, "%s: %d non-zero differences: the signed-rank test needs >= %d to reach %g", what, nonzero, mcnemarNeeds(alpha), alpha))
 	case t.MinP >= alpha:

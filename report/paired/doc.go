@@ -38,5 +38,6 @@
 // reasons as data.
 //
 // Every p-value is two-sided; every statistic that needs a minimum n says
-// so in a Caveat. README.md in this folder explains each test for readers.
+// so in a Caveat. docs/COMPARE.md explains each test for readers, with the
+// commands that print them and a CI recipe.
 package paired

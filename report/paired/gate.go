@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"bench/internal/words"
 )
 
 // GateOptions are the rules of Gate.
@@ -227,7 +229,7 @@ func (x *candidate) reasons(o GateOptions) []Reason {
 		if significant && x.effect.Estimate < 0 {
 			r := base
 			r.Rule = RuleSignificantDrop
-			r.Text = fmt.Sprintf("%s: pass rate fell by %.3g (p = %.3g, adjusted %.3g over %d tests)", x.where(), -x.effect.Estimate, x.test.P, x.adjusted, x.family)
+			r.Text = fmt.Sprintf("%s: pass rate fell by %.3g (p = %.3g, adjusted %.3g over %s)", x.where(), -x.effect.Estimate, x.test.P, x.adjusted, words.Plural(x.family, "test"))
 			out = append(out, r)
 		}
 		if o.MaxDrop != nil && -x.effect.Estimate > *o.MaxDrop+1e-12 {
@@ -241,7 +243,7 @@ func (x *candidate) reasons(o GateOptions) []Reason {
 	if o.MaxTokenRise != nil && significant && x.effect.Estimate-1 > *o.MaxTokenRise+1e-12 {
 		r := base
 		r.Rule, r.Limit = RuleTokenRise, *o.MaxTokenRise
-		r.Text = fmt.Sprintf("%s: median tokens rose %.3g-fold, more than --max-token-rise %g (p = %.3g, adjusted %.3g over %d tests)", x.where(), x.effect.Estimate, *o.MaxTokenRise, x.test.P, x.adjusted, x.family)
+		r.Text = fmt.Sprintf("%s: median tokens rose %.3g-fold, more than --max-token-rise %g (p = %.3g, adjusted %.3g over %s)", x.where(), x.effect.Estimate, *o.MaxTokenRise, x.test.P, x.adjusted, words.Plural(x.family, "test"))
 		out = append(out, r)
 	}
 	return out
