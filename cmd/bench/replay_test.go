@@ -72,7 +72,7 @@ func TestReplaycliReplaysWithTheServerStopped(t *testing.T) {
 	if len(want.Episodes) != 4 || asked == 0 {
 		t.Fatalf("recorded %d episodes in %d requests", len(want.Episodes), asked)
 	}
-	out, got, _, stderr := replaycliReplay(t, rec, "--parallel", "2")
+	out, got, stdout, stderr := replaycliReplay(t, rec, "--parallel", "2")
 	if len(got.Episodes) != len(want.Episodes) {
 		t.Fatalf("replayed %d episodes, recorded %d\n%s", len(got.Episodes), len(want.Episodes), stderr)
 	}
@@ -108,6 +108,10 @@ func TestReplaycliReplaysWithTheServerStopped(t *testing.T) {
 	}
 	if !strings.Contains(stderr, "no model server") {
 		t.Errorf("stderr does not say no model server is used:\n%s", stderr)
+	}
+	line := "replay of " + want.Run.ID + " (" + rec + "): 4 episodes, 4 identical, 0 diverged (0 stopped), 0 skipped"
+	if !strings.Contains(stdout, line) {
+		t.Errorf("the report lacks %q:\n%s", line, stdout)
 	}
 
 	// A replay run is not resumed: it would need the model server.
@@ -169,7 +173,7 @@ func TestReplaycliEditedTaskDivergesAtTheStep(t *testing.T) {
 	if err := os.WriteFile(test, []byte(edited), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, got, _, stderr := replaycliReplay(t, rec, "--tasks-dir", tasksDir)
+	_, got, stdout, stderr := replaycliReplay(t, rec, "--tasks-dir", tasksDir)
 	if !strings.Contains(stderr, "warning: task leap_edited has changed since the recording") {
 		t.Fatalf("no warning naming the changed task:\n%s", stderr)
 	}
@@ -205,6 +209,9 @@ func TestReplaycliEditedTaskDivergesAtTheStep(t *testing.T) {
 				t.Fatalf("agent: exit %s, error %q, status %s; want replay_diverged with its step", ep.ExitReason, ep.Error, ep.Verdict().Status)
 			}
 		}
+	}
+	if !strings.Contains(stdout, "2 episodes, 0 identical, 2 diverged (1 stopped), 0 skipped") || strings.Contains(stdout, "incomplete:") {
+		t.Errorf("the report does not count the divergences, or calls the stopped episode unfinished:\n%s", stdout)
 	}
 }
 
