@@ -62,6 +62,7 @@ func compareCommand() *cli.Command {
 			if len(onlyNew) > 0 {
 				fmt.Fprintf(c.App.ErrWriter, "not compared, only in %s: %s\n", dirs[1], strings.Join(onlyNew, ", "))
 			}
+			replayCompareLine(c.App.ErrWriter, dirs[0], dirs[1])
 			return write(c.App.Writer, cmp)
 		},
 	}

@@ -114,6 +114,18 @@ func TestReplaycliReplaysWithTheServerStopped(t *testing.T) {
 		t.Errorf("the report lacks %q:\n%s", line, stdout)
 	}
 
+	// bench compare says how many replayed identically, in either order;
+	// of two runs that are not replay and recording, it says nothing.
+	for _, args := range [][]string{{rec, out}, {out, rec}} {
+		_, stderr, err := runCLI(t, append([]string{"compare"}, args...)...)
+		if err != nil || !strings.Contains(stderr, out+" is a replay of "+rec+": 4 of 4 replayed identically") {
+			t.Errorf("bench compare %v: %v\n%s", args, err, stderr)
+		}
+	}
+	if _, stderr, err := runCLI(t, "compare", rec, rec); err != nil || strings.Contains(stderr, "replayed identically") {
+		t.Errorf("bench compare of the recording with itself: %v\n%s", err, stderr)
+	}
+
 	// A replay run is not resumed: it would need the model server.
 	if _, _, err := runCLI(t, "run", "--resume", out); err == nil || !strings.Contains(err.Error(), "a replay is not resumed") {
 		t.Fatalf("bench run --resume of a replay: %v", err)
