@@ -10,6 +10,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -245,6 +246,7 @@ func TestCourseExampleCheckCanFail(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	src.Episodes = slices.DeleteFunc(src.Episodes, func(e replay.Episode) bool { return e.Task.Name != "leap_year" }) // the others are checked above
 	diffs := replayDifferences(t, src)
 	if len(diffs) < 2 || !strings.Contains(strings.Join(diffs, "\n"), "leap_year/agent") || !strings.Contains(strings.Join(diffs, "\n"), "leap_year/workflow") {
 		t.Fatalf("an edited task was not seen: %q", diffs)
