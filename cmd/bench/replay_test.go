@@ -274,3 +274,47 @@ func TestReplaycliRefusesRunDefiningFlags(t *testing.T) {
 		t.Fatalf("--replay of a missing folder with allowed flags: %v", err)
 	}
 }
+
+// TestReplaycliSkipsWhatTheRecordingDidNotFinish marks the recorded agent
+// episode interrupted (its recording stops where the run did): the replay
+// replays the workflow alone, run.json's replay_of lists the agent's as
+// skipped and why, and the report counts it skipped, not unfinished.
+func TestReplaycliSkipsWhatTheRecordingDidNotFinish(t *testing.T) {
+	tracktest.NeedPython(t)
+	rec, _ := replaycliRecord(t, "", "--tasks", "leap_year")
+	path := filepath.Join(rec, record.EpisodesFile)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var ep map[string]any
+		if err := json.Unmarshal([]byte(line), &ep); err != nil {
+			t.Fatal(err)
+		}
+		if ep["track"] == "agent" {
+			ep["exit_reason"], ep["passed"] = record.ExitInterrupted, false
+			out, _ := json.Marshal(ep)
+			line = string(out)
+		}
+		lines = append(lines, line)
+	}
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, got, stdout, stderr := replaycliReplay(t, rec)
+	if len(got.Episodes) != 1 || got.Episodes[0].Track != "workflow" {
+		t.Fatalf("replayed %d episodes, want the workflow's alone\n%s", len(got.Episodes), stderr)
+	}
+	sk := got.Run.ReplayOf.Skipped
+	if len(sk) != 1 || !strings.HasPrefix(sk[0].Key, "leap_year/agent/") || !strings.Contains(sk[0].Reason, "interrupted") {
+		t.Fatalf("replay_of.skipped %+v, want the agent's, interrupted", sk)
+	}
+	if !strings.Contains(stdout, "1 episode, 1 identical, 0 diverged (0 stopped), 1 skipped") || strings.Contains(stdout, "incomplete:") {
+		t.Fatalf("the report does not count the skipped episode as skipped:\n%s", stdout)
+	}
+	if !strings.Contains(stderr, "1 not replayed (lost or interrupted in the recording)") {
+		t.Fatalf("bench run --replay does not say it leaves one out:\n%s", stderr)
+	}
+}
