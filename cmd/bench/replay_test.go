@@ -275,6 +275,21 @@ func TestReplaycliRefusesRunDefiningFlags(t *testing.T) {
 	}
 }
 
+// TestReplaycliRefusesBadParallel: --parallel 0 is refused before
+// anything is created, as bench run refuses it.
+func TestReplaycliRefusesBadParallel(t *testing.T) {
+	tracktest.NeedPython(t)
+	rec, _ := replaycliRecord(t, "", "--tasks", "leap_year")
+	out := filepath.Join(t.TempDir(), "new")
+	_, _, err := runCLI(t, "run", "--replay", rec, "--parallel", "0", "--out", out)
+	if err == nil || !strings.Contains(err.Error(), "--parallel must be at least 1") {
+		t.Fatalf("--replay --parallel 0: %v", err)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Fatalf("a refused replay created %s (%v)", out, err)
+	}
+}
+
 // TestReplaycliSkipsWhatTheRecordingDidNotFinish marks the recorded agent
 // episode interrupted (its recording stops where the run did): the replay
 // replays the workflow alone, run.json's replay_of lists the agent's as
