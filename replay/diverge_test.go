@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"bench/record"
-	"bench/replay"
 	"bench/track/tracktest"
 )
 
@@ -35,7 +34,7 @@ func TestReplayStopsWhenAToolResultChanges(t *testing.T) {
 	if s := a.res.Stopped; s == nil || s.Seq != next || s.FreshSeq != next || !strings.Contains(s.Stop, "the result of read_file changed") {
 		t.Fatalf("agent: stopped at %v, want the request at seq %d after the read_file result", s, next)
 	}
-	if a.ep.ExitReason != replay.ExitDiverged || a.ep.Passed || a.res.Differences != 3 {
+	if a.ep.ExitReason != record.ExitDiverged || a.ep.Passed || a.res.Differences != 3 {
 		t.Fatalf("agent: exit %s, passed %v, %d differences; want replay_diverged before the fix was written, 3 differences (the result, the request, the verdict)",
 			a.ep.ExitReason, a.ep.Passed, a.res.Differences)
 	}
@@ -78,7 +77,7 @@ func TestReplayStopsOnFewerCalls(t *testing.T) {
 	if s := rt.res.Stopped; s == nil || s.Seq != second || s.FreshSeq != end.Seq || !strings.Contains(s.Stop, "ended before asking for every recorded call") {
 		t.Fatalf("retry: stopped at %v, want the recorded second request (seq %d), at the replay's end (seq %d)", s, second, end.Seq)
 	}
-	if rt.ep.ExitReason != replay.ExitDiverged || end.Exit != replay.ExitDiverged || rt.ep.ModelCalls != 1 || !rt.ep.Passed {
+	if rt.ep.ExitReason != record.ExitDiverged || end.Exit != record.ExitDiverged || rt.ep.ModelCalls != 1 || !rt.ep.Passed {
 		t.Fatalf("retry: exit %s (end event %s), %d calls, passed %v; want replay_diverged after 1 call, graded a pass",
 			rt.ep.ExitReason, end.Exit, rt.ep.ModelCalls, rt.ep.Passed)
 	}
@@ -105,7 +104,7 @@ func TestReplayStopsOnMoreCalls(t *testing.T) {
 		t.Fatalf("stopped at %v, want at the replay's second request (seq %d), which the recording lacks", s, asked)
 	}
 	end := rt.events[len(rt.events)-1]
-	if rt.ep.ExitReason != replay.ExitDiverged || end.Exit != replay.ExitDiverged || rt.ep.ModelCalls != 2 || rt.ep.Passed {
+	if rt.ep.ExitReason != record.ExitDiverged || end.Exit != record.ExitDiverged || rt.ep.ModelCalls != 2 || rt.ep.Passed {
 		t.Fatalf("exit %s (end %s), %d calls, passed %v; want replay_diverged at the second call, not passed", rt.ep.ExitReason, end.Exit, rt.ep.ModelCalls, rt.ep.Passed)
 	}
 }

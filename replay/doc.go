@@ -26,10 +26,11 @@
 // are matched against the recorded ones call by call: every request event
 // is matched to the next recorded request, and the events between two
 // requests (test runs, tool calls and results, writes, rejects) are
-// compared in order. A difference is a Divergence: it is noted and the
-// episode goes on. Player.Finish compares the grading verdict and the
-// episode's sums with the recording and returns the Result: whether the
-// episode replayed identically, how many steps differed, and the first.
+// compared in order. A difference is a record.Divergence: it is noted and
+// the episode goes on. Player.Finish compares the grading verdict and the
+// episode's sums with the recording and sets the episode's Replay (a
+// record.Replay): whether it replayed identically, how many steps
+// differed, and the first.
 //
 // # When the conversation cannot follow
 //
@@ -38,7 +39,8 @@
 // user or system message: the workflow's test output, the retry's
 // feedback, the system prompt): the reply is replayed and the fresh side
 // goes on with it, so that an edited task is graded on the recorded fix.
-// It stops the conversation, with the exit reason ExitDiverged, when:
+// It stops the conversation, with the exit reason record.ExitDiverged,
+// when:
 //
 //   - a tool result in the request changed (the recorded next call is the
 //     agent's decision on a result it no longer gets);
@@ -52,7 +54,7 @@
 //
 // Chat then returns a *DivergedError, which ends the track as a failed
 // model call does; the watched trajectory's end event and Player.Finish
-// give the episode the exit reason ExitDiverged and the step where it
-// stopped. A recorded model call that failed with the model's own error
+// give the episode the exit reason record.ExitDiverged and the step where
+// it stopped. A recorded model call that failed with the model's own error
 // (error kind "model") is replayed as that failure.
 package replay

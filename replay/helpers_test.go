@@ -232,7 +232,7 @@ func (r recording) events(t *testing.T, track string) []record.Event {
 // would append it, the player's result and the new trajectory.
 type replayed struct {
 	ep     record.Episode
-	res    replay.Result
+	res    record.Replay
 	events []record.Event
 }
 

@@ -26,12 +26,12 @@ type Player struct {
 	ended bool // the fresh end event was seen
 	endAt int  // the fresh end event's seq; -1 before it
 
-	done   bool   // Finish has run
-	result Result // what it returned
+	done   bool          // Finish has run
+	result record.Replay // what it returned
 
-	first *Divergence
+	first *record.Divergence
 	count int
-	stop  *Divergence
+	stop  *record.Divergence
 }
 
 // call is what the next Chat answers: the recorded response at rec[at]
@@ -89,13 +89,13 @@ func (p *Player) Chat(ctx context.Context, req model.Request) (model.Response, e
 		if err := p.failure(); err != nil {
 			return model.Response{}, err
 		}
-		d := Divergence{Seq: p.rec[c.at].Seq, FreshSeq: -1, Turn: p.rec[c.at].Turn, Kind: record.EventRequest, Within: p.rec[c.at].Within,
+		d := record.Divergence{Seq: p.rec[c.at].Seq, FreshSeq: -1, Turn: p.rec[c.at].Turn, Kind: record.EventRequest, Within: p.rec[c.at].Within,
 			Fields: "reply", Want: fmt.Sprintf("%q", "none: "+firstLine(p.end.Error)), Got: `"a call to answer"`,
 			Stop: fmt.Sprintf("the recording ends inside this call (the episode ended %s), so no reply can be replayed", p.ep.ExitReason)}
 		p.stopAt(d)
 		return model.Response{}, &DivergedError{At: d}
 	}
-	d := Divergence{Seq: -1, FreshSeq: -1, Kind: record.EventRequest, Fields: "request",
+	d := record.Divergence{Seq: -1, FreshSeq: -1, Kind: record.EventRequest, Fields: "request",
 		Want: `"a request event before the call"`, Got: `"a call the trajectory shows no request for"`,
 		Stop: "the track called the model without recording its request, so the call cannot be matched to the recording"}
 	p.stopAt(d)
@@ -201,7 +201,7 @@ func (p *Player) atRequest(ev record.Event, seq int) {
 	j := p.nextRequest()
 	p.skip(j)
 	if j == len(p.rec) {
-		d := Divergence{Seq: -1, FreshSeq: seq, Turn: ev.Turn, Kind: ev.Kind, Within: ev.Within, Fields: "request",
+		d := record.Divergence{Seq: -1, FreshSeq: seq, Turn: ev.Turn, Kind: ev.Kind, Within: ev.Within, Fields: "request",
 			Want: fmt.Sprintf("%q", fmt.Sprintf("no further call (the recording made %d)", p.ep.ModelCalls)), Got: `"another model call"`,
 			Stop: p.noMoreCalls()}
 		p.stopAt(d)
@@ -273,7 +273,7 @@ func (p *Player) atEnd(ev record.Event, seq int) record.Event {
 		p.finishSteps(ev.Exit, seq)
 	}
 	if p.diverts(ev.Exit) {
-		ev.Exit, ev.Error = ExitDiverged, (&DivergedError{At: *p.stop}).Error()
+		ev.Exit, ev.Error = record.ExitDiverged, (&DivergedError{At: *p.stop}).Error()
 	}
 	return ev
 }
@@ -289,7 +289,7 @@ func (p *Player) finishSteps(exit string, seq int) {
 	j := p.nextRequest()
 	if j < len(p.rec) && endedByItself(exit) {
 		want := p.rec[j]
-		d := Divergence{Seq: want.Seq, FreshSeq: seq, Turn: want.Turn, Kind: want.Kind, Within: want.Within, Fields: "request",
+		d := record.Divergence{Seq: want.Seq, FreshSeq: seq, Turn: want.Turn, Kind: want.Kind, Within: want.Within, Fields: "request",
 			Want: fmt.Sprintf("%q", fmt.Sprintf("a further call (the recording made %d)", p.ep.ModelCalls)),
 			Got:  fmt.Sprintf("%q", "the end of the episode ("+exit+")"),
 			Stop: "the replayed track ended before asking for every recorded call"}
@@ -321,12 +321,12 @@ func (p *Player) diverts(exit string) bool {
 // from the recorded want (Seq -1 for none), keeps it when it is the
 // first, and returns it. The step is described by the fresh event, or by
 // the recorded one when the fresh side has none.
-func (p *Player) note(d *diff, want, got record.Event, seq int) *Divergence {
+func (p *Player) note(d *diff, want, got record.Event, seq int) *record.Divergence {
 	at := got
 	if seq < 0 {
 		at = want
 	}
-	dv := &Divergence{Seq: want.Seq, FreshSeq: seq, Turn: at.Turn, Kind: at.Kind, Within: at.Within, Tool: at.Tool}
+	dv := &record.Divergence{Seq: want.Seq, FreshSeq: seq, Turn: at.Turn, Kind: at.Kind, Within: at.Within, Tool: at.Tool}
 	d.fill(dv)
 	p.count++
 	if p.first == nil {
@@ -336,7 +336,7 @@ func (p *Player) note(d *diff, want, got record.Event, seq int) *Divergence {
 }
 
 // stopAt stops the replay at d, which counts as a divergence.
-func (p *Player) stopAt(d Divergence) {
+func (p *Player) stopAt(d record.Divergence) {
 	p.count++
 	p.stop = &d
 	if p.first == nil {

@@ -65,6 +65,9 @@ func TestPlayerServesTheRecordedReply(t *testing.T) {
 	if !res.Identical || fresh.ExitReason != record.ExitDone {
 		t.Fatalf("result %+v, exit %s", res, fresh.ExitReason)
 	}
+	if fresh.Replay == nil || *fresh.Replay != res {
+		t.Fatalf("the episode carries replay %+v, want the result %+v", fresh.Replay, res)
+	}
 	if again := p.Finish(&fresh); again.Differences != res.Differences || !again.Identical {
 		t.Fatalf("a second Finish changed the result: %+v", again)
 	}
@@ -83,16 +86,16 @@ func TestPlayerStopsOnAnotherConversation(t *testing.T) {
 	w.Record(request("", user("fix it")))
 	_, err = p.Chat(context.Background(), model.Request{})
 	var d *replay.DivergedError
-	if !errors.As(err, &d) || d.ExitReason() != replay.ExitDiverged || d.At.Seq != 0 || d.At.Fields != "turn, within" && d.At.Fields != "within" ||
+	if !errors.As(err, &d) || d.ExitReason() != record.ExitDiverged || d.At.Seq != 0 || d.At.Fields != "turn, within" && d.At.Fields != "within" ||
 		!strings.Contains(d.At.Stop, "the recording's next call is the call within run_workflow, the replayed track asked the track's own call") {
 		t.Fatalf("err %v", err)
 	}
 	w.Record(record.Event{Kind: record.EventEnd, Exit: record.ExitError, Error: err.Error()})
-	if end := traj.events[len(traj.events)-1]; end.Exit != replay.ExitDiverged {
+	if end := traj.events[len(traj.events)-1]; end.Exit != record.ExitDiverged {
 		t.Fatalf("end event exit %s", end.Exit)
 	}
 	ep := record.Episode{ExitReason: record.ExitError, ErrorKind: record.ErrorHarness, Error: err.Error()}
-	if res := p.Finish(&ep); res.Stopped == nil || ep.ExitReason != replay.ExitDiverged || ep.ErrorKind != "" {
+	if res := p.Finish(&ep); res.Stopped == nil || ep.ExitReason != record.ExitDiverged || ep.ErrorKind != "" {
 		t.Fatalf("result %+v, episode %+v", res, ep)
 	}
 }

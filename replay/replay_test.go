@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"bench/record"
-	"bench/replay"
 	"bench/track/tracktest"
 )
 
@@ -170,7 +169,7 @@ func TestReplayEditedTestsDiverge(t *testing.T) {
 			t.Fatalf("%s: stopped at %v, want at the request (seq %d) after the changed %s result (seq %d)", c.track, s, next, c.tool, changed)
 		}
 		end := rep.events[len(rep.events)-1]
-		if rep.ep.ExitReason != replay.ExitDiverged || end.Kind != record.EventEnd || end.Exit != replay.ExitDiverged ||
+		if rep.ep.ExitReason != record.ExitDiverged || end.Kind != record.EventEnd || end.Exit != record.ExitDiverged ||
 			!strings.Contains(rep.ep.Error, "replay diverged at recorded seq") || end.Error != rep.ep.Error || rep.ep.ErrorKind != "" {
 			t.Fatalf("%s: exit %q (end event %q), error %q (end event %q), kind %q; want replay_diverged with the step",
 				c.track, rep.ep.ExitReason, end.Exit, rep.ep.Error, end.Error, rep.ep.ErrorKind)
@@ -179,7 +178,7 @@ func TestReplayEditedTestsDiverge(t *testing.T) {
 			t.Fatalf("%s: %d model calls replayed, want the %d up to the stop", c.track, rep.ep.ModelCalls, countKind(events[:next+1], record.EventRequest))
 		}
 	}
-	if o := got["oracle"]; o.res.Identical || o.res.First.Kind != replay.KindEpisode || !strings.Contains(o.res.First.Fields, "tests_total") || !o.ep.Passed {
+	if o := got["oracle"]; o.res.Identical || o.res.First.Kind != record.DivergenceEpisode || !strings.Contains(o.res.First.Fields, "tests_total") || !o.ep.Passed {
 		t.Fatalf("oracle: %+v, passed %v; want identical events and a verdict of 7 tests", o.res, o.ep.Passed)
 	}
 }

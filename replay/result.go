@@ -4,30 +4,20 @@ import (
 	"bench/record"
 )
 
-// Result is how a replayed episode compared with its recording.
-type Result struct {
-	// Identical says that nothing differed: every event the tools, the
-	// tests and the track decided, the verdict and the episode's sums.
-	Identical bool `json:"identical"`
-	// Differences counts the steps that differed (an event, a request,
-	// the verdict counting one each).
-	Differences int         `json:"differences,omitempty"`
-	First       *Divergence `json:"first,omitempty"`   // the first step that differed
-	Stopped     *Divergence `json:"stopped,omitempty"` // where the conversation stopped following the recording
-}
-
 // Finish closes the replay of the episode once it has ended: it matches
 // what is left of the recording (when the end event was not seen), then
 // compares the fresh episode ep with the recorded one (see compareEpisode),
-// and returns the Result. An episode the player stopped, which ended on
-// that stop or by itself with recorded calls left, gets the exit reason
-// ExitDiverged, the stop's words as its error and no error kind; one that
-// was interrupted or timed out keeps its exit reason. Finish runs once:
-// later calls return the first Result and change nothing.
-func (p *Player) Finish(ep *record.Episode) Result {
+// sets ep.Replay to how they compared and returns it. An episode the
+// player stopped, which ended on that stop or by itself with recorded
+// calls left, gets the exit reason record.ExitDiverged, the stop's words
+// as its error and no error kind; one that was interrupted or timed out
+// keeps its exit reason. Finish runs once: later calls set and return the
+// first result and change nothing else.
+func (p *Player) Finish(ep *record.Episode) record.Replay {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.done {
+		ep.Replay = cloneReplay(p.result)
 		return p.result
 	}
 	p.done = true
@@ -37,17 +27,24 @@ func (p *Player) Finish(ep *record.Episode) Result {
 	}
 	diverted := p.diverts(ep.ExitReason)
 	if d := compareEpisode(p.ep, *ep, p.stop == nil); !d.empty() {
-		p.note(d, record.Event{Seq: p.end.Seq, Kind: KindEpisode, Turn: p.end.Turn}, record.Event{Kind: KindEpisode, Turn: p.end.Turn}, p.endAt)
+		p.note(d, record.Event{Seq: p.end.Seq, Kind: record.DivergenceEpisode, Turn: p.end.Turn}, record.Event{Kind: record.DivergenceEpisode, Turn: p.end.Turn}, p.endAt)
 	}
 	if diverted {
-		ep.ExitReason, ep.Error, ep.ErrorKind = ExitDiverged, (&DivergedError{At: *p.stop}).Error(), ""
+		ep.ExitReason, ep.Error, ep.ErrorKind = record.ExitDiverged, (&DivergedError{At: *p.stop}).Error(), ""
 	}
-	p.result = Result{Identical: p.count == 0, Differences: p.count, First: clone(p.first), Stopped: clone(p.stop)}
+	p.result = record.Replay{Identical: p.count == 0, Differences: p.count, First: clone(p.first), Stopped: clone(p.stop)}
+	ep.Replay = cloneReplay(p.result)
 	return p.result
 }
 
+// cloneReplay is a copy of r that shares nothing with it.
+func cloneReplay(r record.Replay) *record.Replay {
+	r.First, r.Stopped = clone(r.First), clone(r.Stopped)
+	return &r
+}
+
 // clone is a copy of d, or nil.
-func clone(d *Divergence) *Divergence {
+func clone(d *record.Divergence) *record.Divergence {
 	if d == nil {
 		return nil
 	}

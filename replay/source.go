@@ -13,6 +13,7 @@ import (
 type Source struct {
 	Dir      string
 	Run      record.Run // the recording's run.json: its settings are the replay's
+	UID      string     // the recording's identity (record.Data.UID)
 	Episodes []Episode  // the episodes to replay, in episodes.jsonl's order
 	Skipped  []Skipped  // the episodes not replayed, in the same order
 	Changed  []TaskChange
@@ -63,7 +64,7 @@ func Open(dir string, current []tasks.Task) (*Source, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading the recording: %w", err)
 	}
-	s := &Source{Dir: dir, Run: data.Run, Warnings: data.Warnings, byKey: map[string]Episode{}}
+	s := &Source{Dir: dir, Run: data.Run, UID: data.UID, Warnings: data.Warnings, byKey: map[string]Episode{}}
 	byName := map[string]tasks.Task{}
 	for _, t := range current {
 		byName[t.Name] = t

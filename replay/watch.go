@@ -17,7 +17,7 @@ type Trajectory interface {
 // player sees every fresh event before t writes it (the runner passes the
 // wrapped one to the episode). The events are written as they come, but
 // for the end event of an episode the player stopped, which says
-// ExitDiverged and where. The wrapper has t's SHA256 when t has one.
+// record.ExitDiverged and where. The wrapper has t's SHA256 when t has one.
 func (p *Player) Watch(t Trajectory) Trajectory { return &watched{Trajectory: t, p: p} }
 
 // watched is a trajectory watched by a player.

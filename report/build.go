@@ -84,6 +84,7 @@ func (a *Aggregate) runInfos() []RunInfo {
 		if info.Unfinished > 0 {
 			info.Resume = "bench run --resume " + in.dir
 		}
+		a.replayInfo(in, &info)
 		infos[i] = info
 	}
 	return infos

@@ -48,6 +48,9 @@ type RunInfo struct {
 	// Sandbox is what confined the run's test runs; nil for runs from
 	// before the sandbox.
 	Sandbox *record.Sandbox `json:"sandbox,omitempty"`
+	// Replay is, for a replay run (bench run --replay), how its episodes
+	// compared with the recording (replay.go); nil otherwise.
+	Replay *ReplaySummary `json:"replay,omitempty"`
 }
 
 // Row is the summary of one task, track and model.

@@ -84,6 +84,7 @@ func runLines(rep *Report) []string {
 			line += fmt.Sprintf(", sandbox fs=%s net=%s pid=%s", sb.FS, sb.Net, sb.PID)
 		}
 		lines = append(lines, line)
+		lines = append(lines, replayLines(r)...)
 		if r.Unfinished > 0 {
 			lines = append(lines, "  "+unfinishedNote(r))
 		}

@@ -89,6 +89,7 @@ func compareAction(c *cli.Context) error {
 	if len(onlyNew) > 0 {
 		fmt.Fprintf(c.App.ErrWriter, "not compared, only in %s: %s\n", dirs[1], strings.Join(onlyNew, ", "))
 	}
+	replayCompareLine(c.App.ErrWriter, dirs[0], dirs[1])
 	var decision *paired.Decision
 	if gate != nil {
 		d := cmp.ApplyGate(*gate)

@@ -68,6 +68,7 @@ func runCommand() *cli.Command {
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "results folder (default: " + runner.ResultsDir + "/<UTC time>-<model>)"},
 			&cli.StringFlag{Name: "resume", Usage: "finish the run in this results folder, as its run.json describes it (only --host, --parallel, --parallel-per-host, --timeout, --retry-window, --tasks-dir, --sandbox, --keep-workspaces and --format may be given)"},
 			&cli.BoolFlag{Name: "keep-workspaces", Usage: "keep each episode's workspace after grading"},
+			replayFlag(),
 			formatFlag(reportFormats...),
 		),
 		Action: runAction,
@@ -75,6 +76,9 @@ func runCommand() *cli.Command {
 }
 
 func runAction(c *cli.Context) error {
+	if handled, err := replayHook(c); handled {
+		return err
+	}
 	if c.Args().Present() {
 		return fmt.Errorf("run takes no arguments, got %q; name tasks with --tasks", c.Args().First())
 	}

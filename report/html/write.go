@@ -262,6 +262,9 @@ func runViews(rep *report.Report, runs []record.Data) []runView {
 			{"started", started}, {"episodes", strconv.Itoa(len(d.Episodes))},
 		}})
 		if i < len(rep.Runs) {
+			if rp := rep.Runs[i].Replay; rp != nil {
+				out[len(out)-1].Settings = append(out[len(out)-1].Settings, [2]string{"replay", rp.String()})
+			}
 			if note := rep.Runs[i].Incomplete(); note != "" {
 				out[len(out)-1].Settings = append(out[len(out)-1].Settings, [2]string{"incomplete", strings.TrimPrefix(note, "incomplete: ")})
 			}
