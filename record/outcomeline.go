@@ -19,8 +19,10 @@ type outcomeLine struct {
 	promptTokens, completionTokens                              int
 	estPromptTokens, estCompletionTokens                        int
 	retries, cutReplies                                         int
+	workflowCalls, workflowTokens                               int
 	passed, gradingTimedOut                                     bool
-	size                                                        int // of the line, in bytes
+	causes                                                      CauseSet // the names of its causes; see CauseSet
+	size                                                        int      // of the line, in bytes
 
 	verdict   Verdict // the episode's, with its trajectory checked (trajectoryCheck.judge)
 	missing   bool    // its trajectory file is missing
@@ -64,6 +66,7 @@ func lineOf(ep *Episode) outcomeLine {
 		promptTokens: ep.PromptTokens, completionTokens: ep.CompletionTokens,
 		estPromptTokens: ep.EstPromptTokens, estCompletionTokens: ep.EstCompletionTokens,
 		retries: ep.Retries, cutReplies: ep.CutReplies, passed: ep.Passed, gradingTimedOut: ep.GradingTimedOut,
+		workflowCalls: ep.WorkflowCalls, workflowTokens: ep.WorkflowTokens, causes: CauseSetOf(ep.Causes, ep.Causes != nil),
 	}
 }
 
@@ -175,7 +178,11 @@ func (l *outcomeLine) set(s *scanner, key []byte) bool {
 		return s.integer(&l.retries)
 	case "cut_replies":
 		return s.integer(&l.cutReplies)
-	case "model_calls", "wall_ms", "model_ms", "server_ms", "test_ms", "workflow_calls", "workflow_tokens", "workflow_est_tokens":
+	case "workflow_calls":
+		return s.integer(&l.workflowCalls)
+	case "workflow_tokens":
+		return s.integer(&l.workflowTokens)
+	case "model_calls", "wall_ms", "model_ms", "server_ms", "test_ms", "workflow_est_tokens":
 		return s.integer(nil)
 	case "passed":
 		return s.boolean(&l.passed)
