@@ -34,6 +34,7 @@ func (a *Aggregate) Report() *Report {
 		}
 	}
 	rep.Tracks = a.trackRows(cells, rep.Rows)
+	rep.Delegation = delegations(rep.Rows)
 	rep.Ratios, rep.McNemar = a.pairs(cells, notes)
 	rep.Twins = a.twins(cells)
 	noteDiverged(rep.Twins, notes)
@@ -106,6 +107,7 @@ func (a *Aggregate) summarize(c *cell, notes *footnotes, checked checkedNotes) R
 		exits[a.exits.names[e.exit]]++
 	}
 	row.Exits = counts(exits, compareExits)
+	a.explainRow(c, &row)
 	row.Notes = checked.of(c)
 	if n == 0 {
 		return row
