@@ -68,6 +68,7 @@ func (p *printer) header(t Transcript) {
 		title += fmt.Sprintf(" · repeat %d", e.Repeat)
 	}
 	p.s.title(title)
+	p.causes(t)
 	run := "run " + p.s.code(t.Run.ID)
 	if t.Run.Model != "" {
 		run += " · model " + p.s.code(t.Run.Model)
@@ -75,6 +76,26 @@ func (p *printer) header(t Transcript) {
 	p.s.line(run + " · trajectory " + p.s.code(filepathSlash(e.Path(""))))
 	for _, l := range outcomeLines(e.Episode, e.Verdict) {
 		p.s.line(l)
+	}
+}
+
+// causes writes why the episode failed, cause by cause with its
+// evidence, or that its causes are absent and why.
+func (p *printer) causes(t Transcript) {
+	switch {
+	case t.CausesHow == "absent":
+		p.s.line("why it failed: unknown, " + t.CausesWhy)
+	case len(t.Causes) > 0:
+		head := "why it failed (most specific first; docs/RESULTS.md lists the causes):"
+		if t.CausesHow == "derived" {
+			head = "why it failed (derived now from the trajectory: the run is older than recorded causes):"
+		}
+		p.s.line(head)
+		for _, c := range t.Causes {
+			p.s.line("  " + p.s.code(string(c.Name)) + " — " + c.Evidence)
+		}
+	case t.CausesHow == "recorded" || t.CausesHow == "derived":
+		p.s.line("why it failed: no cause found (the trajectory holds no evidence for any rule)")
 	}
 }
 
