@@ -58,6 +58,7 @@ type printer struct {
 	turn      int  // the turn whose section is open; -1 before any
 	toolsSeen bool // a request offered tools
 	ended     bool
+	within    string // the tool whose own steps the last event was (Event.Within), or ""
 }
 
 // header writes the title and the episode's outcome.
@@ -129,8 +130,10 @@ func outcomeLines(ep *record.Episode, v record.Verdict) []string {
 // event writes one event; prev is the event before it, if any.
 func (p *printer) event(ev record.Event, prev *record.Event) {
 	if ev.Kind != record.EventEnd {
+		p.s.nest(0)
 		p.openTurn(ev)
 	}
+	p.enter(ev)
 	switch ev.Kind {
 	case record.EventRequest:
 		p.request(ev)
@@ -156,6 +159,26 @@ func (p *printer) event(ev record.Event, prev *record.Event) {
 		p.end(ev)
 	default:
 		p.s.line(fmt.Sprintf("(event %d of unknown kind %q)", ev.Seq, ev.Kind))
+	}
+}
+
+// enter nests the events a tool made on the model's behalf (the hybrid's
+// run_workflow: its test runs, its own model call, its write) under the
+// call, with a line that says whose steps they are.
+func (p *printer) enter(ev record.Event) {
+	within := ev.Within
+	if ev.Kind == record.EventEnd {
+		within = ""
+	}
+	if within != "" && within != p.within {
+		p.s.nest(0)
+		p.s.line(fmt.Sprintf("within %s (the tool's own steps, for the model):", p.s.code(trackfacts.ToolLabel(within))))
+	}
+	p.within = within
+	if within != "" {
+		p.s.nest(1)
+	} else {
+		p.s.nest(0)
 	}
 }
 
