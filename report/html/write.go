@@ -82,6 +82,8 @@ type page struct {
 	TextLimit   int
 	Models      bool // the rows are of several models: the per-task table has a model column
 	Design      []designTable
+	Causes      []causeRow
+	Delegation  []delegationRow
 }
 
 // Up to openEpisodesMax episodes and openTwinsMax twin comparisons start
@@ -114,6 +116,7 @@ func newPage(rep *report.Report, runs []record.Data, opts Options) (*page, error
 		Pairs: pairViews(rep), Sequences: sequenceViews(rep), Kinds: kindLabels,
 		Twins: twinGroups(rep, eps), Episodes: eps, Footnotes: rep.Footnotes,
 		Open: len(eps) <= openEpisodesMax, TextLimit: limit(0), Design: designTables(rep),
+		Causes: causeRows(rep, eps), Delegation: delegationRows(rep),
 	}
 	p.Models = len(rep.Rows) > 0 && shownModel(rep, rep.Rows[0].Model) != ""
 	if err := p.lazyBodies(); err != nil {
