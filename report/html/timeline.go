@@ -275,4 +275,3 @@ func cut(text string, limit int) (kept, note string) {
 	rest := r[cutAt:]
 	return string(r[:cutAt]), fmt.Sprintf("… %d more characters (%s) cut", len(rest), lineWords(string(rest)))
 }
-
