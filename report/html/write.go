@@ -111,7 +111,7 @@ func newPage(rep *report.Report, runs []record.Data, opts Options) (*page, error
 	_, tracks := axes(rep)
 	colours := trackColours(tracks)
 	p := &page{
-		CSS: template.CSS(pageCSS), JS: template.JS(pageJS),
+		CSS: template.CSS(chartCSS() + pageCSS), JS: template.JS(pageJS),
 		Runs: runViews(rep, runs), Tracks: trackViews(rep, colours), Rows: rowViews(rep, eps),
 		Pairs: pairViews(rep), Sequences: sequenceViews(rep), Kinds: kindLabels,
 		Twins: twinGroups(rep, eps), Episodes: eps, Footnotes: rep.Footnotes,
@@ -123,7 +123,10 @@ func newPage(rep *report.Report, runs []record.Data, opts Options) (*page, error
 		return nil, err
 	}
 	if len(rep.Rows) > 0 {
-		p.Charts = []chart{rateChart(rep, colours), tokensChart(rep, colours)}
+		p.Charts = []chart{rateChart(rep, colours)}
+		if spentTokens(rep) {
+			p.Charts = append(p.Charts, tokensChart(rep, colours))
+		}
 	}
 	if opts.Predictions != nil {
 		p.Predictions = newPredictView(*opts.Predictions)
