@@ -233,7 +233,6 @@ func group(rep *report.Report, r report.Row) string {
 	return r.Task
 }
 
-
 // chartCSS sets the page's chart variables from the one chart style
 // (trackfacts.Chart), which the SVG plot reads too.
 func chartCSS() string {
