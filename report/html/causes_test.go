@@ -64,3 +64,23 @@ func TestTimelineMarksWithin(t *testing.T) {
 		t.Errorf("steps %s, want %s", strings.Join(got, ","), w)
 	}
 }
+
+// TestPageHasTheTextReportsColumns: the headline and the per-task table
+// have the text report's lost and unfinished columns, and the headline its
+// retries and cut replies, with "which" explained.
+func TestPageHasTheTextReportsColumns(t *testing.T) {
+	runs := readFixture(t)
+	var b bytes.Buffer
+	if err := Write(&b, report.Build(runs), runs, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	if n := strings.Count(page, "<th>lost</th><th>unfinished</th>"); n != 2 {
+		t.Errorf("%d tables with the lost and unfinished columns, want the headline and the per-task table", n)
+	}
+	for _, want := range []string{"<th>retries</th><th>cut replies</th>", "“which”: the tasks the track solved"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+}
