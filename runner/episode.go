@@ -96,7 +96,7 @@ func episode(ctx context.Context, cfg Config, job Job, traj Trajectory) (record.
 	}
 	ep.TestMS = testTime.Milliseconds()
 	kept.Record(record.Event{Kind: record.EventEnd, Exit: ep.ExitReason, Error: ep.Error, Path: left,
-		TestsPassed: ep.TestsPassed, TestsTotal: ep.TestsTotal, Output: graded})
+		TestsPassed: ep.TestsPassed, TestsTotal: ep.TestsTotal})
 	if err := traj.Err(); err != nil {
 		out.Err = loseToFault(&ep, "writing the trajectory", err)
 	}
@@ -148,9 +148,11 @@ func episodeContext(ctx context.Context, limit time.Duration) (context.Context, 
 // runTrack makes the workspace, runs the track and grades the result into
 // ep. It returns the track's outcome, the time spent in test runs, the
 // workspace's path when it is left behind (with cfg.Keep, or when removing
-// it failed) and grading's normalised test output, which the end event
-// records for the episode's causes. A workspace that cannot be made or removed is a Fault in the
-// outcome's Err.
+// it failed) and grading's normalised test output, which the episode's
+// causes are derived from. The trajectory does not record it: its order of
+// tests and the sealed test files' line numbers differ from run to run, so
+// it would make twins differ. A workspace that cannot be made or removed
+// is a Fault in the outcome's Err.
 func runTrack(ctx context.Context, cfg Config, job Job, traj Trajectory, ep *record.Episode) (out track.Outcome, testTime time.Duration, kept, graded string) {
 	i := slices.IndexFunc(cfg.Tracks, func(t track.Track) bool { return t.Name == job.Track })
 	if i < 0 {
