@@ -152,7 +152,7 @@ func (l *outcomeLine) set(s *scanner, key []byte) bool {
 		return s.list(&l.toolCalls)
 	case "steps":
 		return s.list(&l.steps)
-	case "failed_tests":
+	case "failed_tests", "files_written":
 		return s.list(nil)
 	case "format":
 		return s.integer(&l.format)
@@ -192,7 +192,7 @@ func (l *outcomeLine) set(s *scanner, key []byte) bool {
 		return s.boolean(nil)
 	case "sandbox":
 		return s.sandbox()
-	case "tamper_reasons", "causes", "files_written", "replay": // not part of an Outcome: encoding/json reads the line
+	case "tamper_reasons", "causes", "replay": // lists of objects: encoding/json reads the line
 		return false
 	}
 	return false // another spelling (encoding/json matches names in any case) or a field Episode lacks
