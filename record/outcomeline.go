@@ -19,8 +19,10 @@ type outcomeLine struct {
 	promptTokens, completionTokens                              int
 	estPromptTokens, estCompletionTokens                        int
 	retries, cutReplies                                         int
+	workflowCalls, workflowTokens                               int
 	passed, gradingTimedOut                                     bool
-	size                                                        int // of the line, in bytes
+	causes                                                      CauseSet // the names of its causes; see CauseSet
+	size                                                        int      // of the line, in bytes
 
 	verdict   Verdict // the episode's, with its trajectory checked (trajectoryCheck.judge)
 	missing   bool    // its trajectory file is missing
@@ -64,6 +66,7 @@ func lineOf(ep *Episode) outcomeLine {
 		promptTokens: ep.PromptTokens, completionTokens: ep.CompletionTokens,
 		estPromptTokens: ep.EstPromptTokens, estCompletionTokens: ep.EstCompletionTokens,
 		retries: ep.Retries, cutReplies: ep.CutReplies, passed: ep.Passed, gradingTimedOut: ep.GradingTimedOut,
+		workflowCalls: ep.WorkflowCalls, workflowTokens: ep.WorkflowTokens, causes: CauseSetOf(ep.Causes, ep.Causes != nil),
 	}
 }
 
@@ -149,7 +152,7 @@ func (l *outcomeLine) set(s *scanner, key []byte) bool {
 		return s.list(&l.toolCalls)
 	case "steps":
 		return s.list(&l.steps)
-	case "failed_tests":
+	case "failed_tests", "files_written":
 		return s.list(nil)
 	case "format":
 		return s.integer(&l.format)
@@ -175,7 +178,11 @@ func (l *outcomeLine) set(s *scanner, key []byte) bool {
 		return s.integer(&l.retries)
 	case "cut_replies":
 		return s.integer(&l.cutReplies)
-	case "model_calls", "wall_ms", "model_ms", "server_ms", "test_ms", "workflow_calls", "workflow_tokens", "workflow_est_tokens":
+	case "workflow_calls":
+		return s.integer(&l.workflowCalls)
+	case "workflow_tokens":
+		return s.integer(&l.workflowTokens)
+	case "model_calls", "wall_ms", "model_ms", "server_ms", "test_ms", "workflow_est_tokens":
 		return s.integer(nil)
 	case "passed":
 		return s.boolean(&l.passed)
@@ -185,7 +192,7 @@ func (l *outcomeLine) set(s *scanner, key []byte) bool {
 		return s.boolean(nil)
 	case "sandbox":
 		return s.sandbox()
-	case "tamper_reasons", "causes", "files_written", "replay": // not part of an Outcome: encoding/json reads the line
+	case "tamper_reasons", "causes", "replay": // lists of objects: encoding/json reads the line
 		return false
 	}
 	return false // another spelling (encoding/json matches names in any case) or a field Episode lacks

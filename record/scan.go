@@ -39,6 +39,13 @@ type Line struct {
 	Retries         int
 	CutReplies      int
 	GradingTimedOut bool
+	// WorkflowCalls and WorkflowTokens are the hybrid's share of the model
+	// calls and of Tokens spent by its run_workflow tool (0 for the other
+	// tracks).
+	WorkflowCalls, WorkflowTokens int
+	// Causes are the names of the episode's causes, with CausesRecorded
+	// when its line holds them (see CauseSet).
+	Causes CauseSet
 
 	// Verdict is how the episode counts: its line's verdict, a pass made
 	// inconsistent when its trajectory is gone or was edited.
@@ -275,6 +282,7 @@ func (p *placer) fill(l *outcomeLine, cell, pos int, replaces bool) *Line {
 		TestsPassed: l.testsPassed, TestsTotal: l.testsTotal, Turns: l.turns,
 		Tokens: l.promptTokens + l.completionTokens, EstTokens: l.estPromptTokens + l.estCompletionTokens,
 		Retries: l.retries, CutReplies: l.cutReplies, GradingTimedOut: l.gradingTimedOut,
+		WorkflowCalls: l.workflowCalls, WorkflowTokens: l.workflowTokens, Causes: l.causes,
 		Verdict: l.verdict, TrajectoryMissing: l.missing, Cell: cell, Pos: pos, Replaces: replaces, Size: l.size,
 	}
 	return &p.line

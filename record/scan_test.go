@@ -65,6 +65,11 @@ func trickyLines(t testing.TB) []string {
 		episodeLine(t, 5, func(e *Episode) { e.ExitReason = ExitInterrupted }),
 		episodeLine(t, 5, nil), // an interrupted one redone: silent
 		episodeLine(t, 2, nil), // a repeat: a warning, the later line kept
+		episodeLine(t, 6, func(e *Episode) {
+			e.Passed, e.FilesWritten = false, []string{"a.py"}
+			e.Causes = []Cause{{Name: CauseLostContent, Evidence: "lost `import re`", Lost: []string{"import re"}, Fallback: true}}
+		}),
+		`{"format":1,"task":"files","track":"agent","seed":18,"files_written":["a\u0062.py",1]}`,
 		`{"format":1,"task":"le\u0061p","track":"agent","seed":6,"model":"m","tool_calls":["a\u0062"]}`,
 		`{"format":1,"Task":"upper","track":"agent","seed":7}`,
 		`{"format":1,"task":"extra","track":"agent","seed":8,"new_field":{"x":[1,2]}}`,
@@ -242,6 +247,7 @@ func TestSampleLinesArePlain(t *testing.T) {
 			e.Model, e.Host, e.Sandbox, e.ErrorKind, e.Error = "qwen3:8b", "http://h", &Sandbox{"landlock", "netns", "pidns"}, ErrorModel, "refused"
 			e.TrajectorySHA256, e.GradingTimedOut = "abc", true
 			e.WorkflowCalls, e.WorkflowTokens, e.WorkflowEstTokens = 1, 600, 580
+			e.FilesWritten = []string{"leap.py", "sub/util.py"} // every episode that wrote has them: they stay plain
 		}),
 	} {
 		var l outcomeLine

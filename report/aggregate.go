@@ -68,6 +68,8 @@ type epRec struct {
 	turns       int32
 	retries     int32
 	cut         int32
+	wfCalls     int32  // the hybrid's run_workflow calls
+	wfTokens    int64  // and their tokens (reported)
 	seq         uint32 // its tool sequence (seqTable)
 	steps       uint32 // its steps, for twins (stepTable); 0 when not kept
 	input       uint16
@@ -75,6 +77,7 @@ type epRec struct {
 	status      record.Status
 	flaw        record.Flaw
 	flags       uint8
+	causes      record.CauseSet // the names of its causes, and whether its line records them
 }
 
 // Flags of an epRec.
@@ -315,6 +318,7 @@ func (a *Aggregate) add(i int, l *record.Line) error {
 		turns: clampInt32(l.Turns), retries: clampInt32(l.Retries), cut: clampInt32(l.CutReplies),
 		seq: a.seqs.of(l), input: uint16(i), exit: a.exits.of(l.ExitReason),
 		status: l.Verdict.Status, flaw: l.Verdict.Flaw,
+		wfCalls: clampInt32(l.WorkflowCalls), wfTokens: int64(l.WorkflowTokens), causes: l.Causes,
 	}
 	if l.TrajectoryMissing {
 		e.flags |= flagMissing

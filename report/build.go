@@ -34,11 +34,12 @@ func (a *Aggregate) Report() *Report {
 		}
 	}
 	rep.Tracks = a.trackRows(cells, rep.Rows)
+	rep.Delegation = delegations(rep.Rows)
 	rep.Ratios, rep.McNemar = a.pairs(cells, notes)
 	rep.Twins = a.twins(cells)
 	noteDiverged(rep.Twins, notes)
 	markDivergedRows(rep, notes)
-	a.runNotes(rep.Runs, notes)
+	a.runNotes(rep.Rows, notes)
 	rep.Pooled = a.pooledTracks(cells, notes)
 	rep.Footnotes = notes.list
 	rep.Design = designRows(a.inputs, rep.Rows)
@@ -108,6 +109,7 @@ func (a *Aggregate) summarize(c *cell, notes *footnotes, checked checkedNotes) R
 		exits[a.exits.names[e.exit]]++
 	}
 	row.Exits = counts(exits, compareExits)
+	a.explainRow(c, &row)
 	row.Notes = checked.of(c)
 	if n == 0 {
 		return row
@@ -193,8 +195,9 @@ func seedFor(task string) uint64 {
 
 // runNotes adds the caveats that concern whole runs: digests or settings
 // that differ between merged runs, and the readers' warnings (e.g. torn
-// lines). A run left unfinished is said under its run line (runLines).
-func (a *Aggregate) runNotes(infos []RunInfo, notes *footnotes) {
+// lines), pointing the rows that pool the runs at theirs. A run left
+// unfinished is said under its run line (runLines).
+func (a *Aggregate) runNotes(rows []Row, notes *footnotes) {
 	digests := map[string][]string{}
 	for _, in := range a.inputs {
 		for _, m := range modelRefs(in.run) {
@@ -206,15 +209,27 @@ func (a *Aggregate) runNotes(infos []RunInfo, notes *footnotes) {
 	for _, m := range slices.Sorted(maps.Keys(digests)) {
 		if d := digests[m]; len(d) > 1 {
 			slices.Sort(d)
-			notes.add("model " + m + ": the digest differs between merged runs (" + strings.Join(d, ", ") + "): the runs may not have used the same weights")
+			id := notes.add("model " + m + ": the digest differs between merged runs (" + strings.Join(d, ", ") + "): the runs may not have used the same weights")
+			pointAt(rows, id, func(r Row) bool { return r.Model == m && len(r.Runs) > 1 })
 		}
 	}
 	if diff := configDiff(a.inputs, a.runs); diff != "" {
-		notes.add("the merged runs differ in " + diff + "; each row pools their episodes (bench compare OLD NEW sets two runs side by side)")
+		id := notes.add("the merged runs differ in " + diff + "; each row pools their episodes (bench compare OLD NEW sets two runs side by side)")
+		pointAt(rows, id, func(r Row) bool { return len(r.Runs) > 1 })
 	}
 	for _, in := range a.inputs {
 		for _, w := range in.warnings {
 			notes.add(w) // the reader's warnings name the file and line
+		}
+	}
+}
+
+// pointAt makes the rows that concern holds refer to footnote id, so that
+// a warning stands next to the rows it is about, not only at the end.
+func pointAt(rows []Row, id int, concerns func(Row) bool) {
+	for i := range rows {
+		if concerns(rows[i]) {
+			rows[i].Notes = addTo(rows[i].Notes, id)
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"bench/internal/inert"
+	"bench/record"
 )
 
 // csvExits are the exit reasons that always have their column in the CSV,
@@ -26,14 +27,21 @@ func csvHeader() []string {
 	for _, e := range csvExits {
 		h = append(h, "exit_"+e)
 	}
-	return append(h, "exit_other", "retries", "cut_replies", "grading_timeouts", "interrupted", "not_run", "inconsistent", "notes")
+	h = append(h, "exit_other", "retries", "cut_replies", "grading_timeouts", "interrupted", "not_run", "inconsistent", "notes")
+	for _, c := range record.CauseVocabulary {
+		h = append(h, "cause_"+string(c.Name))
+	}
+	return append(h, "cause_other", "causes_absent", "causes_unexplained", "workflow_calls", "workflow_tokens")
 }
 
 // WriteCSV renders the rows of the report as one flat CSV table with a
 // fixed header (csvHeader): the run ids the row pools and its model (for a row without one, the runs' models; "+"
 // between several), a column per statistic, pass@k for each k of PassAtKs
 // (empty when n < k), a column per contract exit reason and one for the
-// others, and the text of the row's footnotes. Rate and medians are empty
+// others, the text of the row's footnotes, a column per cause of the
+// vocabulary (failed episodes carrying it) and one for the others, the
+// failed episodes whose line records no causes and those with none
+// found, and the hybrid's workflow calls and tokens. Rate and medians are empty
 // when n is 0 (every episode lost).
 func WriteCSV(w io.Writer, rep *Report) error {
 	cw := csv.NewWriter(w)
@@ -108,7 +116,11 @@ func csvRecord(r Row, models map[string]string, texts map[int]string) []string {
 	for _, id := range r.Notes {
 		notes = append(notes, fmt.Sprintf("[%d] %s", id, texts[id]))
 	}
-	return append(rec, strings.Join(notes, "; "))
+	rec = append(rec, strings.Join(notes, "; "))
+	for _, c := range record.CauseVocabulary {
+		rec = append(rec, itoa(r.CauseCount(c.Name)))
+	}
+	return append(rec, itoa(r.CauseCount(OtherCause)), itoa(r.CausesAbsent), itoa(r.Unexplained), itoa(r.WorkflowCalls), itoa(r.WorkflowTokens))
 }
 
 // writeCSVRecord writes one record with every field made inert (one line,

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"bench/record"
 	"bench/report/predict"
 )
 
@@ -31,6 +32,12 @@ type DesignCount struct {
 	Model  string `json:"model"`
 	Passed int    `json:"passed"`
 	N      int    `json:"n"`
+	// QuestionCauses counts, in a question's row, the failed episodes
+	// that carry a cause belonging to the question (record.CausesFor:
+	// masked_failure for question 1, broke_tests for 2,
+	// needs_other_file for 3): the evidence that its answer is "no".
+	// Failed episodes whose lines record no causes are in no count.
+	QuestionCauses int `json:"question_causes"`
 }
 
 // taskDesign is a task's archetype and designed answers, as run.json records them.
@@ -47,6 +54,7 @@ func designRows(inputs []*input, rows []Row) []DesignRow {
 	}
 	type series struct{ track, model string }
 	counts := map[string]map[series]DesignCount{} // task → series → count
+	rowsOf := map[[3]string]Row{}
 	var all []series
 	for _, r := range rows {
 		if _, ok := designs[r.Task]; !ok {
@@ -59,6 +67,7 @@ func designRows(inputs []*input, rows []Row) []DesignRow {
 		c := counts[r.Task][k]
 		c.Track, c.Model, c.Passed, c.N = r.Track, r.Model, c.Passed+r.Passed, c.N+r.N
 		counts[r.Task][k] = c
+		rowsOf[[3]string{r.Task, r.Track, r.Model}] = r
 		if !slices.Contains(all, k) {
 			all = append(all, k)
 		}
@@ -75,6 +84,9 @@ func designRows(inputs []*input, rows []Row) []DesignRow {
 			for _, name := range base.Tasks {
 				sum.Passed += counts[name][s].Passed
 				sum.N += counts[name][s].N
+				for _, c := range record.CausesFor(base.Question) {
+					sum.QuestionCauses += rowsOf[[3]string{name, s.track, s.model}].CauseCount(c)
+				}
 			}
 			base.Tracks = append(base.Tracks, sum)
 		}
@@ -140,6 +152,9 @@ func designTable(rep *Report, title, what string, pick func(DesignRow) (string, 
 		if len(t.rows) == 0 {
 			for _, c := range r.Tracks {
 				t.header = append(t.header, trackLabel(c.Track, c.Model, rep.severalModels())+" passed")
+				if r.Question > 0 {
+					t.header = append(t.header, trackLabel(c.Track, c.Model, rep.severalModels())+" failed by "+questionCauses(r.Question))
+				}
 			}
 		}
 		row := []string{label, strings.Join(r.Tasks, ", ")}
@@ -148,8 +163,20 @@ func designTable(rep *Report, title, what string, pick func(DesignRow) (string, 
 		}
 		for _, c := range r.Tracks {
 			row = append(row, fraction(c.Passed, c.N))
+			if r.Question > 0 {
+				row = append(row, fraction(c.QuestionCauses, c.N-c.Passed))
+			}
 		}
 		t.rows = append(t.rows, row)
 	}
 	return t
+}
+
+// questionCauses names the causes that belong to question q, joined by "/".
+func questionCauses(q int) string {
+	var names []string
+	for _, c := range record.CausesFor(q) {
+		names = append(names, string(c))
+	}
+	return strings.Join(names, "/")
 }

@@ -30,6 +30,12 @@ func WriteJSON(w io.Writer, rep *Report) error {
 		{"twins", func() error { return writeArray(bw, rep.Twins) }},
 		{"footnotes", func() error { return writeArray(bw, rep.Footnotes) }},
 	}
+	if len(rep.Delegation) > 0 { // no hybrid: no field
+		fields = append(fields, struct {
+			name  string
+			write func() error
+		}{"delegation", func() error { return writeArray(bw, rep.Delegation) }})
+	}
 	if len(rep.Design) > 0 { // older runs record no designs: no field
 		fields = append(fields, struct {
 			name  string

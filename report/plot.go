@@ -77,17 +77,33 @@ func inSeries(rep *Report, r Row, track string) bool {
 }
 
 // offset is the horizontal shift, in task units, of track j of m.
+// The tracks of a task span trackfacts.Chart.GroupShare of its slot, so
+// that they sit nearer each other than the next task's.
 func offset(j, m int) float64 {
-	const spread = 0.6
+	spread := trackfacts.Chart.GroupShare
 	if m == 1 {
 		return 0
 	}
 	return -spread/2 + spread*float64(j)/float64(m-1)
 }
 
+// styled sets p's text to the one chart style's size (trackfacts.Chart:
+// CSS pixels, 0.75 points each) and its grid and axes to its colours.
+func styled(p *plot.Plot) *plot.Plot {
+	size := vg.Points(0.75 * trackfacts.Chart.FontPx)
+	axis := hexColour(trackfacts.Chart.Axis)
+	for _, a := range []*plot.Axis{&p.X, &p.Y} {
+		a.Tick.Label.Font.Size, a.Label.TextStyle.Font.Size = size, size
+		a.LineStyle.Color, a.Tick.LineStyle.Color = axis, axis
+	}
+	p.Legend.TextStyle.Font.Size = size
+	p.Title.TextStyle.Font.Size = vg.Points(0.75 * trackfacts.Chart.FontPx * 1.2)
+	return p
+}
+
 // ratePlot draws the pass rates as points with Wilson whiskers.
 func ratePlot(rep *Report, tasks, tracks []string) (*plot.Plot, error) {
-	p := plot.New()
+	p := styled(plot.New())
 	p.Title.Text = "Pass rate per task and track (Wilson 95% interval)"
 	p.Y.Label.Text = "pass rate"
 	p.Y.Min, p.Y.Max = 0, 1.3 // headroom for the legend
@@ -115,6 +131,7 @@ func ratePlot(rep *Report, tasks, tracks []string) (*plot.Plot, error) {
 			return nil, err
 		}
 		e.LineStyle.Color = colours[track]
+		e.LineStyle.Width = vg.Points(1.3)
 		p.Add(s, e)
 		p.Legend.Add(track, s)
 	}
@@ -133,7 +150,7 @@ type errPoints struct {
 // its n, sized for an image of the given width; with no tokens at all it
 // says so instead.
 func tokensPlot(rep *Report, tasks, tracks []string, width vg.Length) (*plot.Plot, error) {
-	p := plot.New()
+	p := styled(plot.New())
 	p.Title.Text = "Median tokens per episode (prompt + completion)"
 	top := 0.0
 	for _, r := range rep.Rows {
@@ -148,7 +165,7 @@ func tokensPlot(rep *Report, tasks, tracks []string, width vg.Length) (*plot.Plo
 	p.Legend.ThumbnailWidth = vg.Points(7) // narrow bar swatches stay inside the image, clear of the labels
 	p.Legend.Padding = vg.Points(4)
 	p.Legend.XOffs = -vg.Points(6)
-	w := width * 0.8 * 0.6 / vg.Length(len(tasks)*len(tracks))
+	w := width * 0.8 * vg.Length(2*trackfacts.Chart.GroupShare) / vg.Length(len(tasks)*len(tracks))
 	colours := seriesColours(tracks)
 	for j, track := range tracks {
 		vals := make(plotter.Values, len(tasks))
@@ -177,7 +194,7 @@ func tokensPlot(rep *Report, tasks, tracks []string, width vg.Length) (*plot.Plo
 			return nil, err
 		}
 		for i := range labels.TextStyle {
-			labels.TextStyle[i].Font.Size = vg.Points(7)
+			labels.TextStyle[i].Font.Size = vg.Points(0.75 * trackfacts.Chart.FontPx * 0.8)
 			labels.TextStyle[i].XAlign = -0.5 // centred on the bar
 		}
 		labels.Offset = vg.Point{X: b.Offset, Y: vg.Points(2)}
@@ -216,11 +233,16 @@ func noTokensPlot(p *plot.Plot, tasks []string) (*plot.Plot, error) {
 func seriesColours(series []string) map[string]color.Color {
 	out := map[string]color.Color{}
 	for name, hex := range trackfacts.Colours(series) {
-		var r, g, b uint8
-		fmt.Sscanf(hex, "#%02x%02x%02x", &r, &g, &b)
-		out[name] = color.RGBA{r, g, b, 0xFF}
+		out[name] = hexColour(hex)
 	}
 	return out
+}
+
+// hexColour reads a "#rrggbb" colour.
+func hexColour(hex string) color.Color {
+	var r, g, b uint8
+	fmt.Sscanf(hex, "#%02x%02x%02x", &r, &g, &b)
+	return color.RGBA{r, g, b, 0xFF}
 }
 
 // wholeTicks are gonum's default ticks labelled as whole numbers: token

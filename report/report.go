@@ -19,6 +19,9 @@ type Report struct {
 	Twins     []TwinGroup `json:"twins"`
 	Footnotes []Footnote  `json:"footnotes"`
 	Design    []DesignRow `json:"design,omitempty"` // by the tasks' designs (design.go); nil for runs that record none
+	// Delegation is the hybrid's use of run_workflow per task and model
+	// (causes.go); empty without a hybrid track.
+	Delegation []Delegation `json:"delegation,omitempty"`
 
 	// Pooled is the agent against each workflow track, pooled over tasks
 	// (pooled.go).
@@ -75,7 +78,28 @@ type Row struct {
 	Retries         int       `json:"retries"`          // model calls retried, over every episode that stands
 	CutReplies      int       `json:"cut_replies"`      // replies cut at the reply cap, over every episode that stands
 	GradingTimeouts int       `json:"grading_timeouts"` // counted episodes whose grading timed out (failed)
-	Notes           []int     `json:"notes,omitempty"`  // footnote IDs
+	// Causes counts, per cause, the failed counted episodes that carry it
+	// (an episode of several causes counts once under each), in the
+	// vocabulary's order; CausesAbsent counts the failed ones whose line
+	// records no causes (a run older than causes: bench show derives
+	// them from the trajectory); Unexplained those whose line records
+	// causes but none was found.
+	Causes       []Count `json:"causes,omitempty"`
+	CausesAbsent int     `json:"causes_absent"`
+	Unexplained  int     `json:"unexplained"`
+	// WorkflowCalls and WorkflowTokens sum, over the counted episodes,
+	// the hybrid's run_workflow calls and their reported tokens; Tokens
+	// is their reported tokens in all (the share's denominator);
+	// Delegated counts the episodes that called run_workflow, and
+	// DelegatedPassed those of them that passed (the last three are in
+	// the document's delegation). All 0 for the tracks that have no
+	// run_workflow.
+	WorkflowCalls   int   `json:"workflow_calls"`
+	WorkflowTokens  int   `json:"workflow_tokens"`
+	Tokens          int   `json:"-"`
+	Delegated       int   `json:"-"`
+	DelegatedPassed int   `json:"-"`
+	Notes           []int `json:"notes,omitempty"` // footnote IDs
 }
 
 // PassK is one pass@k estimate.

@@ -19,7 +19,7 @@ type table struct {
 // formats; empty tables are left out.
 func tables(rep *Report) []table {
 	var ts []table
-	for _, t := range []table{tracksTable(rep), resultsTable(rep), pairsTable(rep), sequencesTable(rep), twinsTable(rep)} {
+	for _, t := range []table{tracksTable(rep), resultsTable(rep), causesTable(rep), delegationTable(rep), pairsTable(rep), sequencesTable(rep), twinsTable(rep)} {
 		if len(t.rows) > 0 {
 			ts = append(ts, t)
 		}

@@ -72,7 +72,8 @@ func episode(ctx context.Context, cfg Config, job Job, traj Trajectory) (record.
 		Task: job.Task.Name, Track: job.Track, Model: job.Model, Host: cfg.Host, Seed: job.Seed, Repeat: job.Repeat,
 		FailedTests: []string{}, ToolCalls: []string{}, Steps: []string{},
 	}
-	counted := &tally{Trajectory: traj}
+	kept := &keeper{Trajectory: traj}
+	counted := &tally{Trajectory: kept}
 	trackCtx, cancel := episodeContext(ctx, cfg.EpisodeTimeout)
 	defer cancel()
 	var calls *meter
@@ -80,7 +81,7 @@ func episode(ctx context.Context, cfg Config, job Job, traj Trajectory) (record.
 		calls = &meter{Chatter: cfg.Model}
 		cfg.Model = calls
 	}
-	out, testTime, kept := runTrack(trackCtx, cfg, job, counted, &ep)
+	out, testTime, left, graded := runTrack(trackCtx, cfg, job, counted, &ep)
 	settle(&ep, exitReason(ctx, trackCtx, out), out.Err, cfg.EpisodeTimeout, job.Task.Timeout)
 	retries, cut := counted.counts()
 	ep.Retries, ep.CutReplies = retries+errorRetries(out.Err), cut
@@ -95,11 +96,12 @@ func episode(ctx context.Context, cfg Config, job Job, traj Trajectory) (record.
 		ep.ModelMS, ep.ServerMS = calls.times()
 	}
 	ep.TestMS = testTime.Milliseconds()
-	traj.Record(record.Event{Kind: record.EventEnd, Exit: ep.ExitReason, Error: ep.Error, Path: kept,
+	kept.Record(record.Event{Kind: record.EventEnd, Exit: ep.ExitReason, Error: ep.Error, Path: left,
 		TestsPassed: ep.TestsPassed, TestsTotal: ep.TestsTotal})
 	if err := traj.Err(); err != nil {
 		out.Err = loseToFault(&ep, "writing the trajectory", err)
 	}
+	explain(&ep, job.Task, kept.events, graded)
 	if d, ok := traj.(interface{ SHA256() string }); ok {
 		ep.TrajectorySHA256 = d.SHA256()
 	}
@@ -145,18 +147,21 @@ func episodeContext(ctx context.Context, limit time.Duration) (context.Context, 
 }
 
 // runTrack makes the workspace, runs the track and grades the result into
-// ep. It returns the track's outcome, the time spent in test runs and the
-// workspace's path when it is left behind: with cfg.Keep, or when removing
-// it failed. A workspace that cannot be made or removed is a Fault in the
-// outcome's Err.
-func runTrack(ctx context.Context, cfg Config, job Job, traj Trajectory, ep *record.Episode) (out track.Outcome, testTime time.Duration, kept string) {
+// ep. It returns the track's outcome, the time spent in test runs, the
+// workspace's path when it is left behind (with cfg.Keep, or when removing
+// it failed) and grading's normalised test output, which the episode's
+// causes are derived from. The trajectory does not record it: its order of
+// tests and the sealed test files' line numbers differ from run to run, so
+// it would make twins differ. A workspace that cannot be made or removed
+// is a Fault in the outcome's Err.
+func runTrack(ctx context.Context, cfg Config, job Job, traj Trajectory, ep *record.Episode) (out track.Outcome, testTime time.Duration, kept, graded string) {
 	i := slices.IndexFunc(cfg.Tracks, func(t track.Track) bool { return t.Name == job.Track })
 	if i < 0 {
-		return track.Outcome{Err: fmt.Errorf("unknown track %q", job.Track)}, 0, ""
+		return track.Outcome{Err: fmt.Errorf("unknown track %q", job.Track)}, 0, "", ""
 	}
 	ws, err := newWorkspace(job.Task)
 	if err != nil {
-		return track.Outcome{Err: &Fault{Err: fmt.Errorf("making the workspace: %w", err)}}, 0, ""
+		return track.Outcome{Err: &Fault{Err: fmt.Errorf("making the workspace: %w", err)}}, 0, "", ""
 	}
 	if cfg.Keep {
 		kept = ws.Dir
@@ -195,7 +200,7 @@ func runTrack(ctx context.Context, cfg Config, job Job, traj Trajectory, ep *rec
 		if out.Err == nil {
 			out.Err = fmt.Errorf("grading: %w", err)
 		}
-		return out, testTime, kept
+		return out, testTime, kept, ""
 	}
 	ep.Passed, ep.TestsPassed, ep.TestsTotal = g.Passed, g.TestsPassed, g.TestsTotal
 	ep.FailedTests = append(ep.FailedTests, g.Failed...)
@@ -213,7 +218,7 @@ func runTrack(ctx context.Context, cfg Config, job Job, traj Trajectory, ep *rec
 		ep.Error = g.Refused
 	}
 	ep.Sandbox = &record.Sandbox{FS: g.Result.Sandbox.FS, Net: g.Result.Sandbox.Net, PID: g.Result.Sandbox.PID}
-	return out, testTime, kept
+	return out, testTime, kept, g.Result.Normalized
 }
 
 // gradingContext is ctx without its cancellation but with its deadline

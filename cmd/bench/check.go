@@ -2,6 +2,8 @@ package main
 
 import (
 	"errors"
+	"fmt"
+	"io"
 
 	"github.com/urfave/cli/v2"
 
@@ -57,9 +59,35 @@ func runCheck(c *cli.Context) error {
 		return err
 	}
 	showWarn(c.App.ErrWriter, agg.Warnings())
-	score, err := predict.Check(file, agg.Report().Observed())
+	rep := agg.Report()
+	score, err := predict.Check(file, rep.Observed())
 	if err != nil {
 		return err
 	}
-	return predict.Write(c.App.Writer, score, format)
+	if err := predict.Write(c.App.Writer, score, format); err != nil {
+		return err
+	}
+	return writeMisses(c.App.Writer, rep.ExplainMisses(score), format)
+}
+
+// writeMisses writes, after the score in text and Markdown, why each
+// missed prediction missed, one sentence each (CSV and JSON keep their
+// shapes).
+func writeMisses(w io.Writer, misses []string, format string) error {
+	if len(misses) == 0 || (format != table.Text && format != table.Markdown) {
+		return nil
+	}
+	head, bullet := "\nWhy the misses missed (the causes of the failures; docs/RESULTS.md lists them):\n", "  "
+	if format == table.Markdown {
+		head, bullet = "\n## Why the misses missed\n\n", "- "
+	}
+	if _, err := io.WriteString(w, head); err != nil {
+		return err
+	}
+	for _, m := range misses {
+		if _, err := fmt.Fprintln(w, bullet+m); err != nil {
+			return err
+		}
+	}
+	return nil
 }

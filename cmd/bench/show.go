@@ -10,6 +10,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"bench/cause"
 	"bench/internal/inert"
 	"bench/internal/suggest"
 	"bench/internal/words"
@@ -100,6 +101,10 @@ func showAction(c *cli.Context) error {
 		return err
 	}
 	showWarn(c.App.ErrWriter, t.Warnings)
+	if ep := picked[0].Episode; ep != nil {
+		why := cause.ForEpisode(data, *ep)
+		t.Causes, t.CausesHow, t.CausesWhy = why.Causes, why.How, why.Why
+	}
 	if format == "json" {
 		return showEpisodeJSON(c.App.Writer, t)
 	}

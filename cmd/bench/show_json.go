@@ -57,9 +57,31 @@ func showEpisodeJSON(w io.Writer, t transcript.Transcript) error {
 		RunDir string `json:"run_dir"`
 		entryJSON
 		Run      record.Run     `json:"run"`
+		Causes   *causesJSON    `json:"causes,omitempty"`
 		Events   []record.Event `json:"events"`
 		Warnings []string       `json:"warnings,omitempty"`
-	}{RunDir: t.Dir, entryJSON: toEntryJSON(t.Entry), Run: t.Run, Events: events, Warnings: t.Warnings})
+	}{RunDir: t.Dir, entryJSON: toEntryJSON(t.Entry), Run: t.Run, Causes: causesOf(t), Events: events, Warnings: t.Warnings})
+}
+
+// causesJSON is why a failed episode failed, in show's JSON: the causes,
+// how they were found (recorded, derived, absent) and why absent.
+type causesJSON struct {
+	List []record.Cause `json:"list"`
+	How  string         `json:"how"`
+	Why  string         `json:"why,omitempty"`
+}
+
+// causesOf is t's causes for the JSON document; nil for an episode with
+// nothing to explain.
+func causesOf(t transcript.Transcript) *causesJSON {
+	if t.CausesHow == "" || t.CausesHow == "none" {
+		return nil
+	}
+	list := t.Causes
+	if list == nil {
+		list = []record.Cause{}
+	}
+	return &causesJSON{List: list, How: t.CausesHow, Why: t.CausesWhy}
 }
 
 // writeJSON writes v as indented JSON.

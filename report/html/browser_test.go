@@ -122,7 +122,7 @@ func missingIDs(ids []string) string {
 
 // chartCheck is a script that counts, per chart, its bars, and the rows
 // of the per-task table.
-const chartCheck = `({bars: Array.from(document.querySelectorAll("svg.chart")).map(function(s){return s.querySelectorAll("rect.bar").length}),
+const chartCheck = `({bars: Array.from(document.querySelectorAll("figure.chart")).map(function(s){return s.querySelectorAll("a.bar").length}),
 rows: document.querySelectorAll("#tasks tr[id^=row-]").length})`
 
 type chartCounts struct {

@@ -15,55 +15,42 @@ import (
 // (trackfacts.Colours).
 func trackColours(tracks []string) map[string]string { return trackfacts.Colours(tracks) }
 
-// chart is a grouped bar chart drawn as inline SVG: one group per task,
-// one bar per track.
+// chart is a grouped bar chart laid out horizontally in HTML: one group
+// per task, its name whole on the left, one bar per track on the right,
+// as long as its value. Its width follows the page and its height the
+// number of tasks, so that it fits any suite at any window width with its
+// text at trackfacts.Chart's size.
 type chart struct {
 	Title, Caption string
-	Width, Height  float64
-	MinWidth       float64 // narrower, the chart scrolls rather than shrinks
-	MaxWidth       float64 // wider, it stops growing
-	Bars           []bar
 	Ticks          []tick
-	Labels         []axisLabel
-	Base, Left     float64 // the y of the zero line, the x of the axis
+	Groups         []barGroup
 }
 
-// bar is one bar with its whisker (when Low < High) and labels.
+// barGroup is one task's bars.
+type barGroup struct {
+	Task string
+	Bars []bar
+}
+
+// bar is one bar with its whisker (when Low < High) and its label, its
+// extents in percent of the value axis.
 type bar struct {
-	X, Y, W, H  float64
-	CX, Cap     float64 // the bar's centre, the left end of the whisker's caps
-	Colour      string
-	Hatched     bool // an estimate, not a measurement
-	WLow, WHigh float64
+	W           float64 // the bar's length, in percent
+	Low, High   float64 // the whisker's ends, in percent
 	Whisker     bool
-	LabelY      float64
+	Colour      string
+	Hatched     bool   // an estimate, not a measurement
 	Label       string // "n=8"
 	Title       string // the tooltip
 	Href        string
 	Task, Track string
 }
 
-// tick is a y-axis tick and its grid line.
+// tick is a value-axis tick, at Pos percent.
 type tick struct {
-	Y     float64
+	Pos   float64
 	Label string
 }
-
-// axisLabel is a task's name under its group.
-type axisLabel struct {
-	X, Y   float64
-	Text   string
-	Rotate bool
-}
-
-// Chart geometry, in SVG user units.
-const (
-	barW      = 26.0
-	groupGap  = 22.0
-	plotH     = 180.0
-	marginTop = 26.0
-	marginL   = 52.0
-)
 
 // axes lists the chart groups (tasks, or task and model; in row order) and
 // the tracks of a report's rows.
@@ -79,65 +66,58 @@ func axes(rep *report.Report) (groups, tracks []string) {
 	return groups, tracks
 }
 
-// newChart lays out one bar per row; value gives its height in [0, 1] of
-// the plot, its whisker and its label.
+// newChart lays out one bar per row, in track order within its task;
+// value gives its length in [0, 1], its whisker and its tooltip.
 func newChart(rep *report.Report, colours map[string]string, ticks []tick, value func(r report.Row) (h, low, high float64, est bool, title string)) chart {
 	tasks, tracks := axes(rep)
-	groupW := float64(len(tracks))*barW + groupGap
-	c := chart{Left: marginL, Base: marginTop + plotH}
-	rotate := false
-	for _, t := range tasks {
-		rotate = rotate || float64(len(t))*6.5 > groupW
-	}
-	bottom := 36.0
-	if rotate {
-		longest := 0
-		for _, t := range tasks {
-			longest = max(longest, len(t))
-		}
-		bottom = 20 + float64(longest)*4.6
-	}
-	c.Width = marginL + float64(len(tasks))*groupW + 8
-	c.Height = c.Base + bottom
-	c.MinWidth, c.MaxWidth = math.Round(0.75*c.Width), math.Round(1.6*c.Width)
+	c := chart{}
 	for _, t := range ticks {
-		c.Ticks = append(c.Ticks, tick{Y: c.Base - t.Y*plotH, Label: t.Label})
+		c.Ticks = append(c.Ticks, tick{Pos: pct(t.Pos), Label: t.Label})
 	}
-	for i, task := range tasks {
-		x0 := marginL + groupGap/2 + float64(i)*groupW
-		c.Labels = append(c.Labels, axisLabel{X: x0 + float64(len(tracks))*barW/2, Y: c.Base + 16, Text: task, Rotate: rotate})
-		for _, r := range rep.Rows {
-			if group(rep, r) != task {
-				continue
+	for _, task := range tasks {
+		g := barGroup{Task: task}
+		for _, track := range tracks {
+			for _, r := range rep.Rows {
+				if group(rep, r) != task || r.Track != track {
+					continue
+				}
+				h, low, high, est, title := value(r)
+				label := "n=" + strconv.Itoa(r.N)
+				if r.N == 0 {
+					label = "n=0 " + report.Undefined
+				}
+				b := bar{W: pct(h), Colour: colours[r.Track], Hatched: est, Label: label, Title: title,
+					Href: "#" + rowID(r.Task, r.Track, shownModel(rep, r.Model)), Task: r.Task, Track: r.Track}
+				if high > low {
+					b.Whisker, b.Low, b.High = true, pct(low), pct(high)
+				}
+				g.Bars = append(g.Bars, b)
 			}
-			j := slices.Index(tracks, r.Track)
-			h, low, high, est, title := value(r)
-			label := "n=" + strconv.Itoa(r.N)
-			if r.N == 0 {
-				label = "n=0 " + report.Undefined
-			}
-			b := bar{X: x0 + float64(j)*barW + 2, W: barW - 4, H: h * plotH, Colour: colours[r.Track], Hatched: est,
-				Label: label, Title: title, Href: "#" + rowID(r.Task, r.Track, shownModel(rep, r.Model)), Task: r.Task, Track: r.Track}
-			b.Y = c.Base - b.H
-			top := b.Y
-			if high > low {
-				b.Whisker, b.WLow, b.WHigh = true, c.Base-low*plotH, c.Base-high*plotH
-				top = min(top, b.WHigh)
-			}
-			b.LabelY = top - 4
-			b.CX, b.Cap = b.X+b.W/2, b.X+b.W/2-4
-			round1(&b.X, &b.Y, &b.W, &b.H, &b.CX, &b.Cap, &b.WLow, &b.WHigh, &b.LabelY)
-			c.Bars = append(c.Bars, b)
 		}
+		c.Groups = append(c.Groups, g)
 	}
 	return c
+}
+
+// pct is a share in [0, 1] as a percentage rounded to a tenth.
+func pct(x float64) float64 { return math.Round(min(max(x, 0), 1)*1000) / 10 }
+
+// spentTokens reports whether a row has reported or estimated tokens: a
+// run without (the oracle's) has no token chart.
+func spentTokens(rep *report.Report) bool {
+	for _, r := range rep.Rows {
+		if rowTokens(r) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // rateChart draws the pass rate per task and track with Wilson whiskers.
 func rateChart(rep *report.Report, colours map[string]string) chart {
 	var ticks []tick
 	for _, v := range []float64{0, 0.25, 0.5, 0.75, 1} {
-		ticks = append(ticks, tick{Y: v, Label: strconv.FormatFloat(v, 'f', -1, 64)})
+		ticks = append(ticks, tick{Pos: v, Label: strconv.FormatFloat(v, 'f', -1, 64)})
 	}
 	c := newChart(rep, colours, ticks, func(r report.Row) (float64, float64, float64, bool, string) {
 		if r.Rate == nil || r.Wilson == nil {
@@ -162,7 +142,7 @@ func tokensChart(rep *report.Report, colours map[string]string) chart {
 	var ticks []tick
 	for i := range 5 {
 		v := scale * float64(i) / 4
-		ticks = append(ticks, tick{Y: float64(i) / 4, Label: compact(v)})
+		ticks = append(ticks, tick{Pos: float64(i) / 4, Label: compact(v)})
 	}
 	c := newChart(rep, colours, ticks, func(r report.Row) (float64, float64, float64, bool, string) {
 		if r.N == 0 {
@@ -253,9 +233,10 @@ func group(rep *report.Report, r report.Row) string {
 	return r.Task
 }
 
-// round1 rounds coordinates to a tenth of a unit, to keep the SVG short.
-func round1(xs ...*float64) {
-	for _, x := range xs {
-		*x = math.Round(*x*10) / 10
-	}
+// chartCSS sets the page's chart variables from the one chart style
+// (trackfacts.Chart), which the SVG plot reads too.
+func chartCSS() string {
+	c := trackfacts.Chart
+	return fmt.Sprintf(":root{--chart-font:%gpx;--bar:%gpx;--grid:%s;--axis:%s;--whisker:%s;--within:%s}\n",
+		c.FontPx, c.BarPx, c.Grid, c.Axis, c.Whisker, c.Within)
 }

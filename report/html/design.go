@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"bench/record"
 	"bench/report"
 	"bench/report/predict"
 )
@@ -64,9 +65,24 @@ func (t *designTable) add(rep *report.Report, label, taskText string, r report.D
 			if m := shownModel(rep, c.Model); m != "" {
 				name += " · " + m
 			}
-			t.Tracks = append(t.Tracks, name)
+			t.Tracks = append(t.Tracks, name+" passed")
+			if r.Question > 0 {
+				t.Tracks = append(t.Tracks, name+" failed by "+questionCauses(r.Question))
+			}
 		}
 		row.Counts = append(row.Counts, fraction(c.Passed, c.N))
+		if r.Question > 0 {
+			row.Counts = append(row.Counts, fraction(c.QuestionCauses, c.N-c.Passed))
+		}
 	}
 	t.Rows = append(t.Rows, row)
+}
+
+// questionCauses names the causes that belong to question q.
+func questionCauses(q int) string {
+	var names []string
+	for _, c := range record.CausesFor(q) {
+		names = append(names, string(c))
+	}
+	return strings.Join(names, "/")
 }

@@ -27,9 +27,10 @@ type episode struct {
 	Tokens       int
 	Steps        []step
 	End          ending
-	Note         string        // why the timeline is missing or partial
-	Trajectory   string        // the trajectory file, relative to the run folder
-	Lazy         template.HTML // the body, when the page builds it on opening
+	Note         string         // why the timeline is missing or partial
+	Trajectory   string         // the trajectory file, relative to the run folder
+	Lazy         template.HTML  // the body, when the page builds it on opening
+	Causes       []record.Cause // why it failed, as its line records them
 	replies      []transcript.Step
 }
 
@@ -106,6 +107,10 @@ func newEpisode(run string, e transcript.Entry, v record.Verdict, counts bool) *
 		fmt.Sprintf("%d turns, %d model calls, %d tool calls", r.Turns, r.ModelCalls, len(r.ToolCalls)),
 		fmt.Sprintf("%d prompt + %d completion tokens (estimated %d + %d)", r.PromptTokens, r.CompletionTokens, r.EstPromptTokens, r.EstCompletionTokens),
 		"tools: " + report.CollapseLoops(r.ToolCalls),
+	}
+	if !ep.Passed {
+		ep.Causes = r.Causes
+		ep.Facts = append(causeFacts(r.Causes), ep.Facts...)
 	}
 	if len(r.FailedTests) > 0 {
 		ep.Facts = append(ep.Facts, "failed at grading: "+strings.Join(r.FailedTests, ", "))

@@ -99,7 +99,7 @@ func TestPageHolds(t *testing.T) {
 			t.Errorf("the page fetches something: it holds %q", banned)
 		}
 	}
-	if n, rows := strings.Count(page, `<rect class="bar"`), strings.Count(page, `<tr id="row-`); n != 2*rows || rows == 0 {
+	if n, rows := strings.Count(page, `<a class="bar`), strings.Count(page, `<tr id="row-`); n != 2*rows || rows == 0 {
 		t.Errorf("%d bars in the charts for %d table rows; want two charts of one bar per row", n, rows)
 	}
 }

@@ -17,6 +17,7 @@ type trackView struct {
 	Solved                 []string // the tasks solved
 	Rate                   string
 	SolvedText, PassedText string // "1/2", "–" when nothing counted
+	Unfinished             int    // interrupted or never started, as the text report's column
 }
 
 // trackViews lays out the headline table: per track (and model), the
@@ -24,7 +25,7 @@ type trackView struct {
 func trackViews(rep *report.Report, colours map[string]string) []trackView {
 	var out []trackView
 	for _, t := range rep.Tracks {
-		v := trackView{TrackRow: t, Label: t.Track, Colour: colours[t.Track], Rate: rateText(t.Rate, t.Wilson),
+		v := trackView{TrackRow: t, Label: t.Track, Colour: colours[t.Track], Rate: rateText(t.Rate, t.Wilson), Unfinished: t.Interrupted + t.NotRun,
 			SolvedText: fraction(t.TasksSolved, t.Tasks), PassedText: fraction(t.Passed, t.N)}
 		if m := shownModel(rep, t.Model); m != "" {
 			v.Label += " · " + m
@@ -49,6 +50,7 @@ type rowView struct {
 	PassedText         string // "3/4", "–" when nothing counted
 	Rate, PassK, Exits string
 	Tokens, Est, Turns string
+	Unfinished         int // interrupted or never started, as the text report's column
 	Episodes           []episodeLink
 }
 
@@ -64,7 +66,7 @@ func rowViews(rep *report.Report, eps []*episode) []rowView {
 	for _, r := range rep.Rows {
 		model := shownModel(rep, r.Model)
 		v := rowView{Row: r, ID: rowID(r.Task, r.Track, model), PassedText: fraction(r.Passed, r.N), Rate: rateText(r.Rate, r.Wilson),
-			Tokens: median(r.MedianTokens), Est: median(r.MedianEstTokens), Turns: median(r.MedianTurns)}
+			Tokens: median(r.MedianTokens), Est: median(r.MedianEstTokens), Turns: median(r.MedianTurns), Unfinished: r.Interrupted + r.NotRun}
 		var ks, exits []string
 		for _, k := range r.PassAtK {
 			ks = append(ks, fmt.Sprintf("%d:%.2f", k.K, k.P))

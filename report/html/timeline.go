@@ -35,6 +35,7 @@ type step struct {
 	TokEst  bool   // Tokens is an estimate
 	MS      int64  // time from the step's start to the next step's
 	Error   bool   // a tool error or a test run that failed to run
+	Within  string // the tool that made the step on the model's behalf (Event.Within: run_workflow), or ""
 	Blocks  []block
 	TokW    float64 // bar width in percent, by tokens
 	TimeW   float64 // bar width in percent, by time
@@ -64,6 +65,7 @@ func timeline(events []record.Event, limit int) ([]step, ending) {
 	b := &builder{limit: limit}
 	end := ending{Cut: true}
 	for i, ev := range events {
+		b.within = ev.Within
 		switch ev.Kind {
 		case record.EventRequest:
 			b.request = &events[i]
@@ -112,6 +114,7 @@ type builder struct {
 	steps   []step
 	request *record.Event // the latest request, until its response
 	done    bool
+	within  string // the Within of the event being read
 }
 
 // block makes a detail block, cut to the builder's limit.
@@ -122,6 +125,7 @@ func (b *builder) block(title, text string) block {
 
 // add appends a step, ending the previous one's time at its start.
 func (b *builder) add(s step) {
+	s.Within = b.within
 	if n := len(b.steps); n > 0 {
 		b.steps[n-1].MS = millis(b.steps[n-1].start, s.start)
 	}

@@ -82,6 +82,8 @@ type page struct {
 	TextLimit   int
 	Models      bool // the rows are of several models: the per-task table has a model column
 	Design      []designTable
+	Causes      []causeRow
+	Delegation  []delegationRow
 }
 
 // Up to openEpisodesMax episodes and openTwinsMax twin comparisons start
@@ -109,18 +111,22 @@ func newPage(rep *report.Report, runs []record.Data, opts Options) (*page, error
 	_, tracks := axes(rep)
 	colours := trackColours(tracks)
 	p := &page{
-		CSS: template.CSS(pageCSS), JS: template.JS(pageJS),
+		CSS: template.CSS(chartCSS() + pageCSS), JS: template.JS(pageJS),
 		Runs: runViews(rep, runs), Tracks: trackViews(rep, colours), Rows: rowViews(rep, eps),
 		Pairs: pairViews(rep), Sequences: sequenceViews(rep), Kinds: kindLabels,
 		Twins: twinGroups(rep, eps), Episodes: eps, Footnotes: rep.Footnotes,
 		Open: len(eps) <= openEpisodesMax, TextLimit: limit(0), Design: designTables(rep),
+		Causes: causeRows(rep, eps), Delegation: delegationRows(rep),
 	}
 	p.Models = len(rep.Rows) > 0 && shownModel(rep, rep.Rows[0].Model) != ""
 	if err := p.lazyBodies(); err != nil {
 		return nil, err
 	}
 	if len(rep.Rows) > 0 {
-		p.Charts = []chart{rateChart(rep, colours), tokensChart(rep, colours)}
+		p.Charts = []chart{rateChart(rep, colours)}
+		if spentTokens(rep) {
+			p.Charts = append(p.Charts, tokensChart(rep, colours))
+		}
 	}
 	if opts.Predictions != nil {
 		p.Predictions = newPredictView(*opts.Predictions)

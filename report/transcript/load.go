@@ -10,6 +10,15 @@ type Transcript struct {
 	Entry    Entry
 	Events   []record.Event
 	Warnings []string // lines of the trajectory that were skipped (a torn last line)
+
+	// Causes are why the episode failed, most specific first, as the
+	// caller found them (package cause: recorded by the run, or derived
+	// from the trajectory for an older run), and CausesHow how:
+	// "recorded", "derived", "none" or "absent", with CausesWhy saying
+	// why they are absent. The header shows them first.
+	Causes    []record.Cause
+	CausesHow string
+	CausesWhy string
 }
 
 // Load reads the trajectory of e in the run folder of data. A torn or

@@ -24,6 +24,10 @@ type style interface {
 	block(text, note string)
 	// code marks s as code (backticks in Markdown).
 	code(s string) string
+	// nest sets how deep the next lines and blocks sit under the line
+	// before them: 0 at the top, 1 for the steps a tool made on the
+	// model's behalf (Event.Within).
+	nest(depth int)
 	flush() error
 }
 
@@ -42,6 +46,7 @@ func newStyle(w *bufio.Writer, format string) (style, error) {
 type textStyle struct {
 	w       *bufio.Writer
 	started bool
+	indent  string // before every line and block: "  │ " per level of nest
 }
 
 // Every style writes what it is given made inert (package inert): a
@@ -62,16 +67,21 @@ func (s *textStyle) section(t string) {
 	s.started = true
 }
 
-func (s *textStyle) line(t string) { s.w.WriteString(inert.Line(t) + "\n"); s.started = true }
+func (s *textStyle) line(t string) {
+	s.w.WriteString(s.indent + inert.Line(t) + "\n")
+	s.started = true
+}
 
 func (s *textStyle) block(text, note string) {
 	for l := range strings.Lines(inert.Text(strings.TrimRight(text, "\n"))) {
-		s.w.WriteString(strings.TrimRight("    "+strings.TrimSuffix(l, "\n"), " ") + "\n")
+		s.w.WriteString(strings.TrimRight(s.indent+"    "+strings.TrimSuffix(l, "\n"), " ") + "\n")
 	}
 	if note != "" {
-		s.w.WriteString("    " + inert.Line(note) + "\n")
+		s.w.WriteString(s.indent + "    " + inert.Line(note) + "\n")
 	}
 }
+
+func (s *textStyle) nest(depth int) { s.indent = strings.Repeat("  │ ", depth) }
 
 func (s *textStyle) code(t string) string { return t }
 func (s *textStyle) flush() error         { return s.w.Flush() }
@@ -79,8 +89,11 @@ func (s *textStyle) flush() error         { return s.w.Flush() }
 // mdStyle writes Markdown: headings, list items and fenced blocks.
 type mdStyle struct {
 	w      *bufio.Writer
-	inList bool // the last thing written was a list item
+	inList bool   // the last thing written was a list item
+	indent string // two spaces per level of nest: a nested list item, an indented fence
 }
+
+func (s *mdStyle) nest(depth int) { s.indent = strings.Repeat("  ", depth) }
 
 func (s *mdStyle) title(t string) { fmt.Fprintf(s.w, "# %s\n", inert.Markdown(t)) }
 
@@ -93,7 +106,7 @@ func (s *mdStyle) line(t string) {
 	if !s.inList {
 		s.w.WriteString("\n")
 	}
-	s.w.WriteString("- " + inert.Markdown(t) + "\n")
+	s.w.WriteString(s.indent + "- " + inert.Markdown(t) + "\n")
 	s.inList = true
 }
 
@@ -105,9 +118,13 @@ func (s *mdStyle) block(text, note string) {
 	for strings.Contains(text, fence) {
 		fence += "`"
 	}
-	fmt.Fprintf(s.w, "\n%s\n%s\n%s\n", fence, strings.TrimRight(text, "\n"), fence)
+	body := strings.TrimRight(text, "\n")
+	if s.indent != "" {
+		body = s.indent + strings.ReplaceAll(body, "\n", "\n"+s.indent)
+	}
+	fmt.Fprintf(s.w, "\n%s%s\n%s\n%s%s\n", s.indent, fence, body, s.indent, fence)
 	if note != "" {
-		fmt.Fprintf(s.w, "\n*%s*\n", inert.Markdown(note))
+		fmt.Fprintf(s.w, "\n%s*%s*\n", s.indent, inert.Markdown(note))
 	}
 	s.inList = false
 }

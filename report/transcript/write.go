@@ -58,6 +58,7 @@ type printer struct {
 	turn      int  // the turn whose section is open; -1 before any
 	toolsSeen bool // a request offered tools
 	ended     bool
+	within    string // the tool whose own steps the last event was (Event.Within), or ""
 }
 
 // header writes the title and the episode's outcome.
@@ -68,6 +69,7 @@ func (p *printer) header(t Transcript) {
 		title += fmt.Sprintf(" · repeat %d", e.Repeat)
 	}
 	p.s.title(title)
+	p.causes(t)
 	run := "run " + p.s.code(t.Run.ID)
 	if t.Run.Model != "" {
 		run += " · model " + p.s.code(t.Run.Model)
@@ -75,6 +77,26 @@ func (p *printer) header(t Transcript) {
 	p.s.line(run + " · trajectory " + p.s.code(filepathSlash(e.Path(""))))
 	for _, l := range outcomeLines(e.Episode, e.Verdict) {
 		p.s.line(l)
+	}
+}
+
+// causes writes why the episode failed, cause by cause with its
+// evidence, or that its causes are absent and why.
+func (p *printer) causes(t Transcript) {
+	switch {
+	case t.CausesHow == "absent":
+		p.s.line("why it failed: unknown, " + t.CausesWhy)
+	case len(t.Causes) > 0:
+		head := "why it failed (most specific first; docs/RESULTS.md lists the causes):"
+		if t.CausesHow == "derived" {
+			head = "why it failed (derived now from the trajectory: the run is older than recorded causes):"
+		}
+		p.s.line(head)
+		for _, c := range t.Causes {
+			p.s.line("  " + p.s.code(string(c.Name)) + " — " + c.Evidence)
+		}
+	case t.CausesHow == "recorded" || t.CausesHow == "derived":
+		p.s.line("why it failed: no cause found (the trajectory holds no evidence for any rule)")
 	}
 }
 
@@ -108,8 +130,10 @@ func outcomeLines(ep *record.Episode, v record.Verdict) []string {
 // event writes one event; prev is the event before it, if any.
 func (p *printer) event(ev record.Event, prev *record.Event) {
 	if ev.Kind != record.EventEnd {
+		p.s.nest(0)
 		p.openTurn(ev)
 	}
+	p.enter(ev)
 	switch ev.Kind {
 	case record.EventRequest:
 		p.request(ev)
@@ -135,6 +159,26 @@ func (p *printer) event(ev record.Event, prev *record.Event) {
 		p.end(ev)
 	default:
 		p.s.line(fmt.Sprintf("(event %d of unknown kind %q)", ev.Seq, ev.Kind))
+	}
+}
+
+// enter nests the events a tool made on the model's behalf (the hybrid's
+// run_workflow: its test runs, its own model call, its write) under the
+// call, with a line that says whose steps they are.
+func (p *printer) enter(ev record.Event) {
+	within := ev.Within
+	if ev.Kind == record.EventEnd {
+		within = ""
+	}
+	if within != "" && within != p.within {
+		p.s.nest(0)
+		p.s.line(fmt.Sprintf("within %s (the tool's own steps, for the model):", p.s.code(trackfacts.ToolLabel(within))))
+	}
+	p.within = within
+	if within != "" {
+		p.s.nest(1)
+	} else {
+		p.s.nest(0)
 	}
 }
 
