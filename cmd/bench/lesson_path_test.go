@@ -1,0 +1,128 @@
+package main
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"bench/report/predict"
+	"bench/tasks"
+)
+
+// TestPredictAsksInTheLessonsOrder: with no --tasks, bench predict asks
+// about the four course tasks in the lesson's order (parse_date first, as
+// the README and its --answer example list them), not alphabetically, and
+// writes them in that order.
+func TestPredictAsksInTheLessonsOrder(t *testing.T) {
+	fakePredictEnv(t, predictedAt, true)
+	file := filepath.Join(t.TempDir(), "p.json")
+	out, _, err := runCLIInput(t, strings.Repeat("y\n", 12), "predict", "--out", file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var asked []int
+	for _, name := range tasks.Course {
+		asked = append(asked, strings.Index(out, name+": "))
+	}
+	if slices.Contains(asked, -1) || !slices.IsSorted(asked) {
+		t.Errorf("asked in the order %v of %v:\n%s", asked, tasks.Course, out)
+	}
+	f, err := predict.Load(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var written []string
+	for _, p := range f.Predictions {
+		written = append(written, p.Task)
+	}
+	if !slices.Equal(written, tasks.Course) {
+		t.Errorf("wrote %v, want %v", written, tasks.Course)
+	}
+}
+
+// TestPredictHelpExampleIsTheDesign: the example of bench predict --help
+// answers each course task as it was designed (parse_date is nny), in the
+// lesson's order, and runs.
+func TestPredictHelpExampleIsTheDesign(t *testing.T) {
+	out, _, err := runCLI(t, "predict", "--help")
+	if err != nil {
+		t.Fatal(err)
+	}
+	course, err := pickRunTasks(mustLoadTasks(t), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, tk := range course {
+		want = append(want, tk.Name+"="+tk.AnswersString())
+	}
+	if example := "--answer " + strings.Join(want, ","); !strings.Contains(out, example) {
+		t.Errorf("help lacks the designed example %q:\n%s", example, out)
+	}
+	fakePredictEnv(t, predictedAt, false)
+	if _, _, err := runCLI(t, "predict", "--out", filepath.Join(t.TempDir(), "p.json"), "--answer", strings.Join(want, ",")); err != nil {
+		t.Errorf("the example fails: %v", err)
+	}
+}
+
+// TestPredictAnswerSuggestsTheTask: a mistyped task inside --answer is
+// answered with the nearest task to predict.
+func TestPredictAnswerSuggestsTheTask(t *testing.T) {
+	fakePredictEnv(t, predictedAt, false)
+	_, _, err := runCLI(t, "predict", "--out", filepath.Join(t.TempDir(), "p.json"), "--answer", "parse_dat=nny")
+	if err == nil || !strings.Contains(err.Error(), "did you mean parse_date?") {
+		t.Errorf("err = %v", err)
+	}
+}
+
+// TestTasksMarksTheCourse: bench tasks marks the four course tasks, in
+// the table and in JSON, and no other.
+func TestTasksMarksTheCourse(t *testing.T) {
+	out, _, err := runCLI(t, "tasks", "--format", "csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if !strings.HasPrefix(lines[0], "task,course,") {
+		t.Fatalf("header %q", lines[0])
+	}
+	marked := 0
+	for _, l := range lines[1:] {
+		name, rest, _ := strings.Cut(l, ",")
+		mark, _, _ := strings.Cut(rest, ",")
+		if (mark == "yes") != tasks.InCourse(name) {
+			t.Errorf("task %s marked %q", name, mark)
+		}
+		if mark == "yes" {
+			marked++
+		}
+	}
+	if marked != len(tasks.Course) {
+		t.Errorf("%d tasks marked, want %d", marked, len(tasks.Course))
+	}
+	js, _, err := runCLI(t, "tasks", "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var infos []taskInfo
+	if err := json.Unmarshal([]byte(js), &infos); err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range infos {
+		if in.Course != tasks.InCourse(in.Name) {
+			t.Errorf("JSON: %s course = %v", in.Name, in.Course)
+		}
+	}
+}
+
+// mustLoadTasks is the tasks bench sees with no --tasks-dir.
+func mustLoadTasks(t *testing.T) []tasks.Task {
+	t.Helper()
+	all, err := loadTasks("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return all
+}
