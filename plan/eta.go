@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"bench/internal/words"
 	"bench/runner"
 )
 
@@ -46,12 +47,13 @@ type Estimator struct {
 	all     Stats
 	shown   *Range
 	shownAt time.Time
+	cal     *Calibration
 }
 
 // NewEstimator is an estimator for workers episodes at once, starting from
 // the calibration c (nil for none).
 func NewEstimator(workers int, c *Calibration) *Estimator {
-	e := &Estimator{workers: max(1, workers), cells: map[cellKey]*Stats{}, tracks: map[string]*Stats{}}
+	e := &Estimator{workers: max(1, workers), cells: map[cellKey]*Stats{}, tracks: map[string]*Stats{}, cal: c}
 	if c != nil {
 		for k, s := range c.cells {
 			e.add(k, *s)
@@ -134,4 +136,18 @@ func (e *Estimator) Left(now time.Time, queued []runner.Job, running []Running) 
 	}
 	e.shown, e.shownAt = &fresh, now
 	return fresh, true
+}
+
+// Before says, before the run, how long its queued jobs may take: from
+// the calibration, or that the estimate comes after the first episodes.
+func (e *Estimator) Before(queued []runner.Job) string {
+	if len(queued) == 0 {
+		return "nothing left to run"
+	}
+	r, ok := e.Estimate(time.Time{}, queued, nil)
+	if !ok || e.cal == nil {
+		return "estimated after the first episodes (--calibrate DIR, a previous run of the same model, gives one before)"
+	}
+	return fmt.Sprintf("about %s with %d at once, from %s of %s (the least and most each took there; it assumes every worker stays busy)",
+		r, e.workers, words.Plural(e.cal.Episodes, "episode"), e.cal.Dir)
 }
