@@ -6,32 +6,32 @@ import (
 	"bench/model"
 )
 
-// callCounter passes a job's model calls on and reports each one made, so
-// that a log can say how many calls a running episode has made so far.
+// callCounter passes a job's model calls on and reports each one as it is
+// sent, so that a log can say how many calls a running episode has sent,
+// the one it is waiting for included.
 type callCounter struct {
 	model.Chatter
-	job   Job
-	after func(Job)
+	job  Job
+	sent func(Job)
 }
 
-// Chat calls the model, then reports the call.
+// Chat reports the call, then makes it.
 func (c callCounter) Chat(ctx context.Context, req model.Request) (model.Response, error) {
-	resp, err := c.Chatter.Chat(ctx, req)
-	c.after(c.job)
-	return resp, err
+	c.sent(c.job)
+	return c.Chatter.Chat(ctx, req)
 }
 
 // countCalls is cfg with its clients reporting each call of job j to
-// after; cfg itself when after is nil.
-func countCalls(cfg Config, j Job, after func(Job)) Config {
-	if after == nil {
+// sent; cfg itself when sent is nil.
+func countCalls(cfg Config, j Job, sent func(Job)) Config {
+	if sent == nil {
 		return cfg
 	}
 	if cfg.Model != nil {
-		cfg.Model = callCounter{Chatter: cfg.Model, job: j, after: after}
+		cfg.Model = callCounter{Chatter: cfg.Model, job: j, sent: sent}
 	}
 	if cfg.WorkflowModel != nil {
-		cfg.WorkflowModel = callCounter{Chatter: cfg.WorkflowModel, job: j, after: after}
+		cfg.WorkflowModel = callCounter{Chatter: cfg.WorkflowModel, job: j, sent: sent}
 	}
 	return cfg
 }

@@ -16,7 +16,7 @@ import (
 type ExecOptions struct {
 	Keep     bool                 // keep each episode's workspace
 	Start    func(Job)            // called with each job as a worker starts it; may be nil
-	Call     func(Job)            // called with a job each time its episode has made a model call; may be nil
+	Call     func(Job)            // called with a job each time its episode sends a model call; may be nil
 	Progress func(record.Episode) // called with each finished episode; may be nil
 	Warn     func(string)         // called with what reopening the folder changed (a torn line cut off) and with a server taken out of the pool; may be nil
 }

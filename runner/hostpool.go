@@ -26,7 +26,7 @@ type Server struct {
 }
 
 // PoolOptions are how RunPool reports: each job as a worker starts it
-// (Start), each model call a job's episode has made (Call, its workflow
+// (Start), each model call a job's episode sends (Call, its workflow
 // model's included), each finished episode that stands (Progress) and a
 // server taken out of the pool (Warn); any may be nil.
 type PoolOptions struct {

@@ -144,14 +144,14 @@ func TestLessonHeartbeat(t *testing.T) {
 	if got := beat(29 * time.Second); got != "" {
 		t.Errorf("a line after 29 s: %q", got)
 	}
-	if got, want := beat(time.Second), "… parse_date agent seed-1: running 30s, 2 model calls so far\n"; got != want {
+	if got, want := beat(time.Second), "… parse_date agent seed-1: running 30s, 2 model calls sent so far\n"; got != want {
 		t.Errorf("after 30 s: %q, want %q", got, want)
 	}
 	if got := beat(20 * time.Second); got != "" {
 		t.Errorf("a line 20 s after the last: %q", got)
 	}
 	p.call(j)
-	if got := beat(10 * time.Second); !strings.Contains(got, "running 1m0s, 3 model calls so far") {
+	if got := beat(10 * time.Second); !strings.Contains(got, "running 1m0s, 3 model calls sent so far") {
 		t.Errorf("after 60 s: %q", got)
 	}
 }

@@ -54,7 +54,7 @@ type runningEpisode struct {
 	job   runner.Job
 	label string
 	since time.Time
-	calls int       // model calls so far
+	calls int       // model calls sent so far, the one awaited included
 	said  time.Time // when the log last said something of it
 }
 
@@ -128,7 +128,7 @@ func (p *progress) tick() {
 
 // beat writes a line for each running episode the log has said nothing
 // of for heartbeatEvery, oldest first: which episode, how long it has
-// run, its model calls so far, and the ETA; p.mu is held.
+// run, the model calls it has sent so far, and the ETA; p.mu is held.
 func (p *progress) beat() {
 	now := p.now()
 	for _, e := range p.runningByAge() {
@@ -136,7 +136,7 @@ func (p *progress) beat() {
 			continue
 		}
 		e.said = now
-		line := fmt.Sprintf("… %s: running %s, %s so far", e.label, now.Sub(e.since).Round(time.Second), words.Plural(e.calls, "model call"))
+		line := fmt.Sprintf("… %s: running %s, %s sent so far", e.label, now.Sub(e.since).Round(time.Second), words.Plural(e.calls, "model call"))
 		if eta := p.eta(); eta != "?" {
 			line += "; ETA " + eta
 		}
@@ -144,7 +144,7 @@ func (p *progress) beat() {
 	}
 }
 
-// call counts a model call of a running episode.
+// call counts a model call a running episode sends.
 func (p *progress) call(j runner.Job) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
