@@ -26,3 +26,30 @@ func TestCourseIsTheEmbeddedSet(t *testing.T) {
 		t.Errorf("Course = %v", Course)
 	}
 }
+
+// TestPlaceholders: a title or instruction that still begins with TODO (any
+// case, after blanks) is named; a TODO further in is not a placeholder.
+func TestPlaceholders(t *testing.T) {
+	for _, c := range []struct {
+		task Task
+		want []string
+	}{
+		{Task{Title: "TODO: one line", Instruction: "Fix it."}, []string{"title"}},
+		{Task{Title: "A bug", Instruction: "\n todo write this\n"}, []string{"instruction"}},
+		{Task{Title: "todo", Instruction: "TODO"}, []string{"title", "instruction"}},
+		{Task{Title: "A list of TODO items", Instruction: "Fix the TODO parser."}, nil},
+	} {
+		if got := c.task.Placeholders(); !slices.Equal(got, c.want) {
+			t.Errorf("%+v: %v, want %v", c.task, got, c.want)
+		}
+	}
+	all, err := Load(Suite())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tk := range all {
+		if ph := tk.Placeholders(); len(ph) > 0 {
+			t.Errorf("built-in task %s holds a placeholder in %v", tk.Name, ph)
+		}
+	}
+}

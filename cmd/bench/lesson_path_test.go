@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -125,4 +126,29 @@ func mustLoadTasks(t *testing.T) []tasks.Task {
 		t.Fatal(err)
 	}
 	return all
+}
+
+// TestTasksVerifyRefusesATODOTitle: a scaffolded task whose solution
+// passes is still refused while its title reads TODO, and verified once
+// the title is written.
+func TestTasksVerifyRefusesATODOTitle(t *testing.T) {
+	dir := t.TempDir()
+	if _, _, err := runCLI(t, "tasks", "new", "off_by_one", "--dir", dir); err != nil {
+		t.Fatal(err)
+	}
+	src := filepath.Join(dir, "off_by_one", "repo", "off_by_one.py")
+	if err := os.WriteFile(filepath.Join(dir, "off_by_one", "solution", "off_by_one.py"), []byte(strings.Replace(mustRead(t, src), "41", "42", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := runCLI(t, "tasks", "verify", "--tasks-dir", dir, "off_by_one")
+	if err == nil || !strings.Contains(out, "title still begins with TODO") || !strings.Contains(err.Error(), "text written") {
+		t.Fatalf("a TODO title verified (err %v):\n%s", err, out)
+	}
+	manifest := filepath.Join(dir, "off_by_one", "task.toml")
+	if err := os.WriteFile(manifest, []byte(strings.Replace(mustRead(t, manifest), "TODO: one line that says what is broken", "An answer one short", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, _, err := runCLI(t, "tasks", "verify", "--tasks-dir", dir, "off_by_one"); err != nil {
+		t.Errorf("a written title: %v\n%s", err, out)
+	}
 }

@@ -185,6 +185,7 @@ func verifyTasks(c *cli.Context) error {
 	var rows [][]string
 	for _, t := range selected {
 		v := runner.Verify(c.Context, t)
+		v.Checks = append(v.Checks, designCheck(t))
 		for _, ch := range v.Checks {
 			result := "ok"
 			if !ch.OK {
@@ -214,6 +215,16 @@ func verifyTasks(c *cli.Context) error {
 	}
 	fmt.Fprintf(c.App.Writer, "all %d tasks verified\n", len(selected))
 	return nil
+}
+
+// designCheck is the check that the task's text is written: no field
+// still holds a placeholder of bench tasks new.
+func designCheck(t tasks.Task) runner.Check {
+	ph := t.Placeholders()
+	if len(ph) == 0 {
+		return runner.Check{Name: "text written", OK: true, Detail: "title and instruction hold no TODO"}
+	}
+	return runner.Check{Name: "text written", Detail: fmt.Sprintf("%s still %s TODO in task.toml: say what is broken", strings.Join(ph, " and "), map[bool]string{true: "begins with", false: "begin with"}[len(ph) == 1])}
 }
 
 // describeFailure names a failed task and its failed checks.

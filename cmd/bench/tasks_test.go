@@ -246,7 +246,7 @@ func TestTasksNew(t *testing.T) {
 		t.Errorf("solution/ should exist and be empty: %v %v", entries, err)
 	}
 	out, _, err = runCLI(t, "tasks", "verify", "--tasks-dir", dir, "off_by_one")
-	if err == nil || !strings.Contains(err.Error(), "off_by_one (solution passes)") {
+	if err == nil || !strings.Contains(err.Error(), "off_by_one (solution passes, text written)") { // and its title still reads TODO
 		t.Fatalf("verify: err %v\n%s", err, out)
 	}
 	for _, want := range []string{"original fails    ok", "solution passes   FAIL", "folder unchanged  ok"} {
@@ -259,11 +259,15 @@ func TestTasksNew(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "off_by_one", "solution", "off_by_one.py"), []byte(fixed), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	manifest := filepath.Join(dir, "off_by_one", "task.toml")
+	if err := os.WriteFile(manifest, []byte(strings.Replace(mustRead(t, manifest), "TODO: one line that says what is broken", "An answer one short", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if out, _, err := runCLI(t, "tasks", "verify", "--tasks-dir", dir, "off_by_one"); err != nil {
-		t.Errorf("with a solution: %v\n%s", err, out)
+		t.Errorf("with a solution and a title: %v\n%s", err, out)
 	}
 	list, _, err := runCLI(t, "tasks", "--tasks-dir", dir, "-f", "csv")
-	if err != nil || !strings.Contains(list, "off_by_one,,unittest,control,yyy,1,off_by_one.py,") {
+	if err != nil || !strings.Contains(list, "off_by_one,,unittest,control,yyy,1,off_by_one.py,An answer one short") {
 		t.Errorf("listing (err %v):\n%s", err, list)
 	}
 }
