@@ -152,3 +152,14 @@ func TestTasksVerifyRefusesATODOTitle(t *testing.T) {
 		t.Errorf("a written title: %v\n%s", err, out)
 	}
 }
+
+// TestLessonMistypedCommandSuggests: an abbreviated command (bench rpt) is
+// answered with the command it abbreviates.
+func TestLessonMistypedCommandSuggests(t *testing.T) {
+	for word, want := range map[string]string{"rpt": "report", "reprt": "report", "cmp": "compare", "predcit": "predict"} {
+		_, _, err := runCLI(t, word)
+		if err == nil || !strings.Contains(err.Error(), "(did you mean bench "+want+"?)") {
+			t.Errorf("bench %s: %v", word, err)
+		}
+	}
+}
