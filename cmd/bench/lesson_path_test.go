@@ -163,3 +163,18 @@ func TestLessonMistypedCommandSuggests(t *testing.T) {
 		}
 	}
 }
+
+// TestLessonFlagErrorsSpellTwoDashes: a flag without its value is named as
+// bench spells it, --out, never -out.
+func TestLessonFlagErrorsSpellTwoDashes(t *testing.T) {
+	for _, args := range [][]string{{"run", "--out"}, {"predict", "--answer"}, {"report", "--format"}, {"run", "--seeds"}} {
+		_, _, err := runCLI(t, args...)
+		if err == nil || !strings.Contains(err.Error(), "flag needs an argument: "+args[1]+";") {
+			t.Errorf("bench %s: %v", strings.Join(args, " "), err)
+		}
+	}
+	_, _, err := runCLI(t, "run", "-o")
+	if err == nil || !strings.Contains(err.Error(), "flag needs an argument: -o;") {
+		t.Errorf("a short flag keeps its one dash: %v", err)
+	}
+}
