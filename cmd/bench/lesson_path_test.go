@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -176,5 +177,36 @@ func TestLessonFlagErrorsSpellTwoDashes(t *testing.T) {
 	_, _, err := runCLI(t, "run", "-o")
 	if err == nil || !strings.Contains(err.Error(), "flag needs an argument: -o;") {
 		t.Errorf("a short flag keeps its one dash: %v", err)
+	}
+}
+
+// lessonPredictDocs are the documents whose TASK=letters examples must be
+// the designed answers (README.md joins them once its line 51 says nny).
+var lessonPredictDocs = []string{"report/predict/README.md"}
+
+// TestLessonPredictDocsMatchTheDesign: every TASK=letters example of the
+// predict documentation answers a task as it was designed.
+func TestLessonPredictDocsMatchTheDesign(t *testing.T) {
+	for _, path := range lessonPredictDocs {
+		checkDesignedExamples(t, path, mustRead(t, filepath.Join("..", "..", filepath.FromSlash(path))))
+	}
+}
+
+// checkDesignedExamples checks the TASK=letters examples of one document.
+func checkDesignedExamples(t *testing.T, path, doc string) {
+	t.Helper()
+	designed := map[string]string{}
+	for _, tk := range mustLoadTasks(t) {
+		designed[tk.Name] = tk.AnswersString()
+	}
+	found := 0
+	for _, m := range regexp.MustCompile(`([a-z_]+)=([yn]{3})\b`).FindAllStringSubmatch(doc, -1) {
+		found++
+		if want, ok := designed[m[1]]; ok && want != m[2] {
+			t.Errorf("%s answers %s=%s; it was designed %s", path, m[1], m[2], want)
+		}
+	}
+	if found == 0 {
+		t.Fatalf("%s: no example found: the test reads nothing", path)
 	}
 }
