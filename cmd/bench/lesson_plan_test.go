@@ -177,3 +177,15 @@ func TestLessonPlainLinesShowTheETA(t *testing.T) {
 		t.Errorf("lines:\n%s", b.String())
 	}
 }
+
+// TestLessonGoRunNote: under go run (a binary in the build cache) an
+// interrupted run says that go run turns its exit 130 into 1; the built
+// binary says nothing of it.
+func TestLessonGoRunNote(t *testing.T) {
+	if note := goRunNote("/tmp/go-build1234/b001/exe/bench"); !strings.Contains(note, "exit status 1") || !strings.Contains(note, "130") {
+		t.Errorf("under go run: %q", note)
+	}
+	if note := goRunNote("bin/bench"); note != "" {
+		t.Errorf("the built binary: %q", note)
+	}
+}

@@ -449,6 +449,9 @@ func execute(ctx context.Context, c *cli.Context, s *runner.Session, servers []r
 		return runErr
 	case ctx.Err() != nil:
 		fmt.Fprintf(out, "interrupted: %d of %d episodes are recorded in %s (episodes cut short are marked interrupted and will be redone).\nResume with: bench run --resume %s\n", prog.done, len(planned), pl.Dir, pl.Dir)
+		if note := goRunNote(os.Args[0]); note != "" {
+			fmt.Fprintln(out, note)
+		}
 		return cli.Exit("", 130)
 	}
 	return printReport(c, s.Dir, c.String("format"))

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -118,4 +119,14 @@ func modelLine(s *runner.Session, asked bool) string {
 		line += fmt.Sprintf("; the hybrid's run_workflow asks %s (%s)", wm, digest(s.Run.WorkflowModelDigest))
 	}
 	return line
+}
+
+// goRunNote warns, when bench runs under `go run` (its binary in the go
+// command's build cache), that go run reports the exit status 130 of an
+// interrupted run as 1; "" otherwise.
+func goRunNote(argv0 string) string {
+	if !strings.Contains(filepath.ToSlash(argv0), "/go-build") {
+		return ""
+	}
+	return "note: bench exits 130 here, but `go run` reports every failure as exit status 1; a script that tells an interrupt apart needs the built binary (go build -o bin/bench ./cmd/bench)"
 }
