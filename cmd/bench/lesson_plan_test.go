@@ -163,9 +163,9 @@ func TestLessonPlainLinesShowTheETA(t *testing.T) {
 	p := newProgress(&b, 3, 0, 0)
 	p.finish()
 	jobs := runner.Plan([]tasks.Task{{Name: "leap_year"}}, []string{"workflow"}, []int{1, 2, 3})
-	p.expect(jobs, plan.NewEstimator(1, nil), false)
 	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
 	p.now = func() time.Time { return now }
+	p.expect(jobs, plan.NewEstimator(1, nil), false)
 	for i, j := range jobs {
 		p.begin(j)
 		p.episode(record.Episode{Task: "leap_year", Track: "workflow", Seed: j.Seed, ExitReason: record.ExitDone, WallMS: int64(10_000 * (i + 1))})

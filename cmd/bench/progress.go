@@ -88,14 +88,14 @@ func newProgress(w io.Writer, total, done, passed int) *progress {
 		queued: map[string]runner.Job{}, state: progressState{Total: total, Done: done, Passed: passed, Failed: done - passed}, done: done}
 	if tty {
 		p.redraw()
+		go p.tick()
 	}
-	go p.tick()
 	return p
 }
 
 // expect gives the progress the jobs still to run and the estimator of
 // their wall time, for the ETA; models says the run has several models,
-// which each line then names.
+// which each line then names. In a log it starts the heartbeat.
 func (p *progress) expect(pending []runner.Job, est *plan.Estimator, models bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -103,6 +103,9 @@ func (p *progress) expect(pending []runner.Job, est *plan.Estimator, models bool
 		p.queued[j.Key()] = j
 	}
 	p.est, p.models = est, models
+	if !p.tty {
+		go p.tick()
+	}
 }
 
 // tick redraws the terminal line every second until finish; in a log,
