@@ -1,5 +1,7 @@
 package detect
 
+import "strings"
+
 // Guidance is the coding guidance the coding profile adds to an agent's
 // system prompt: bench's own text, of about the size of the lesson's
 // (about 2,600 characters). The tool names are those of the agent track.
@@ -25,4 +27,19 @@ Check your work before you stop:
 - A fix can uncover a second failure further along the same path. Rerun the tests after each fix until they are green.
 - After three attempts at the same thing without progress, stop and report what you learned.
 
-Respect the repository: do not commit, push or rewrite history unless asked, do not touch files outside the project, and never read, print or copy secrets such as .env files or credentials. The workspace snapshot below was taken when the session started and may be out of date; check the current state before relying on it. Keep replies short and lead with the result.`
+Respect the repository: do not commit, push or rewrite history unless asked, do not touch files outside the project, and never read, print or copy secrets such as .env files or credentials. ` + snapshotSentence + ` Keep replies short and lead with the result.`
+
+// snapshotSentence is the sentence of Guidance about the workspace
+// snapshot that follows it.
+const snapshotSentence = "The workspace snapshot below was taken when the session started and may be out of date; check the current state before relying on it."
+
+// GuidanceFor is Guidance as an agent is given it: with a workspace
+// snapshot after it, whole; without one (a lone copy of a few files, in
+// which the detector finds no project root), without its sentence about
+// the snapshot below, so that the prompt promises nothing it lacks.
+func GuidanceFor(withSnapshot bool) string {
+	if withSnapshot {
+		return Guidance
+	}
+	return strings.Replace(Guidance, " "+snapshotSentence, "", 1)
+}

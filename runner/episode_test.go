@@ -170,7 +170,7 @@ func TestEpisodePosture(t *testing.T) {
 	for _, c := range cases {
 		fn, env := spy(Oracle) // registered as the agent, the one track that takes a posture
 		ep, _ := runJob(t, Config{Posture: c.posture, Tracks: []track.Track{{Name: "agent", Run: fn, UsesPosture: true}}}, "parse_date", "agent")
-		if ep.Posture != c.label || (env.Guidance == detect.Guidance) != c.guidance || (env.Guidance != "") != c.guidance {
+		if ep.Posture != c.label || (env.Guidance == detect.GuidanceFor(env.Snapshot != "")) != c.guidance || (env.Guidance != "") != c.guidance {
 			t.Errorf("posture %s: recorded %q, guidance given %v; want %q, %v", c.posture, ep.Posture, env.Guidance != "", c.label, c.guidance)
 		}
 	}

@@ -16,6 +16,7 @@ import (
 type ExecOptions struct {
 	Keep     bool                 // keep each episode's workspace
 	Start    func(Job)            // called with each job as a worker starts it; may be nil
+	Call     func(Job)            // called with a job each time its episode sends a model call; may be nil
 	Progress func(record.Episode) // called with each finished episode; may be nil
 	Warn     func(string)         // called with what reopening the folder changed (a torn line cut off) and with a server taken out of the pool; may be nil
 }
@@ -35,7 +36,7 @@ func (s *Session) Execute(ctx context.Context, servers []Server, opts ExecOption
 	if len(servers) == 0 {
 		servers = []Server{{Slots: s.Run.Parallel}} // no track calls a model
 	}
-	runErr := RunPool(ctx, cfg, servers, WriterSink{W: w}, s.Pending(), PoolOptions{Start: opts.Start, Progress: opts.Progress, Warn: opts.Warn})
+	runErr := RunPool(ctx, cfg, servers, WriterSink{W: w}, s.Pending(), PoolOptions{Start: opts.Start, Call: opts.Call, Progress: opts.Progress, Warn: opts.Warn})
 	if err := w.Close(); err != nil && runErr == nil {
 		runErr = err
 	}

@@ -26,10 +26,12 @@ type Server struct {
 }
 
 // PoolOptions are how RunPool reports: each job as a worker starts it
-// (Start), each finished episode that stands (Progress) and a server taken
-// out of the pool (Warn); any may be nil.
+// (Start), each model call a job's episode sends (Call, its workflow
+// model's included), each finished episode that stands (Progress) and a
+// server taken out of the pool (Warn); any may be nil.
 type PoolOptions struct {
 	Start    func(Job)
+	Call     func(Job)
 	Progress func(record.Episode)
 	Warn     func(string)
 }
@@ -63,7 +65,7 @@ func RunPool(ctx context.Context, cfg Config, servers []Server, sink Sink, jobs 
 					if opts.Start != nil {
 						opts.Start(j)
 					}
-					ep, full := runOne(ctx, serverConfig(cfg, srv, j), sink, j)
+					ep, full := runOne(ctx, countCalls(serverConfig(cfg, srv, j), j, opts.Call), sink, j)
 					p.finish(s, j, ep, full, func(requeued bool) {
 						if err := sink.Append(ep); err != nil {
 							// Not on disk: the episode is lost, and --resume redoes it.

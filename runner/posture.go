@@ -1,6 +1,8 @@
 package runner
 
 import (
+	"strings"
+
 	"bench/detect"
 	"bench/testrun"
 )
@@ -21,7 +23,7 @@ type Posture struct {
 
 // decidePosture applies --posture to a workspace: off gives the general
 // posture; on gives the coding guidance (with a snapshot when the detector
-// finds a root); auto asks the detector, as the cli platform would. The
+// finds a root, and else without its words on the snapshot); auto asks the detector, as the cli platform would. The
 // workspace's temporary path becomes "." in the snapshot, as in test
 // output, so that the system prompt is the same in every episode of a task.
 func decidePosture(posture, dir string) Posture {
@@ -32,5 +34,6 @@ func decidePosture(posture, dir string) Posture {
 	if posture == "auto" && (err != nil || !d.Guidance) {
 		return Posture{Label: PostureGeneral}
 	}
-	return Posture{Guidance: detect.Guidance, Snapshot: testrun.Normalize(d.Snapshot, dir), Label: PostureCoding}
+	snapshot := testrun.Normalize(d.Snapshot, dir)
+	return Posture{Guidance: detect.GuidanceFor(strings.TrimSpace(snapshot) != ""), Snapshot: snapshot, Label: PostureCoding}
 }

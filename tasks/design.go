@@ -88,3 +88,16 @@ func (t Task) AnswersString() string {
 	}
 	return b.String()
 }
+
+// Placeholders names the fields of the task's text still holding a
+// placeholder of `bench tasks new` (a value that starts with "TODO"): a
+// task is not ready while its title or instruction says nothing of it.
+func (t Task) Placeholders() []string {
+	var out []string
+	for _, f := range []struct{ name, value string }{{"title", t.Title}, {"instruction", t.Instruction}} {
+		if strings.HasPrefix(strings.ToUpper(strings.TrimSpace(f.value)), "TODO") {
+			out = append(out, f.name)
+		}
+	}
+	return out
+}

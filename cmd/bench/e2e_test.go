@@ -310,7 +310,11 @@ func TestEndToEndPostureOn(t *testing.T) {
 		t.Fatalf("posture recorded: run %q, episodes %+v", data.Run.Posture, data.Episodes)
 	}
 	first := srv.Requests()[0].Messages[0]
-	if first.Role != model.RoleSystem || !strings.Contains(first.Content, strings.TrimSpace(detect.Guidance)) {
+	// leap_year is a lone copy: no project root, no snapshot, and no words promising one.
+	if first.Role != model.RoleSystem || !strings.Contains(first.Content, strings.TrimSpace(detect.GuidanceFor(false))) {
 		t.Fatalf("the agent's system prompt lacks the coding guidance:\n%s", first.Content)
+	}
+	if strings.Contains(first.Content, "snapshot below") || strings.Contains(first.Content, "# Workspace") {
+		t.Errorf("the guidance promises a snapshot; snapshot given: %v", strings.Contains(first.Content, "# Workspace"))
 	}
 }

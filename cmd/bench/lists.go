@@ -85,22 +85,19 @@ func contains(list []string, s string) bool {
 
 // pickRunTasks is pickTasks for the commands that run tasks (run, doctor,
 // predict): without names it selects the four course tasks
-// (tasks.Embedded()) when all holds them, the README's main job, and
+// (tasks.Course, in the lesson's order) when all holds them, the README's main job, and
 // every task of a --tasks-dir folder otherwise; "all" selects every task.
 func pickRunTasks(all []tasks.Task, names []string) ([]tasks.Task, error) {
 	if len(names) > 0 {
 		return pickTasks(all, names)
 	}
-	course, err := tasks.Load(tasks.Embedded())
-	if err != nil {
-		return nil, err
-	}
 	var out []tasks.Task
-	for _, c := range course {
-		if !containsTask(all, c.Name) {
+	for _, name := range tasks.Course { // the lesson's order, not the folders'
+		i := slices.IndexFunc(all, func(t tasks.Task) bool { return t.Name == name })
+		if i < 0 {
 			return all, nil
 		}
-		out = append(out, all[slices.IndexFunc(all, func(t tasks.Task) bool { return t.Name == c.Name })])
+		out = append(out, all[i])
 	}
 	return out, nil
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"strings"
 
 	"bench/sandbox"
@@ -114,8 +115,12 @@ func usageError(c *cli.Context, err error, _ bool) error {
 		msg = unknownFlag(c, strings.TrimPrefix(name, "-"))
 	}
 	msg = strings.TrimSuffix(strings.Replace(msg, " for flag -", " for --", 1), ": parse error")
+	msg = oneDashFlag.ReplaceAllString(msg, "$1--$2") // the flag package's "-out": bench spells long flags --out
 	return fmt.Errorf("%s; %s --help lists the flags", msg, commandPath(c))
 }
+
+// oneDashFlag is a long flag as Go's flag package writes it, with one dash.
+var oneDashFlag = regexp.MustCompile(`(^|[ :])-([a-zA-Z][a-zA-Z0-9-]+)\b`)
 
 // unknownFlag says that --name is not a flag of c's command (or of the
 // app), and names the nearest one that is.

@@ -14,6 +14,7 @@ import (
 	"github.com/urfave/cli/v2"
 	"golang.org/x/term"
 
+	"bench/internal/suggest"
 	"bench/report/predict"
 	"bench/tasks"
 )
@@ -36,8 +37,8 @@ func predictCommand() *cli.Command {
 			"All three yes predicts that the fixed workflow is enough (\"workflow\"); anything else that\n" +
 			"the task needs an agent (\"agent\"). Give the answers with --answer TASK=yyn, or run on a\n" +
 			"terminal to be asked. After the run, bench check --predictions FILE RUN_DIR scores them.\n\n" +
-			"Example:\n" +
-			"  bench predict --out predictions.json --answer parse_date=nyy,slugify=yyy,word_freq=yyy,leap_year=yyy",
+			"Example (the lesson's four tasks, answered as they were designed):\n" +
+			"  bench predict --out predictions.json --answer " + designedAnswers(),
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Value: "predictions.json", Usage: "write the predictions to `FILE`"},
 			&cli.StringFlag{Name: "tasks", Aliases: []string{"task"}, Usage: "comma-separated task names, or one, or all (default: those bench run takes)"},
@@ -105,7 +106,7 @@ func unansweredTasks(selected []tasks.Task, given map[string]predict.Answers) ([
 	}
 	for _, task := range slices.Sorted(maps.Keys(given)) {
 		if !slices.Contains(names, task) {
-			return nil, fmt.Errorf("--answer %s=…: %s is not among the tasks to predict (%s)", task, task, strings.Join(names, ", "))
+			return nil, fmt.Errorf("--answer %s=…: %s is not among the tasks to predict%s (%s)", task, task, suggest.DidYouMean(task, names, ""), strings.Join(names, ", "))
 		}
 	}
 	return unanswered, nil
@@ -196,4 +197,21 @@ func numberedQuestions() string {
 		fmt.Fprintf(&b, "  %d. %s\n", i+1, q)
 	}
 	return b.String()
+}
+
+// designedAnswers is the --answer value that answers each course task as
+// it was designed, in the lesson's order (parse_date=nny,slugify=yyy,…),
+// read from the tasks themselves so that the example cannot drift.
+func designedAnswers() string {
+	course, err := tasks.Load(tasks.Embedded())
+	if err != nil {
+		return "TASK=yyn" // the embedded tasks are checked by their own tests
+	}
+	var parts []string
+	for _, name := range tasks.Course {
+		if i := slices.IndexFunc(course, func(t tasks.Task) bool { return t.Name == name }); i >= 0 {
+			parts = append(parts, name+"="+course[i].AnswersString())
+		}
+	}
+	return strings.Join(parts, ",")
 }

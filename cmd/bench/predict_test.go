@@ -83,7 +83,7 @@ func TestPredictThenCheck(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p := f.Predictions[0]; p.Task != "leap_year" || p.Prediction != predict.Workflow || !p.Time.Equal(predictedAt) || p.Time.Location() != time.UTC {
+	if p := f.Predictions[3]; p.Task != "leap_year" || p.Prediction != predict.Workflow || !p.Time.Equal(predictedAt) || p.Time.Location() != time.UTC {
 		t.Errorf("recorded %+v", p)
 	}
 

@@ -16,15 +16,19 @@ import (
 
 	"bench/internal/inert"
 	"bench/internal/words"
+	"bench/plan"
 	"bench/record"
 	"bench/runner"
+	"bench/tasks"
 )
 
 // progress shows how a run is going: on a terminal one line redrawn in
 // place every second and after each episode (a bar, done/total, passed,
 // failed, errors, lost to the server, the ETA, the episodes running and
 // for how long, and the last finished one); elsewhere, such as a CI log,
-// one plain line per episode.
+// one plain line per episode, and, while an episode runs, a line about it
+// at least every heartbeatEvery (how long it has run, its model calls so
+// far), so that a log of a slow model never falls silent.
 type progress struct {
 	mu      sync.Mutex
 	stop    chan struct{}
@@ -36,13 +40,22 @@ type progress struct {
 	start   time.Time
 	now     func() time.Time
 	printed bool
-	started map[string]runningEpisode // by job key
+	started map[string]*runningEpisode // by job key
+	queued  map[string]runner.Job      // the jobs not started yet, by key, for the ETA
+	est     *plan.Estimator            // nil: no ETA
+	models  bool                       // name the model in each line: the run has several
 }
+
+// heartbeatEvery is the longest a log goes without a line while an episode runs.
+const heartbeatEvery = 30 * time.Second
 
 // runningEpisode is an episode a worker has started.
 type runningEpisode struct {
+	job   runner.Job
 	label string
 	since time.Time
+	calls int       // model calls sent so far, the one awaited included
+	said  time.Time // when the log last said something of it
 }
 
 // progressState is what the progress line shows; the rendering functions
@@ -54,8 +67,9 @@ type progressState struct {
 	Errors      int // ended by an error of the episode (not the server's)
 	Lost        int // ended by the server or the network: not counted, redone by --resume
 	Interrupted int // cut short by an interrupt: not counted, redone by --resume
-	Fresh       int // episodes finished in this session, for the ETA
+	Fresh       int // episodes finished in this session
 	Elapsed     time.Duration
+	ETA         string   // the smoothed time left and its range, "?" before any is known
 	Running     []string // the running episodes and how long each has run, oldest first
 	Last        string   // the last finished episode and its outcome
 }
@@ -70,8 +84,8 @@ func newProgress(w io.Writer, total, done, passed int) *progress {
 		width, _, _ = term.GetSize(int(f.Fd()))
 		w = f // the redrawn line's own control bytes; what it quotes is escaped (line)
 	}
-	p := &progress{w: w, tty: tty, width: width, start: time.Now(), now: time.Now, stop: make(chan struct{}), started: map[string]runningEpisode{},
-		state: progressState{Total: total, Done: done, Passed: passed, Failed: done - passed}, done: done}
+	p := &progress{w: w, tty: tty, width: width, start: time.Now(), now: time.Now, stop: make(chan struct{}), started: map[string]*runningEpisode{},
+		queued: map[string]runner.Job{}, state: progressState{Total: total, Done: done, Passed: passed, Failed: done - passed}, done: done}
 	if tty {
 		p.redraw()
 		go p.tick()
@@ -79,7 +93,23 @@ func newProgress(w io.Writer, total, done, passed int) *progress {
 	return p
 }
 
-// tick redraws the terminal line every second until finish.
+// expect gives the progress the jobs still to run and the estimator of
+// their wall time, for the ETA; models says the run has several models,
+// which each line then names. In a log it starts the heartbeat.
+func (p *progress) expect(pending []runner.Job, est *plan.Estimator, models bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, j := range pending {
+		p.queued[j.Key()] = j
+	}
+	p.est, p.models = est, models
+	if !p.tty {
+		go p.tick()
+	}
+}
+
+// tick redraws the terminal line every second until finish; in a log,
+// it gives the heartbeat its chance every second.
 func (p *progress) tick() {
 	t := time.NewTicker(time.Second)
 	defer t.Stop()
@@ -87,7 +117,11 @@ func (p *progress) tick() {
 		select {
 		case <-t.C:
 			p.mu.Lock()
-			p.redraw()
+			if p.tty {
+				p.redraw()
+			} else {
+				p.beat()
+			}
 			p.mu.Unlock()
 		case <-p.stop:
 			return
@@ -95,10 +129,55 @@ func (p *progress) tick() {
 	}
 }
 
+// beat writes a line for each running episode the log has said nothing
+// of for heartbeatEvery, oldest first: which episode, how long it has
+// run, the model calls it has sent so far, and the ETA; p.mu is held.
+func (p *progress) beat() {
+	now := p.now()
+	for _, e := range p.runningByAge() {
+		if now.Sub(e.said) < heartbeatEvery {
+			continue
+		}
+		e.said = now
+		line := fmt.Sprintf("… %s: running %s, %s sent so far", e.label, now.Sub(e.since).Round(time.Second), words.Plural(e.calls, "model call"))
+		if eta := p.eta(); eta != "?" {
+			line += "; ETA " + eta
+		}
+		fmt.Fprintln(p.w, inert.Line(line))
+	}
+}
+
+// call counts a model call a running episode sends.
+func (p *progress) call(j runner.Job) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if e := p.started[j.Key()]; e != nil {
+		e.calls++
+	}
+}
+
+// eta is the smoothed time left (plan.Estimator) and its range, or "?"
+// before any wall time is known; p.mu is held.
+func (p *progress) eta() string {
+	if p.est == nil {
+		return "?"
+	}
+	var running []plan.Running
+	for _, e := range p.runningByAge() {
+		running = append(running, plan.Running{Job: e.job, Since: e.since})
+	}
+	left, ok := p.est.Left(p.now(), slices.Collect(maps.Values(p.queued)), running)
+	if !ok {
+		return "?"
+	}
+	return left.String()
+}
+
 // redraw rewrites the terminal line.
 func (p *progress) redraw() {
 	p.state.Elapsed = p.now().Sub(p.start)
 	p.state.Running = p.running()
+	p.state.ETA = p.eta()
 	fmt.Fprintf(p.w, "\r\033[K%s", fitWidth(renderBar(p.state), p.width))
 	p.printed = true
 }
@@ -107,15 +186,32 @@ func (p *progress) redraw() {
 func (p *progress) begin(j runner.Job) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.started[j.Key()] = runningEpisode{label: j.Task.Name + " " + j.Track + " " + record.TrajectoryName(j.Seed, j.Repeat), since: p.now()}
+	now := p.now()
+	delete(p.queued, j.Key())
+	p.started[j.Key()] = &runningEpisode{job: j, label: p.label(j.Task.Name, j.Track, j.Model, j.Seed, j.Repeat), since: now, said: now}
+}
+
+// label names an episode: task, track, the model when the run has
+// several, and the seed.
+func (p *progress) label(task, track, model string, seed, repeat int) string {
+	parts := []string{task, track}
+	if p.models && model != "" {
+		parts = append(parts, model)
+	}
+	return strings.Join(append(parts, record.TrajectoryName(seed, repeat)), " ")
+}
+
+// runningByAge is the started episodes, oldest first; p.mu is held.
+func (p *progress) runningByAge() []*runningEpisode {
+	return slices.SortedFunc(maps.Values(p.started), func(a, b *runningEpisode) int {
+		return cmp.Or(a.since.Compare(b.since), strings.Compare(a.label, b.label))
+	})
 }
 
 // running lists the started episodes, oldest first, each with how long it
 // has run; p.mu is held.
 func (p *progress) running() []string {
-	eps := slices.SortedFunc(maps.Values(p.started), func(a, b runningEpisode) int {
-		return cmp.Or(a.since.Compare(b.since), strings.Compare(a.label, b.label))
-	})
+	eps := p.runningByAge()
 	out := make([]string, len(eps))
 	for i, e := range eps {
 		out[i] = e.label + " " + p.now().Sub(e.since).Round(time.Second).String()
@@ -128,13 +224,21 @@ func (p *progress) episode(ep record.Episode) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	delete(p.started, ep.Key())
+	if p.est != nil && runner.Finished(ep) && ep.WallMS > 0 {
+		p.est.Observe(ep.Task, ep.Track, ep.Model, time.Duration(ep.WallMS)*time.Millisecond)
+	}
+	if !runner.Finished(ep) { // lost or interrupted: --resume (or the pool) runs it again
+		p.queued[ep.Key()] = runner.Job{Task: tasks.Task{Name: ep.Task}, Track: ep.Track, Model: ep.Model, Seed: ep.Seed, Repeat: ep.Repeat}
+	}
 	p.state = p.state.add(ep)
+	p.state.Last = p.label(ep.Task, ep.Track, ep.Model, ep.Seed, ep.Repeat) + " " + verdict(ep)
 	p.done = p.state.Done
 	if p.tty {
 		p.redraw()
 		return
 	}
-	fmt.Fprintln(p.w, plainLine(p.state, ep))
+	line := p.label(ep.Task, ep.Track, ep.Model, ep.Seed, ep.Repeat)
+	fmt.Fprintln(p.w, plainLine(p.state, line, ep, p.eta()))
 }
 
 // finish stops the updates and ends the terminal line.
@@ -167,16 +271,6 @@ func (s progressState) add(ep record.Episode) progressState {
 	return s
 }
 
-// eta is the time left at the pace of this session, or "?" before its
-// first episode.
-func (s progressState) eta() string {
-	if s.Fresh == 0 {
-		return "?"
-	}
-	left := time.Duration(float64(s.Elapsed) / float64(s.Fresh) * float64(s.Total-s.Done))
-	return left.Round(time.Second).String()
-}
-
 // renderBar is the terminal line: a bar and the counts, made inert (names
 // and errors can hold a model's bytes).
 func renderBar(s progressState) string {
@@ -189,7 +283,7 @@ func renderBar(s progressState) string {
 	if s.Interrupted > 0 {
 		line += fmt.Sprintf("  interrupted %d", s.Interrupted)
 	}
-	line += fmt.Sprintf("  elapsed %s  ETA %s", s.Elapsed.Round(time.Second), s.eta())
+	line += fmt.Sprintf("  elapsed %s  ETA %s", s.Elapsed.Round(time.Second), cmp.Or(s.ETA, "?"))
 	if len(s.Running) > 0 {
 		line += "  running: " + strings.Join(s.Running, ", ")
 	}
@@ -199,10 +293,15 @@ func renderBar(s progressState) string {
 	return inert.Line(line)
 }
 
-// plainLine is the line printed for one finished episode when the output
-// is not a terminal, made inert (an error can quote a model's bytes).
-func plainLine(s progressState, ep record.Episode) string {
-	return inert.Line(fmt.Sprintf("[%d/%d] %s %s %s: %s", s.Done, s.Total, ep.Task, ep.Track, record.TrajectoryName(ep.Seed, ep.Repeat), episodeSummary(ep)))
+// plainLine is the line printed for one finished episode, named label,
+// when the output is not a terminal, with the ETA once one is known, made
+// inert (an error can quote a model's bytes).
+func plainLine(s progressState, label string, ep record.Episode, eta string) string {
+	line := fmt.Sprintf("[%d/%d] %s: %s", s.Done, s.Total, label, episodeSummary(ep))
+	if eta != "?" && eta != "" && s.Done < s.Total {
+		line += "; ETA " + eta
+	}
+	return inert.Line(line)
 }
 
 // fitWidth cuts line to width columns (counting runes), marking the cut

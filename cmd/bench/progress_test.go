@@ -45,8 +45,8 @@ func TestProgressCounts(t *testing.T) {
 }
 
 func TestRenderBar(t *testing.T) {
-	s := progressState{Total: 10, Done: 5, Passed: 3, Failed: 1, Errors: 0, Lost: 1, Fresh: 2, Elapsed: 4 * time.Second, Last: "slugify agent seed-1 passed"}
-	want := "██████████░░░░░░░░░░ 5/10  passed 3  failed 1  errors 0  lost 1  elapsed 4s  ETA 10s  last: slugify agent seed-1 passed"
+	s := progressState{Total: 10, Done: 5, Passed: 3, Failed: 1, Errors: 0, Lost: 1, Fresh: 2, Elapsed: 4 * time.Second, ETA: "10s (8s–12s)", Last: "slugify agent seed-1 passed"}
+	want := "██████████░░░░░░░░░░ 5/10  passed 3  failed 1  errors 0  lost 1  elapsed 4s  ETA 10s (8s–12s)  last: slugify agent seed-1 passed"
 	if got := renderBar(s); got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}

@@ -52,6 +52,11 @@ func replayFlagsError(c *cli.Context, dir string) error {
 	if c.IsSet("resume") {
 		return errors.New("--replay and --resume cannot be given together: --replay DIR makes a new run from a recording, --resume DIR finishes a run")
 	}
+	for _, f := range []string{"dry-run", "calibrate"} {
+		if c.IsSet(f) {
+			return fmt.Errorf("--replay has no plan to estimate: it replays the recording's episodes, so --%s cannot be given with it", f)
+		}
+	}
 	for _, f := range replayNoServerFlags {
 		if c.IsSet(f) {
 			return fmt.Errorf("--replay contacts no model server, so --%s means nothing: drop it", f)

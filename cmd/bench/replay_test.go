@@ -266,6 +266,11 @@ func TestReplaycliRefusesRunDefiningFlags(t *testing.T) {
 			t.Errorf("--replay with --%s: %v", f, err)
 		}
 	}
+	for _, args := range [][]string{{"--dry-run"}, {"--calibrate", missing}} {
+		if _, _, err := runCLI(t, append([]string{"run", "--replay", missing}, args...)...); err == nil || !strings.Contains(err.Error(), "no plan to estimate") {
+			t.Errorf("--replay with %s: %v", args[0], err)
+		}
+	}
 	if _, _, err := runCLI(t, "run", "--replay", missing, "--resume", missing); err == nil || !strings.Contains(err.Error(), "cannot be given together") {
 		t.Errorf("--replay with --resume: %v", err)
 	}

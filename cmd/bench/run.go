@@ -18,8 +18,8 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"bench/grade"
-	"bench/internal/words"
 	"bench/model"
+	"bench/plan"
 	"bench/record"
 	"bench/runner"
 	"bench/sandbox"
@@ -69,6 +69,8 @@ func runCommand() *cli.Command {
 			&cli.StringFlag{Name: "resume", Usage: "finish the run in this results folder, as its run.json describes it (only --host, --parallel, --parallel-per-host, --timeout, --retry-window, --tasks-dir, --sandbox, --keep-workspaces and --format may be given)"},
 			&cli.BoolFlag{Name: "keep-workspaces", Usage: "keep each episode's workspace after grading"},
 			replayFlag(),
+			&cli.BoolFlag{Name: "dry-run", Usage: "print the plan (tasks × tracks × models × seeds, shard, hosts), its episodes and the most model calls and reply tokens it may spend, and exit: no server is asked, nothing is written"},
+			&cli.StringFlag{Name: "calibrate", Usage: "estimate the wall time from the episodes of a previous run of the same model in `DIR` (else the estimate comes after the first episodes)"},
 			formatFlag(reportFormats...),
 		),
 		Action: runAction,
@@ -92,6 +94,13 @@ func runAction(c *cli.Context) error {
 	for _, w := range s.Warnings {
 		fmt.Fprintln(c.App.ErrWriter, "warning:", w)
 	}
+	est, err := estimator(c, s)
+	if err != nil {
+		return err
+	}
+	if c.Bool("dry-run") {
+		return dryRun(c, s, est)
+	}
 	ctx, stop := interruptContext(c.Context, c.App.ErrWriter)
 	defer stop()
 	mode, err := sandboxMode(c)
@@ -109,7 +118,7 @@ func runAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	return execute(ctx, c, s, servers)
+	return execute(ctx, c, s, servers, est)
 }
 
 // session makes the run's Session from the flags, or from the run.json of --resume.
@@ -415,32 +424,22 @@ func useSandbox(errw io.Writer, s *runner.Session, mode sandbox.Mode) error {
 
 // execute runs the pending episodes, then prints the report; a run stopped
 // early says how to resume it.
-func execute(ctx context.Context, c *cli.Context, s *runner.Session, servers []runner.Server) error {
+func execute(ctx context.Context, c *cli.Context, s *runner.Session, servers []runner.Server, est *plan.Estimator) error {
 	// Progress goes to stderr so that `bench run > report.txt` keeps only the report.
 	out := c.App.ErrWriter
-	plan, pending := s.Plan(), s.Pending()
-	dims := []string{words.Plural(len(s.Tasks), "task"), words.Plural(len(s.Run.Tracks), "track")}
-	if n := len(s.Run.Models); n > 1 {
-		dims = append(dims, words.Plural(n, "model"))
+	pl, err := plan.Of(s, typedDir(c))
+	if err != nil {
+		return err
 	}
-	dims = append(dims, words.Plural(len(s.Run.Seeds), "seed"))
-	fmt.Fprintf(out, "bench run: %s (%s) into %s", words.Plural(len(plan), "episode"), strings.Join(dims, " × "), s.Dir)
-	if sh := s.Run.Shard; sh != nil {
-		fmt.Fprintf(out, ", shard %s", sh)
-	}
-	if len(servers) > 1 {
-		fmt.Fprintf(out, ", on %d servers (%d at once each)", len(servers), s.Slots())
-	}
-	if skipped := len(plan) - len(pending); skipped > 0 {
-		fmt.Fprintf(out, "; %d already finished", skipped)
-	}
-	fmt.Fprintln(out)
+	printPlanLines(out, pl, s, servers, est)
+	planned, pending := s.Plan(), s.Pending()
 	keep := c.Bool("keep-workspaces")
 	if keep {
 		fmt.Fprintf(out, "workspaces are kept under %s (bench-<task>-*); each trajectory's end event names its own\n", os.TempDir())
 	}
 	done, passed := s.Finished()
-	prog := newProgress(out, len(plan), done, passed)
+	prog := newProgress(out, len(planned), done, passed)
+	prog.expect(pending, est, len(pl.Models) > 1)
 	var stand atomic.Int64 // the planned episodes that stand on disk: not lost, not interrupted
 	stand.Store(int64(done))
 	progress := func(ep record.Episode) {
@@ -449,17 +448,20 @@ func execute(ctx context.Context, c *cli.Context, s *runner.Session, servers []r
 		}
 		prog.episode(ep)
 	}
-	runErr := s.Execute(ctx, servers, runner.ExecOptions{Keep: keep, Start: prog.begin, Progress: progress, Warn: func(w string) { fmt.Fprintln(out, "warning:", w) }})
+	runErr := s.Execute(ctx, servers, runner.ExecOptions{Keep: keep, Start: prog.begin, Call: prog.call, Progress: progress, Warn: func(w string) { fmt.Fprintln(out, "warning:", w) }})
 	prog.finish()
 	var stopped *runner.StopError
 	switch {
 	case errors.As(runErr, &stopped):
-		fmt.Fprintf(out, "bench run: %v.\n%d of %d episodes stand in %s; the lost ones are not counted and will be redone.\n%s, resume with: bench run --resume %s\n", runErr, stand.Load(), len(plan), s.Dir, stopped.Remedy(), s.Dir)
+		fmt.Fprintf(out, "bench run: %v.\n%d of %d episodes stand in %s; the lost ones are not counted and will be redone.\n%s, resume with: bench run --resume %s\n", runErr, stand.Load(), len(planned), pl.Dir, stopped.Remedy(), pl.Dir)
 		return cli.Exit("", 1)
 	case runErr != nil:
 		return runErr
 	case ctx.Err() != nil:
-		fmt.Fprintf(out, "interrupted: %d of %d episodes are recorded in %s (episodes cut short are marked interrupted and will be redone).\nResume with: bench run --resume %s\n", prog.done, len(plan), s.Dir, s.Dir)
+		fmt.Fprintf(out, "interrupted: %d of %d episodes are recorded in %s (episodes cut short are marked interrupted and will be redone).\nResume with: bench run --resume %s\n", prog.done, len(planned), pl.Dir, pl.Dir)
+		if note := goRunNote(os.Args[0]); note != "" {
+			fmt.Fprintln(out, note)
+		}
 		return cli.Exit("", 130)
 	}
 	return printReport(c, s.Dir, c.String("format"))

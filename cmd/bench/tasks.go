@@ -86,6 +86,7 @@ func loadTasks(dir string) ([]tasks.Task, error) {
 // taskInfo is one task as `bench tasks --json` prints it.
 type taskInfo struct {
 	Name      string   `json:"name"`
+	Course    bool     `json:"course"` // one of the lesson's four tasks (tasks.Course)
 	Title     string   `json:"title"`
 	Files     []string `json:"files"` // the files of repo/, as copied into a workspace
 	Tests     int      `json:"tests"`
@@ -116,7 +117,7 @@ func describe(t tasks.Task) (taskInfo, error) {
 	}
 	sort.Strings(files)
 	return taskInfo{
-		Name: t.Name, Title: t.Title, Files: files, Tests: len(t.Tests), TestNames: t.Tests,
+		Name: t.Name, Course: tasks.InCourse(t.Name), Title: t.Title, Files: files, Tests: len(t.Tests), TestNames: t.Tests,
 		Source: t.Source, TestFiles: t.TestFiles, TestCmd: t.TestCmd, Timeout: t.Timeout.String(),
 		Partial: t.PartialExpect != "", Archetype: t.Archetype, Answers: t.Answers, Framework: t.Framework,
 	}, nil
@@ -150,9 +151,18 @@ func listTasks(c *cli.Context) error {
 	}
 	rows := make([][]string, len(all))
 	for i, t := range all {
-		rows[i] = []string{t.Name, t.Framework, t.Archetype, t.AnswersString(), strconv.Itoa(len(t.Tests)), t.Source, t.Title}
+		rows[i] = []string{t.Name, courseMark(t.Name), t.Framework, t.Archetype, t.AnswersString(), strconv.Itoa(len(t.Tests)), t.Source, t.Title}
 	}
-	return table.Write(c.App.Writer, format, []string{"task", "framework", "archetype", "answers", "tests", "source", "title"}, rows)
+	return table.Write(c.App.Writer, format, []string{"task", "course", "framework", "archetype", "answers", "tests", "source", "title"}, rows)
+}
+
+// courseMark is the course column of bench tasks: "yes" for the lesson's
+// four tasks, blank for the others.
+func courseMark(name string) string {
+	if tasks.InCourse(name) {
+		return "yes"
+	}
+	return ""
 }
 
 func verifyTasks(c *cli.Context) error {
@@ -175,6 +185,7 @@ func verifyTasks(c *cli.Context) error {
 	var rows [][]string
 	for _, t := range selected {
 		v := runner.Verify(c.Context, t)
+		v.Checks = append(v.Checks, designCheck(t))
 		for _, ch := range v.Checks {
 			result := "ok"
 			if !ch.OK {
@@ -204,6 +215,16 @@ func verifyTasks(c *cli.Context) error {
 	}
 	fmt.Fprintf(c.App.Writer, "all %d tasks verified\n", len(selected))
 	return nil
+}
+
+// designCheck is the check that the task's text is written: no field
+// still holds a placeholder of bench tasks new.
+func designCheck(t tasks.Task) runner.Check {
+	ph := t.Placeholders()
+	if len(ph) == 0 {
+		return runner.Check{Name: "text written", OK: true, Detail: "title and instruction hold no TODO"}
+	}
+	return runner.Check{Name: "text written", Detail: fmt.Sprintf("%s still %s TODO in task.toml: say what is broken", strings.Join(ph, " and "), map[bool]string{true: "begins with", false: "begin with"}[len(ph) == 1])}
 }
 
 // describeFailure names a failed task and its failed checks.

@@ -86,8 +86,10 @@ func TestTasksFromDir(t *testing.T) {
 	}
 	embedded, _, _ := runCLI(t, "tasks", "-f", "csv")
 	for _, line := range strings.Split(strings.TrimSpace(embedded), "\n")[1:] {
-		course := slices.Contains([]string{"leap_year", "parse_date", "slugify", "word_freq"}, strings.Split(line, ",")[0])
-		if !strings.Contains(out, "\n"+line+"\n") || course && !strings.Contains(out, "\nmy_"+line+"\n") {
+		name, rest, _ := strings.Cut(line, ",")
+		course := slices.Contains([]string{"leap_year", "parse_date", "slugify", "word_freq"}, name)
+		copied := "my_" + name + "," + strings.TrimPrefix(rest, "yes") // a copy is not the course's task
+		if !strings.Contains(out, "\n"+line+"\n") || course && !strings.Contains(out, "\n"+copied+"\n") {
 			t.Errorf("--tasks-dir on renamed copies of the built-in tasks lacks %q or, for a course task, its copy:\n%s", line, out)
 		}
 	}
@@ -207,14 +209,14 @@ func TestTasksShowDesign(t *testing.T) {
 		t.Errorf("answers %v, want [false false true]", pd["answers"])
 	}
 	text, _, err := runCLI(t, "tasks")
-	if err != nil || !strings.Contains(strings.Join(strings.Fields(text), " "), "parse_date unittest masked-second-bug nny 7 dateparse.py") {
+	if err != nil || !strings.Contains(strings.Join(strings.Fields(text), " "), "parse_date yes unittest masked-second-bug nny 7 dateparse.py") {
 		t.Errorf("text table lacks the design (err %v):\n%s", err, text)
 	}
 }
 
 func TestTasksFormats(t *testing.T) {
 	csvOut, _, err := runCLI(t, "tasks", "--format", "csv")
-	if err != nil || !strings.HasPrefix(csvOut, "task,framework,archetype,answers,tests,source,title\nexam_average,unittest,misleading-traceback,nyy,4,grades.py,") {
+	if err != nil || !strings.HasPrefix(csvOut, "task,course,framework,archetype,answers,tests,source,title\nexam_average,,unittest,misleading-traceback,nyy,4,grades.py,") {
 		t.Errorf("csv (err %v):\n%s", err, csvOut)
 	}
 	md, _, err := runCLI(t, "tasks", "-f", "md")
@@ -244,7 +246,7 @@ func TestTasksNew(t *testing.T) {
 		t.Errorf("solution/ should exist and be empty: %v %v", entries, err)
 	}
 	out, _, err = runCLI(t, "tasks", "verify", "--tasks-dir", dir, "off_by_one")
-	if err == nil || !strings.Contains(err.Error(), "off_by_one (solution passes)") {
+	if err == nil || !strings.Contains(err.Error(), "off_by_one (solution passes, text written)") { // and its title still reads TODO
 		t.Fatalf("verify: err %v\n%s", err, out)
 	}
 	for _, want := range []string{"original fails    ok", "solution passes   FAIL", "folder unchanged  ok"} {
@@ -257,11 +259,15 @@ func TestTasksNew(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "off_by_one", "solution", "off_by_one.py"), []byte(fixed), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	manifest := filepath.Join(dir, "off_by_one", "task.toml")
+	if err := os.WriteFile(manifest, []byte(strings.Replace(mustRead(t, manifest), "TODO: one line that says what is broken", "An answer one short", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if out, _, err := runCLI(t, "tasks", "verify", "--tasks-dir", dir, "off_by_one"); err != nil {
-		t.Errorf("with a solution: %v\n%s", err, out)
+		t.Errorf("with a solution and a title: %v\n%s", err, out)
 	}
 	list, _, err := runCLI(t, "tasks", "--tasks-dir", dir, "-f", "csv")
-	if err != nil || !strings.Contains(list, "off_by_one,unittest,control,yyy,1,off_by_one.py,") {
+	if err != nil || !strings.Contains(list, "off_by_one,,unittest,control,yyy,1,off_by_one.py,An answer one short") {
 		t.Errorf("listing (err %v):\n%s", err, list)
 	}
 }

@@ -12,8 +12,10 @@ import (
 // Nearest returns the candidate closest to word by edit distance
 // (Levenshtein, ignoring case), or "" when none is close enough to be a
 // likely typo: one edit away for a word of up to four letters, else two
-// edits or a third of its length, whichever is more. A candidate that word is a prefix of counts
-// as one edit away. Ties go to the candidate more alike by Jaro-Winkler
+// edits or a third of its length, whichever is more. A candidate that word is a prefix or an
+// abbreviation of (its first letter, then some of its letters in order:
+// "rpt" for "report") counts as one edit away, for a word of three letters
+// or more. Ties go to the candidate more alike by Jaro-Winkler
 // (which favours swapped letters and a shared start), then to the earlier
 // one, so the answer is stable.
 func Nearest(word string, candidates []string) string {
@@ -32,7 +34,7 @@ func Nearest(word string, candidates []string) string {
 			return c
 		}
 		d := smetrics.WagnerFischer(w, lc, 1, 1, 1)
-		if strings.HasPrefix(lc, w) && len(w) >= 3 {
+		if len(w) >= 3 && (strings.HasPrefix(lc, w) || abbreviates(w, lc)) {
 			d = min(d, 1)
 		}
 		sim := smetrics.JaroWinkler(w, lc, 0.7, 4)
@@ -54,4 +56,19 @@ func DidYouMean(word string, candidates []string, prefix string) string {
 		return ""
 	}
 	return " (did you mean " + prefix + n + "?)"
+}
+
+// abbreviates reports whether w is an abbreviation of c: it starts with
+// c's first letter and the rest of its letters appear in c in order.
+func abbreviates(w, c string) bool {
+	if w == "" || c == "" || w[0] != c[0] {
+		return false
+	}
+	i := 1
+	for j := 1; j < len(c) && i < len(w); j++ {
+		if c[j] == w[i] {
+			i++
+		}
+	}
+	return i == len(w)
 }

@@ -5,6 +5,7 @@ import "testing"
 func TestNearest(t *testing.T) {
 	tracks := []string{"workflow", "workflow-retry", "agent", "oracle"}
 	flags := []string{"task", "tasks", "track", "tracks", "seed", "seeds", "format", "out"}
+	commands := []string{"run", "report", "compare", "check", "show", "predict", "replay", "doctor", "detect", "tasks", "version"}
 	for _, tc := range []struct {
 		word  string
 		cands []string
@@ -22,6 +23,11 @@ func TestNearest(t *testing.T) {
 		{"tsk", flags, "task"},
 		{"zzzzzz", flags, ""},
 		{"", flags, ""},
+		{"rpt", commands, "report"}, // an abbreviation: the first letter, then letters in order
+		{"cmp", commands, "compare"},
+		{"shw", commands, "show"},
+		{"rtp", commands, ""}, // out of order
+		{"xrpt", commands, ""},
 	} {
 		if got := Nearest(tc.word, tc.cands); got != tc.want {
 			t.Errorf("Nearest(%q) = %q, want %q", tc.word, got, tc.want)

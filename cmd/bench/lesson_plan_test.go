@@ -1,0 +1,191 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"bench/model/modeltest"
+	"bench/plan"
+	"bench/record"
+	"bench/runner"
+	"bench/tasks"
+)
+
+// TestLessonDryRunAsksNothing: --dry-run prints the plan of a shard as
+// "8 of 16 episodes", what it may cost (worked out here by hand), under the
+// folder as typed, and asks the server nothing and writes nothing.
+func TestLessonDryRunAsksNothing(t *testing.T) {
+	srv := modeltest.NewOllama(t, modeltest.Text("never asked"))
+	t.Chdir(t.TempDir())
+	stdout, stderr, err := runCLI(t, "run", "--dry-run", "--host", srv.URL, "--shard", "1/2", "--seeds", "1,2", "--out", "lesson/run")
+	if err != nil {
+		t.Fatalf("dry run: %v\n%s", err, stderr)
+	}
+	if n := len(srv.Requests()); n != 0 {
+		t.Errorf("the dry run sent %d requests", n)
+	}
+	if _, err := os.Stat("lesson"); !os.IsNotExist(err) {
+		t.Errorf("the dry run wrote lesson/: %v", err)
+	}
+	calls := 4*1 + 4*(runner.DefaultMaxTurns+1) // 4 workflow episodes, 4 agent ones, of the shard's 8
+	for _, want := range []string{
+		"bench run: 8 of 16 episodes (4 tasks × 2 tracks × 2 seeds, shard 1/2) into lesson/run",
+		"part 1/2: 8 of 16 episodes",
+		fmt.Sprintf("at most %d model calls and %s reply tokens for 8 episodes", calls, thousands(calls*runner.DefaultMaxTokens)),
+		"parse_date, slugify, word_freq, leap_year",
+		"wall time: estimated after the first episodes",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("dry run lacks %q:\n%s", want, stdout)
+		}
+	}
+}
+
+// thousands writes n with commas, independently of plan's own helper.
+func thousands(n int) string {
+	s := fmt.Sprint(n)
+	var b strings.Builder
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// TestLessonCalibratedEstimate: --calibrate with a previous run gives a
+// wall time before the first episode; a run of another model is refused
+// before anything is asked.
+func TestLessonCalibratedEstimate(t *testing.T) {
+	prev := filepath.Join(t.TempDir(), "prev")
+	if _, stderr, err := runCLI(t, "run", "--tracks", "oracle", "--tasks", "leap_year", "--out", prev); err != nil {
+		t.Fatalf("oracle run: %v\n%s", err, stderr)
+	}
+	stdout, _, err := runCLI(t, "run", "--dry-run", "--tracks", "oracle", "--tasks", "leap_year", "--seeds", "1,2", "--calibrate", prev)
+	if err != nil || !strings.Contains(stdout, "wall time: about ") || !strings.Contains(stdout, "from 1 episode of "+prev) {
+		t.Errorf("calibrated dry run (err %v):\n%s", err, stdout)
+	}
+	_, _, err = runCLI(t, "run", "--dry-run", "--model", "other:1b", "--tasks", "leap_year", "--calibrate", prev)
+	if err == nil || !strings.Contains(err.Error(), "--calibrate "+prev) {
+		t.Errorf("calibrating a model run on a run of none: %v", err)
+	}
+}
+
+// TestLessonRunHeaderNamesEveryModel: the header of a run of two models
+// names each with its digest as run.json records it, the folder as typed,
+// and every progress line names its episode's model.
+func TestLessonRunHeaderNamesEveryModel(t *testing.T) {
+	srv := modeltest.NewOllama(t, modeltest.Always(modeltest.Text("no file")))
+	srv.SetModels(
+		modeltest.Model{Name: "tiny", Digest: "sha256:aaaaaaaaaaaaaaaa11", Capabilities: []string{"completion"}},
+		modeltest.Model{Name: "tinytools", Digest: "sha256:bbbbbbbbbbbbbbbb22", Capabilities: []string{"completion", "tools"}})
+	t.Chdir(t.TempDir())
+	_, stderr, err := runCLI(t, "run", "--host", srv.URL, "--model", "tiny,tinytools", "--tasks", "leap_year", "--tracks", "workflow", "--out", "lesson/run")
+	if err != nil {
+		t.Fatalf("run: %v\n%s", err, stderr)
+	}
+	data, err := record.Read("lesson/run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	short := func(d string) string { return strings.TrimPrefix(d, "sha256:")[:12] }
+	for _, want := range []string{
+		"bench run: 2 episodes (1 task × 1 track × 2 models × 1 seed) into lesson/run",
+		fmt.Sprintf("models: ollama tiny (digest %s), tinytools (digest %s)", short(data.Run.Models[0].Digest), short(data.Run.Models[1].Digest)),
+		"] leap_year workflow tiny seed-1: ",
+		"] leap_year workflow tinytools seed-1: ",
+	} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+}
+
+// TestLessonModelLineNamesTheWorkflowModel: the hybrid's --workflow-model
+// is named in the header with its digest.
+func TestLessonModelLineNamesTheWorkflowModel(t *testing.T) {
+	s := &runner.Session{Run: record.Run{Backend: "ollama", Tracks: []string{"hybrid"}, Models: []record.ModelRef{{Name: "agent:8b", Digest: "sha256:0123456789abcdef"}},
+		WorkflowModel: "editor:1b", WorkflowModelDigest: "sha256:e1e1e1e1e1e1e1e1"}}
+	want := "model: ollama agent:8b (digest 0123456789ab); the hybrid's run_workflow asks editor:1b (digest e1e1e1e1e1e1)"
+	if got := modelLine(s, true); got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}
+
+// TestLessonHeartbeat: in a log, a running episode gets a line once 30 s
+// have passed without one (which episode, how long, its calls so far), and
+// not before; the clock is the test's.
+func TestLessonHeartbeat(t *testing.T) {
+	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	var b bytes.Buffer
+	p := newProgress(&b, 2, 0, 0)
+	p.finish() // no ticker: the test beats by hand
+	p.mu.Lock()
+	p.now = func() time.Time { return now }
+	p.mu.Unlock()
+	j := runner.Job{Task: tasks.Task{Name: "parse_date"}, Track: "agent", Seed: 1}
+	p.begin(j)
+	p.call(j)
+	p.call(j)
+	beat := func(after time.Duration) string {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		now = now.Add(after)
+		b.Reset()
+		p.beat()
+		return b.String()
+	}
+	if got := beat(29 * time.Second); got != "" {
+		t.Errorf("a line after 29 s: %q", got)
+	}
+	if got, want := beat(time.Second), "… parse_date agent seed-1: running 30s, 2 model calls sent so far\n"; got != want {
+		t.Errorf("after 30 s: %q, want %q", got, want)
+	}
+	if got := beat(20 * time.Second); got != "" {
+		t.Errorf("a line 20 s after the last: %q", got)
+	}
+	p.call(j)
+	if got := beat(10 * time.Second); !strings.Contains(got, "running 1m0s, 3 model calls sent so far") {
+		t.Errorf("after 60 s: %q", got)
+	}
+}
+
+// TestLessonPlainLinesShowTheETA: once an episode has finished, each line
+// of a log gives the time left, from the wall times seen; the last one none.
+func TestLessonPlainLinesShowTheETA(t *testing.T) {
+	var b bytes.Buffer
+	p := newProgress(&b, 3, 0, 0)
+	p.finish()
+	jobs := runner.Plan([]tasks.Task{{Name: "leap_year"}}, []string{"workflow"}, []int{1, 2, 3})
+	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	p.now = func() time.Time { return now }
+	p.expect(jobs, plan.NewEstimator(1, nil), false)
+	for i, j := range jobs {
+		p.begin(j)
+		p.episode(record.Episode{Task: "leap_year", Track: "workflow", Seed: j.Seed, ExitReason: record.ExitDone, WallMS: int64(10_000 * (i + 1))})
+	}
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	// After the first, 10 s: 2 left of 10 s each, 20 s. After the second, 20 s: 1 left of 15 s (10–20 s) fresh,
+	// but the ETA shown before was 20 s exactly and no time has passed on the clock: it stays, the range widens.
+	if len(lines) != 3 || !strings.HasSuffix(lines[0], "; ETA 20s") || !strings.HasSuffix(lines[1], "; ETA 20s (10s–20s)") || strings.Contains(lines[2], "ETA") {
+		t.Errorf("lines:\n%s", b.String())
+	}
+}
+
+// TestLessonGoRunNote: under go run (a binary in the build cache) an
+// interrupted run says that go run turns its exit 130 into 1; the built
+// binary says nothing of it.
+func TestLessonGoRunNote(t *testing.T) {
+	if note := goRunNote("/tmp/go-build1234/b001/exe/bench"); !strings.Contains(note, "exit status 1") || !strings.Contains(note, "130") {
+		t.Errorf("under go run: %q", note)
+	}
+	if note := goRunNote("bin/bench"); note != "" {
+		t.Errorf("the built binary: %q", note)
+	}
+}
