@@ -95,7 +95,7 @@ func (a *Aggregate) runInfos() []RunInfo {
 // are not in n; a row with n = 0 has no rate, interval or medians.
 func (a *Aggregate) summarize(c *cell, notes *footnotes, checked checkedNotes) Row {
 	n := len(c.counted)
-	row := Row{Task: c.task, Track: c.track, Model: c.model, N: n, Lost: c.lost, Interrupted: c.interrupted, NotRun: c.notRun(),
+	row := Row{Task: c.task, Track: c.track, Model: c.model, N: n, Lost: c.lost, Interrupted: c.interrupted, Diverged: c.diverged, NotRun: c.notRun(),
 		Retries: c.retries, CutReplies: c.cut, GradingTimeouts: c.timeouts, Inconsistent: c.contradicts + c.edited + c.gone}
 	for _, r := range c.runs {
 		row.Runs = append(row.Runs, a.runs[r].label)

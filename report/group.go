@@ -18,6 +18,7 @@ type cell struct {
 	counted     []uint32 // of them, those counted in n (passed, failed, inconsistent)
 
 	lost, interrupted int
+	diverged          int // replayed episodes that could not follow their recording
 	retries, cut      int // over the episodes that stand
 	timeouts          int // counted episodes whose grading timed out
 	contradicts       int // counted episodes whose line says passed against its tests
@@ -82,6 +83,12 @@ func (a *Aggregate) sum(c *cell, e *epRec) {
 	case record.StatusInterrupted:
 		c.interrupted++
 		return
+	case record.StatusDiverged:
+		c.diverged++
+		return
+	}
+	if !e.status.Counted() {
+		return // a status no rate takes
 	}
 	c.counted = append(c.counted, uint32(len(c.idx)-1))
 	switch e.flaw {

@@ -60,19 +60,20 @@ type RunInfo struct {
 type Row struct {
 	Task            string    `json:"task"`
 	Track           string    `json:"track"`
-	Model           string    `json:"model"`             // the model asked; "" when the track called none
-	Runs            []string  `json:"runs"`              // labels of the runs with episodes in the row, in input order
-	N               int       `json:"n"`                 // episodes counted: passed, failed and inconsistent ones
-	Passed          int       `json:"passed"`            // of them, passes
-	Inconsistent    int       `json:"inconsistent"`      // of them, lines that said passed against their tests or trajectory
-	Lost            int       `json:"lost"`              // episodes ended by an infrastructure error, in no rate
-	Interrupted     int       `json:"interrupted"`       // episodes cut short, in no rate
-	NotRun          int       `json:"not_run"`           // planned episodes without a line
-	Rate            *float64  `json:"rate"`              // null when n is 0
-	Wilson          *Interval `json:"wilson95"`          // null when n is 0
-	PassAtK         []PassK   `json:"pass_at_k"`         // for each k ≤ n of PassAtKs; empty when n is 0
-	MedianTokens    *float64  `json:"median_tokens"`     // backend-reported prompt+completion; null when n is 0
-	MedianEstTokens *float64  `json:"median_est_tokens"` // offline estimate, prompt+completion
+	Model           string    `json:"model"`              // the model asked; "" when the track called none
+	Runs            []string  `json:"runs"`               // labels of the runs with episodes in the row, in input order
+	N               int       `json:"n"`                  // episodes counted: passed, failed and inconsistent ones
+	Passed          int       `json:"passed"`             // of them, passes
+	Inconsistent    int       `json:"inconsistent"`       // of them, lines that said passed against their tests or trajectory
+	Lost            int       `json:"lost"`               // episodes ended by an infrastructure error, in no rate
+	Interrupted     int       `json:"interrupted"`        // episodes cut short, in no rate
+	Diverged        int       `json:"diverged,omitempty"` // replayed episodes that could not follow their recording, in no rate
+	NotRun          int       `json:"not_run"`            // planned episodes without a line
+	Rate            *float64  `json:"rate"`               // null when n is 0
+	Wilson          *Interval `json:"wilson95"`           // null when n is 0
+	PassAtK         []PassK   `json:"pass_at_k"`          // for each k ≤ n of PassAtKs; empty when n is 0
+	MedianTokens    *float64  `json:"median_tokens"`      // backend-reported prompt+completion; null when n is 0
+	MedianEstTokens *float64  `json:"median_est_tokens"`  // offline estimate, prompt+completion
 	MedianTurns     *float64  `json:"median_turns"`
 	Exits           []Count   `json:"exit_reasons"`     // of the counted episodes
 	Retries         int       `json:"retries"`          // model calls retried, over every episode that stands
