@@ -28,6 +28,9 @@ func genRun(tb testing.TB, dir string) []record.Data {
 	for s := 1; s <= 25; s++ {
 		run.Seeds = append(run.Seeds, s, s)
 	}
+	for task := range 10 {
+		run.Tasks = append(run.Tasks, record.TaskRef{Name: fmt.Sprintf("task_%02d", task)})
+	}
 	writeJSON(tb, filepath.Join(dir, record.RunFile), run)
 	f, err := os.Create(filepath.Join(dir, record.EpisodesFile))
 	if err != nil {
