@@ -181,8 +181,8 @@ func TestLessonFlagErrorsSpellTwoDashes(t *testing.T) {
 }
 
 // lessonPredictDocs are the documents whose TASK=letters examples must be
-// the designed answers (README.md joins them once its line 51 says nny).
-var lessonPredictDocs = []string{"report/predict/README.md"}
+// the designed answers.
+var lessonPredictDocs = []string{"README.md", "report/predict/README.md"}
 
 // TestLessonPredictDocsMatchTheDesign: every TASK=letters example of the
 // predict documentation answers a task as it was designed.
