@@ -57,7 +57,7 @@ func (a *Aggregate) runInfos() []RunInfo {
 		r := in.run
 		info := RunInfo{
 			ID: r.ID, UID: in.uid, Label: a.runs[in.runIdx].label, Dir: in.dir, BenchVersion: r.BenchVersion, Backend: r.Backend,
-			Model: r.Model, ModelDigest: r.ModelDigest, Sandbox: r.Sandbox,
+			Model: r.Model, ModelDigest: r.ModelDigest, Models: modelRefs(r), Sandbox: r.Sandbox,
 		}
 		for _, c := range in.plan.Cells() {
 			info.Planned += c.Episodes

@@ -41,13 +41,16 @@ type RunInfo struct {
 	Backend      string `json:"backend"`
 	Model        string `json:"model"`
 	ModelDigest  string `json:"model_digest"`
-	Episodes     int    `json:"episodes"`    // lines that stand (a redone episode's last)
-	Planned      int    `json:"planned"`     // episodes its run.json plans (its shard's)
-	Unfinished   int    `json:"unfinished"`  // planned episodes not finished: interrupted, lost, or never started
-	Interrupted  int    `json:"interrupted"` // episodes cut short (Ctrl-C), in no rate
-	Lost         int    `json:"lost"`        // episodes lost to the infrastructure, in no rate
-	NotRun       int    `json:"not_run"`     // planned episodes with no line at all
-	Resume       string `json:"resume,omitempty"`
+	// Models are the run's models with their digests (its one model for a
+	// run from before several models).
+	Models      []record.ModelRef `json:"models,omitempty"`
+	Episodes    int               `json:"episodes"`    // lines that stand (a redone episode's last)
+	Planned     int               `json:"planned"`     // episodes its run.json plans (its shard's)
+	Unfinished  int               `json:"unfinished"`  // planned episodes not finished: interrupted, lost, or never started
+	Interrupted int               `json:"interrupted"` // episodes cut short (Ctrl-C), in no rate
+	Lost        int               `json:"lost"`        // episodes lost to the infrastructure, in no rate
+	NotRun      int               `json:"not_run"`     // planned episodes with no line at all
+	Resume      string            `json:"resume,omitempty"`
 	// Sandbox is what confined the run's test runs; nil for runs from
 	// before the sandbox.
 	Sandbox *record.Sandbox `json:"sandbox,omitempty"`

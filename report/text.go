@@ -2,6 +2,7 @@ package report
 
 import (
 	"bufio"
+	"cmp"
 	"fmt"
 	"io"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"bench/internal/inert"
 	tablefmt "bench/internal/table"
 	"bench/internal/words"
+	"bench/record"
 )
 
 // WriteText renders the report as plain-text tables for a terminal.
@@ -71,11 +73,7 @@ func writeMarkdownTables(w io.Writer, heading string, intro []string, ts []table
 func runLines(rep *Report) []string {
 	var lines []string
 	for _, r := range rep.Runs {
-		digest := r.ModelDigest
-		if digest == "" {
-			digest = "digest unknown"
-		}
-		what := fmt.Sprintf("%s %s (%s)", r.Backend, r.Model, digest)
+		what := r.Backend + " " + modelsWithDigests(r.Models)
 		if r.Model == "" {
 			what = "no model"
 		}
@@ -90,6 +88,16 @@ func runLines(rep *Report) []string {
 		}
 	}
 	return lines
+}
+
+// modelsWithDigests names each model with its digest: "a (sha256:…), b
+// (digest unknown)".
+func modelsWithDigests(models []record.ModelRef) string {
+	parts := make([]string, len(models))
+	for i, m := range models {
+		parts[i] = fmt.Sprintf("%s (%s)", m.Name, cmp.Or(m.Digest, "digest unknown"))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // emptyLine says so when the runs hold no finished episode.

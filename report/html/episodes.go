@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"bench/internal/words"
 	"bench/record"
 	"bench/report"
 	"bench/report/transcript"
@@ -104,7 +105,7 @@ func newEpisode(run string, e transcript.Entry, v record.Verdict, counts bool) *
 	ep.Tokens = r.PromptTokens + r.CompletionTokens
 	ep.Facts = []string{
 		"exit " + r.ExitReason,
-		fmt.Sprintf("%d turns, %d model calls, %d tool calls", r.Turns, r.ModelCalls, len(r.ToolCalls)),
+		words.Plural(r.Turns, "turn") + ", " + words.Plural(r.ModelCalls, "model call") + ", " + words.Plural(len(r.ToolCalls), "tool call"),
 		fmt.Sprintf("%d prompt + %d completion tokens (estimated %d + %d)", r.PromptTokens, r.CompletionTokens, r.EstPromptTokens, r.EstCompletionTokens),
 		"tools: " + report.CollapseLoops(r.ToolCalls),
 	}
