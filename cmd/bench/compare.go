@@ -33,11 +33,11 @@ func compareCommand() *cli.Command {
 				return err
 			}
 			if len(dirs) != 2 {
-				return fmt.Errorf("compare needs two run folders, OLD and NEW; got %d", len(dirs))
+				return usagef("compare needs two run folders, OLD and NEW; got %d", len(dirs))
 			}
 			alpha := c.Float64("alpha")
 			if !(alpha > 0 && alpha < 1) {
-				return fmt.Errorf("--alpha %v: the significance level is a number between 0 and 1, for example 0.05", alpha)
+				return usagef("--alpha %v: the significance level is a number between 0 and 1, for example 0.05", alpha)
 			}
 			write, err := compareWriter(c.String("format"))
 			if err != nil {
@@ -79,5 +79,5 @@ func compareWriter(format string) (func(io.Writer, report.Comparison) error, err
 	case "json":
 		return report.WriteCompareJSON, nil
 	}
-	return nil, fmt.Errorf("unknown --format %q: want one of %s", format, strings.Join(reportFormats, ", "))
+	return nil, usagef("unknown --format %q: want one of %s", format, strings.Join(reportFormats, ", "))
 }
