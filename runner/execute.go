@@ -10,6 +10,7 @@ import (
 	"slices"
 
 	"bench/record"
+	"bench/track"
 )
 
 // ExecOptions are how a Session is executed; none of them is recorded.
@@ -18,6 +19,7 @@ type ExecOptions struct {
 	Start    func(Job)            // called with each job as a worker starts it; may be nil
 	Progress func(record.Episode) // called with each finished episode; may be nil
 	Warn     func(string)         // called with what reopening the folder changed (a torn line cut off) and with a server taken out of the pool; may be nil
+	Tracks   []track.Track        // the tracks the run's names stand for; nil is the registry (Tracks()), tests give fakes
 }
 
 // Execute creates the run's folder (or reopens it when resumed), runs the
@@ -32,6 +34,9 @@ func (s *Session) Execute(ctx context.Context, servers []Server, opts ExecOption
 	}
 	cfg := ConfigFrom(s.Run)
 	cfg.Keep = opts.Keep
+	if opts.Tracks != nil {
+		cfg.Tracks = opts.Tracks
+	}
 	if len(servers) == 0 {
 		servers = []Server{{Slots: s.Run.Parallel}} // no track calls a model
 	}
