@@ -11,11 +11,13 @@ import (
 
 	"bench/model/modeltest"
 	"bench/record"
+	"bench/report"
 )
 
 // TestPyramidShardsCoverThePlanOnce runs one plan whole and in three
 // shards: every episode is in exactly one shard, each shard records its
-// part, and a finished shard resumes with nothing left to do.
+// part, a finished shard resumes with nothing left to do, and the shards
+// merge into the full run's report with no settings footnote.
 // (It was cmd/bench's TestRunShardsCoverThePlanOnce, through the CLI and
 // real Python.)
 func TestPyramidShardsCoverThePlanOnce(t *testing.T) {
@@ -26,6 +28,7 @@ func TestPyramidShardsCoverThePlanOnce(t *testing.T) {
 		t.Fatalf("the full run holds %d episodes, want 8", len(whole.Episodes))
 	}
 	seen := map[string]int{}
+	var parts []record.Data
 	for i := 1; i <= 3; i++ {
 		spec := pyramidSpec(t, []string{"oracle"}, 1, 2, 3, 1)
 		spec.Shard = &record.Shard{Index: i, Count: 3}
@@ -37,6 +40,7 @@ func TestPyramidShardsCoverThePlanOnce(t *testing.T) {
 		if len(data.Episodes) == 0 {
 			t.Errorf("shard %d ran nothing", i)
 		}
+		parts = append(parts, data)
 		for _, ep := range data.Episodes {
 			seen[ep.Key()]++
 		}
@@ -52,6 +56,25 @@ func TestPyramidShardsCoverThePlanOnce(t *testing.T) {
 			t.Errorf("%s is in %d shards, want 1", ep.Key(), seen[ep.Key()])
 		}
 	}
+	one, merged := report.Build([]record.Data{whole}), report.Build(parts)
+	if !reflect.DeepEqual(reportNumbers(one), reportNumbers(merged)) || !reflect.DeepEqual(one.Tracks, merged.Tracks) {
+		t.Errorf("the merged shards' report differs from the full run's:\n%+v\n%+v", reportNumbers(merged), reportNumbers(one))
+	}
+	for _, f := range merged.Footnotes {
+		if strings.Contains(f.Text, "differ") {
+			t.Errorf("the merged shards get a footnote: %s", f.Text)
+		}
+	}
+}
+
+// reportNumbers is what a report says about the episodes, without naming runs.
+func reportNumbers(rep *report.Report) []report.Row {
+	rows := make([]report.Row, len(rep.Rows))
+	for i, r := range rep.Rows {
+		r.Runs = nil
+		rows[i] = r
+	}
+	return rows
 }
 
 // solving answers every call with a short text: the fake track only
