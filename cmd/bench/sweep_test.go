@@ -28,16 +28,6 @@ func reportJSON(t *testing.T, dirs ...string) report.Report {
 	return rep
 }
 
-// numbers is what a report says about the episodes, without naming runs.
-func numbers(rep report.Report) []report.Row {
-	rows := make([]report.Row, len(rep.Rows))
-	for i, r := range rep.Rows {
-		r.Runs = nil
-		rows[i] = r
-	}
-	return rows
-}
-
 // TestRunTwoModels makes the model a dimension: each episode names its
 // model, trajectories sit in a folder per model, run.json keeps both
 // digests, and the report keeps the models apart.
