@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sync"
 	"testing"
 )
 
@@ -91,12 +92,34 @@ func moduleRoot() (string, error) {
 	}
 }
 
-// need skips t when the suite has no server.
+// presenceLink is a link inside the module to where the documented layout
+// keeps the server's start script (shared/ollama/start beside the clone).
+// Go's test cache rechecks only the files inside the module that a test
+// consulted (and follows links), and every environment variable it read.
+const presenceLink = "testdata/shared-ollama-start"
+
+// consulted makes the first test consult what decides whether the server
+// is found, once.
+var consulted sync.Once
+
+// need skips t when the suite has no server. It first consults, from inside
+// a test, the inputs that decide whether the server is found (TestMain runs
+// before Go starts recording them): so a result is never served from the
+// test cache after the server appeared or went away.
 func need(t *testing.T) {
 	t.Helper()
+	consulted.Do(consultPresence)
 	if suite.skip != "" {
 		t.Skip(suite.skip)
 	}
+}
+
+// consultPresence reads the environment variables that steer the suite and
+// stats presenceLink, so that Go's test cache keys on them.
+func consultPresence() {
+	os.Getenv(EnvDir)
+	os.Getenv(EnvRequired)
+	os.Stat(presenceLink)
 }
 
 // result is what one bench command did.

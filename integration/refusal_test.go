@@ -69,7 +69,6 @@ func lastChatStatus(t *testing.T) string {
 func TestThinkRefused(t *testing.T) {
 	need(t)
 	t.Parallel()
-	t.Skip("pending: bench run checks --think against the capabilities /api/show reports, before it creates anything (issue 16)")
 	j := job{model: modelPlain, tracks: "workflow", seeds: "1", replyCap: 1, think: true}
 	r := bench(t, j.args(t)...)
 	if r.code == 0 || !strings.Contains(r.stderr, "think") {
@@ -146,7 +145,6 @@ func noRawJSON(t *testing.T, text string) {
 func TestOpenAIBackend(t *testing.T) {
 	need(t)
 	t.Parallel()
-	t.Skip("pending: the openai backend matches a name without a tag to name:latest (issue 16)")
 	j := job{backend: "openai", model: modelPlain, tracks: "workflow", seeds: "1,1", replyCap: workflowReplyCap,
 		out: filepath.Join(t.TempDir(), "openai")}
 	j.run(t)

@@ -10,6 +10,7 @@ import (
 	"slices"
 
 	"bench/record"
+	"bench/track"
 )
 
 // ExecOptions are how a Session is executed; none of them is recorded.
@@ -19,6 +20,7 @@ type ExecOptions struct {
 	Call     func(Job)            // called with a job each time its episode sends a model call; may be nil
 	Progress func(record.Episode) // called with each finished episode; may be nil
 	Warn     func(string)         // called with what reopening the folder changed (a torn line cut off) and with a server taken out of the pool; may be nil
+	Tracks   []track.Track        // the tracks the run's names stand for; nil is the registry (Tracks()), tests give fakes
 }
 
 // Execute creates the run's folder (or reopens it when resumed), runs the
@@ -33,6 +35,9 @@ func (s *Session) Execute(ctx context.Context, servers []Server, opts ExecOption
 	}
 	cfg := ConfigFrom(s.Run)
 	cfg.Keep = opts.Keep
+	if opts.Tracks != nil {
+		cfg.Tracks = opts.Tracks
+	}
 	if len(servers) == 0 {
 		servers = []Server{{Slots: s.Run.Parallel}} // no track calls a model
 	}

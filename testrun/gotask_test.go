@@ -1,10 +1,10 @@
 package testrun
 
 import (
+	"bench/internal/testsupport"
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -47,12 +47,8 @@ func taskCopy(t *testing.T, tk tasks.Task, sub string) string {
 	return dir
 }
 
-func needGo(t *testing.T) {
-	t.Helper()
-	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("go is not on PATH")
-	}
-}
+// needGo is testsupport.NeedGo.
+func needGo(t *testing.T) { t.Helper(); testsupport.NeedGo(t) }
 
 func TestRunTaskGoFailingTests(t *testing.T) {
 	needGo(t)

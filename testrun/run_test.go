@@ -1,11 +1,11 @@
 package testrun
 
 import (
+	"bench/internal/testsupport"
 	"context"
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -14,24 +14,11 @@ import (
 	"time"
 )
 
-// needPython skips a test on a machine without python3.
-func needPython(t *testing.T) {
-	t.Helper()
-	if _, err := exec.LookPath("python3"); err != nil {
-		t.Skip("python3 is not on PATH")
-	}
-}
+// needPython is testsupport.NeedPython.
+func needPython(t *testing.T) { t.Helper(); testsupport.NeedPython(t) }
 
-// python returns the real python3 executable (not a version manager's shim,
-// which starts slowly and adds variables of its own).
-func python(t *testing.T) string {
-	t.Helper()
-	exe, err := exec.Command("python3", "-c", "import sys; print(sys.executable)").Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return strings.TrimSpace(string(exe))
-}
+// python is testsupport.Python: the real python3 executable.
+func python(t *testing.T) string { t.Helper(); return testsupport.Python(t) }
 
 // writeFiles writes name → content into a fresh workspace and returns it.
 func writeFiles(t *testing.T, files map[string]string) string {

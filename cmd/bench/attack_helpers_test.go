@@ -1,9 +1,9 @@
 package main
 
 import (
+	"bench/internal/testsupport"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -31,13 +31,8 @@ func needSandbox(t *testing.T, layers ...string) {
 	}
 }
 
-// needPython skips the test when python3 is not on PATH.
-func needPython(t *testing.T) {
-	t.Helper()
-	if _, err := exec.LookPath("python3"); err != nil {
-		t.Skip("python3 is not on PATH")
-	}
-}
+// needPython is testsupport.NeedPython.
+func needPython(t *testing.T) { t.Helper(); testsupport.NeedPython(t) }
 
 // leapTask returns the embedded leap_year task.
 func leapTask(t *testing.T) tasks.Task {

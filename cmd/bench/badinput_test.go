@@ -34,39 +34,40 @@ func TestBadInputOneSentence(t *testing.T) {
 	for _, tc := range []struct {
 		args []string
 		want string
+		code int // 2: the command line is wrong; 1: the work failed
 	}{
-		{[]string{"no-such-command"}, `unknown command "no-such-command"`},
-		{[]string{"help", "nope"}, `unknown command "nope"`},
-		{[]string{"--nope"}, "unknown flag --nope; bench --help lists the flags"},
-		{[]string{"run", "--nope"}, "unknown flag --nope; bench run --help lists the flags"},
-		{[]string{"tasks", "verify", "--nope"}, "bench tasks verify --help"},
-		{[]string{"run", "--parallel", "x"}, `invalid value "x" for --parallel`},
-		{[]string{"run", "--tracks", "oracle", "--parallel", "2", "--parallel", "3"}, "--parallel is given twice"},
-		{[]string{"run", "--tracks", "oracle", "--seeds", "1,,2"}, "an empty seed between commas"},
-		{[]string{"run", "--tracks", "oracle", "--seeds", "1,2,"}, "an empty seed between commas"},
-		{[]string{"run", "--tracks", "oracle", "--seeds", "1,-1"}, "-1 is negative"},
-		{[]string{"run", "--tracks", "oracle", "--format", "xml"}, `unknown --format "xml"`},
-		{[]string{"run", "--tracks", "oracle", "--tasks-dir", missing}, "--tasks-dir " + missing + " does not exist"},
-		{[]string{"tasks", "--tasks-dir", missing}, "--tasks-dir " + missing + " does not exist"},
-		{[]string{"run", "--tracks", "oracle", "--out", file}, "--out " + file + " is a file"},
-		{[]string{"run", "--tracks", "oracle", "--out", filepath.Dir(file)}, "already holds other files"},
-		{[]string{"report", "--format", "json", "--format", "csv", tmp}, "--format is given twice"},
-		{[]string{"report", tmp, "--plot", filepath.Join(missing, "x.svg")}, "the folder " + missing + " does not exist"},
-		{[]string{"report", tmp, "--plot", dirSVG}, "--plot " + dirSVG + " is a folder"},
-		{[]string{"report", tmp, "--plot", "plot.png"}, "give a name ending in .svg"},
-		{[]string{"predict", "--out", filepath.Join(missing, "p.json"), "--answer", "leap_year=yyy", "--tasks", "leap_year"}, "the folder " + missing + " does not exist"},
-		{[]string{"predict", "--out", tmp, "--force", "--answer", "leap_year=yyy", "--tasks", "leap_year"}, "--out " + tmp + " is a folder"},
-		{[]string{"check", tmp}, "check needs --predictions FILE"},
-		{[]string{"tokens", missing}, missing + " does not exist"},
-		{[]string{"tokens", tmp}, tmp + " is a folder"},
-		{[]string{"tokens", binary}, binary + " is not text"},
-		{[]string{"detect", "--dir", tmp, "--mode", "sometimes"}, `unknown --mode "sometimes"`},
-		{[]string{"detect", "--check", "--expected", missing}, "--expected " + missing + " does not exist"},
-		{[]string{"tasks", "--format", "xml"}, `unknown --format "xml": want text, markdown, csv, json`},
-		{[]string{"detect", "--format", "xml"}, `unknown --format "xml": want text, markdown, csv, json`},
-		{[]string{"show", showRun, "--task", "nope"}, "no episode in " + showRun + " matches the flags"},
-		{[]string{"doctor", "extra"}, "doctor takes no arguments"},
-		{[]string{"version", "extra"}, "version takes no arguments"},
+		{[]string{"no-such-command"}, `unknown command "no-such-command"`, 2},
+		{[]string{"help", "nope"}, `unknown command "nope"`, 2},
+		{[]string{"--nope"}, "unknown flag --nope; bench --help lists the flags", 2},
+		{[]string{"run", "--nope"}, "unknown flag --nope; bench run --help lists the flags", 2},
+		{[]string{"tasks", "verify", "--nope"}, "bench tasks verify --help", 2},
+		{[]string{"run", "--parallel", "x"}, `invalid value "x" for --parallel`, 2},
+		{[]string{"run", "--tracks", "oracle", "--parallel", "2", "--parallel", "3"}, "--parallel is given twice", 2},
+		{[]string{"run", "--tracks", "oracle", "--seeds", "1,,2"}, "an empty seed between commas", 2},
+		{[]string{"run", "--tracks", "oracle", "--seeds", "1,2,"}, "an empty seed between commas", 2},
+		{[]string{"run", "--tracks", "oracle", "--seeds", "1,-1"}, "-1 is negative", 2},
+		{[]string{"run", "--tracks", "oracle", "--format", "xml"}, `unknown --format "xml"`, 2},
+		{[]string{"run", "--tracks", "oracle", "--tasks-dir", missing}, "--tasks-dir " + missing + " does not exist", 1},
+		{[]string{"tasks", "--tasks-dir", missing}, "--tasks-dir " + missing + " does not exist", 1},
+		{[]string{"run", "--tracks", "oracle", "--out", file}, "--out " + file + " is a file", 1},
+		{[]string{"run", "--tracks", "oracle", "--out", filepath.Dir(file)}, "already holds other files", 1},
+		{[]string{"report", "--format", "json", "--format", "csv", tmp}, "--format is given twice", 2},
+		{[]string{"report", tmp, "--plot", filepath.Join(missing, "x.svg")}, "the folder " + missing + " does not exist", 1},
+		{[]string{"report", tmp, "--plot", dirSVG}, "--plot " + dirSVG + " is a folder", 1},
+		{[]string{"report", tmp, "--plot", "plot.png"}, "give a name ending in .svg", 2},
+		{[]string{"predict", "--out", filepath.Join(missing, "p.json"), "--answer", "leap_year=yyy", "--tasks", "leap_year"}, "the folder " + missing + " does not exist", 1},
+		{[]string{"predict", "--out", tmp, "--force", "--answer", "leap_year=yyy", "--tasks", "leap_year"}, "--out " + tmp + " is a folder", 1},
+		{[]string{"check", tmp}, "check needs --predictions FILE", 2},
+		{[]string{"tokens", missing}, missing + " does not exist", 1},
+		{[]string{"tokens", tmp}, tmp + " is a folder", 1},
+		{[]string{"tokens", binary}, binary + " is not text", 1},
+		{[]string{"detect", "--dir", tmp, "--mode", "sometimes"}, `unknown --mode "sometimes"`, 2},
+		{[]string{"detect", "--check", "--expected", missing}, "--expected " + missing + " does not exist", 1},
+		{[]string{"tasks", "--format", "xml"}, `unknown --format "xml": want text, markdown, csv, json`, 2},
+		{[]string{"detect", "--format", "xml"}, `unknown --format "xml": want text, markdown, csv, json`, 2},
+		{[]string{"show", showRun, "--task", "nope"}, "no episode in " + showRun + " matches the flags", 1},
+		{[]string{"doctor", "extra"}, "doctor takes no arguments", 2},
+		{[]string{"version", "extra"}, "version takes no arguments", 2},
 	} {
 		stdout, stderr, err := runCLI(t, tc.args...)
 		if err == nil {
@@ -80,8 +81,8 @@ func TestBadInputOneSentence(t *testing.T) {
 		if strings.Contains(msg, "\n") || strings.Contains(stdout+stderr, "USAGE:") || strings.Contains(msg, "no such file or directory") {
 			t.Errorf("bench %s: not one plain sentence:\nerr %q\nstdout %s\nstderr %s", strings.Join(tc.args, " "), msg, stdout, stderr)
 		}
-		if code := exitCode(err, &strings.Builder{}); code != 1 {
-			t.Errorf("bench %s: exit code %d, want 1", strings.Join(tc.args, " "), code)
+		if code := exitCode(err, &strings.Builder{}); code != tc.code {
+			t.Errorf("bench %s: exit code %d, want %d", strings.Join(tc.args, " "), code, tc.code)
 		}
 	}
 }

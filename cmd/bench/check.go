@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 
@@ -45,10 +44,10 @@ func runCheck(c *cli.Context) error {
 		return err
 	}
 	if c.String("predictions") == "" {
-		return errors.New("check needs --predictions FILE, the file bench predict wrote before the run: bench check --predictions FILE RUN_DIR [RUN_DIR ...] (one or more run folders)")
+		return usagef("check needs --predictions FILE, the file bench predict wrote before the run: bench check --predictions FILE RUN_DIR [RUN_DIR ...] (one or more run folders)")
 	}
 	if len(dirs) == 0 {
-		return errors.New("name at least one run folder: bench check --predictions FILE RUN_DIR [RUN_DIR ...]")
+		return usagef("name at least one run folder: bench check --predictions FILE RUN_DIR [RUN_DIR ...]")
 	}
 	file, err := predict.Load(c.String("predictions"))
 	if err != nil {

@@ -53,11 +53,11 @@ func compareAction(c *cli.Context) error {
 		return err
 	}
 	if len(dirs) != 2 {
-		return fmt.Errorf("compare needs two run folders, OLD and NEW; got %d", len(dirs))
+		return usagef("compare needs two run folders, OLD and NEW; got %d", len(dirs))
 	}
 	alpha := c.Float64("alpha")
 	if !(alpha > 0 && alpha < 1) {
-		return fmt.Errorf("--alpha %v: the significance level is a number between 0 and 1, for example 0.05", alpha)
+		return usagef("--alpha %v: the significance level is a number between 0 and 1, for example 0.05", alpha)
 	}
 	gate, err := gateOptions(c)
 	if err != nil {
@@ -112,32 +112,32 @@ func compareAction(c *cli.Context) error {
 // or a limit given without --fail-on.
 func gateOptions(c *cli.Context) (*paired.GateOptions, error) {
 	if e := c.Float64("effect"); !(e >= 0 && e <= 1) {
-		return nil, fmt.Errorf("--effect %v: the change in pass rate to power for is a number between 0 and 1, for example 0.2", e)
+		return nil, usagef("--effect %v: the change in pass rate to power for is a number between 0 and 1, for example 0.2", e)
 	}
 	failOn := c.String("fail-on")
 	if failOn == "" {
 		for _, name := range []string{"max-drop", "max-token-rise"} {
 			if c.IsSet(name) {
-				return nil, fmt.Errorf("--%s is a rule of the gate: give it with --fail-on regression", name)
+				return nil, usagef("--%s is a rule of the gate: give it with --fail-on regression", name)
 			}
 		}
 		return nil, nil
 	}
 	if failOn != "regression" {
-		return nil, fmt.Errorf("--fail-on %q: the one condition is \"regression\"", failOn)
+		return nil, usagef("--fail-on %q: the one condition is \"regression\"", failOn)
 	}
 	var o paired.GateOptions
 	if c.IsSet("max-drop") {
 		v := c.Float64("max-drop")
 		if !(v >= 0 && v <= 1) {
-			return nil, fmt.Errorf("--max-drop %v: a fall in pass rate is a number between 0 and 1, for example 0.1", v)
+			return nil, usagef("--max-drop %v: a fall in pass rate is a number between 0 and 1, for example 0.1", v)
 		}
 		o.MaxDrop = &v
 	}
 	if c.IsSet("max-token-rise") {
 		v := c.Float64("max-token-rise")
 		if !(v >= 0) || math.IsInf(v, 1) {
-			return nil, fmt.Errorf("--max-token-rise %v: a rise of median tokens is a share of at least 0, for example 0.2 for 20%%", v)
+			return nil, usagef("--max-token-rise %v: a rise of median tokens is a share of at least 0, for example 0.2 for 20%%", v)
 		}
 		o.MaxTokenRise = &v
 	}
@@ -156,5 +156,5 @@ func compareWriter(format string) (func(io.Writer, report.Comparison) error, err
 	case "json":
 		return report.WriteCompareJSON, nil
 	}
-	return nil, fmt.Errorf("unknown --format %q: want one of %s", format, strings.Join(reportFormats, ", "))
+	return nil, usagef("unknown --format %q: want one of %s", format, strings.Join(reportFormats, ", "))
 }

@@ -47,7 +47,7 @@ func detectCommand() *cli.Command {
 
 func detectAction(c *cli.Context) error {
 	if c.NArg() > 0 {
-		return fmt.Errorf("detect takes no arguments (got %q); use --dir DIR for one directory", c.Args().First())
+		return usagef("detect takes no arguments (got %q); use --dir DIR for one directory", c.Args().First())
 	}
 	format, err := pickFormat(c, table.Formats...)
 	if err != nil {
@@ -61,13 +61,13 @@ func detectAction(c *cli.Context) error {
 		return printGuidance(c.App.Writer)
 	case c.IsSet("dir"):
 		if format != table.Text && format != table.JSON {
-			return fmt.Errorf("detect --dir prints text or json, not %s", format)
+			return usagef("detect --dir prints text or json, not %s", format)
 		}
 		return detectDir(c, format == table.JSON)
 	case c.IsSet("mode") || c.IsSet("platform"):
-		return fmt.Errorf("--mode and --platform apply to --dir DIR; the replay uses each case's own")
+		return usagef("--mode and --platform apply to --dir DIR; the replay uses each case's own")
 	case c.IsSet("expected") && !c.Bool("check"):
-		return fmt.Errorf("--expected is only used with --check")
+		return usagef("--expected is only used with --check")
 	}
 	lone, err := parseDateRepo()
 	if err != nil {
@@ -91,7 +91,7 @@ func detectAction(c *cli.Context) error {
 // detectDir prints the decision for --dir.
 func detectDir(c *cli.Context, asJSON bool) error {
 	if m := c.String("mode"); detect.NormalizeMode(m) == detect.ModeAuto && strings.ToLower(strings.TrimSpace(m)) != detect.ModeAuto {
-		return fmt.Errorf("unknown --mode %q: use auto, focus, on or off", m)
+		return usagef("unknown --mode %q: use auto, focus, on or off", m)
 	}
 	d, err := detect.Detect(c.String("dir"), c.String("mode"), c.String("platform"))
 	if err != nil {

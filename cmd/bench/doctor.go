@@ -42,7 +42,7 @@ func doctorCommand() *cli.Command {
 // doctorAction runs the preflight of the chosen tracks and prints it.
 func doctorAction(c *cli.Context) error {
 	if c.Args().Present() {
-		return fmt.Errorf("doctor takes no arguments, got %q; bench doctor --help lists the flags", c.Args().First())
+		return usagef("doctor takes no arguments, got %q; bench doctor --help lists the flags", c.Args().First())
 	}
 	format, err := pickFormat(c, "text", "json")
 	if err != nil {

@@ -2,44 +2,37 @@ package main
 
 import (
 	"encoding/json"
-	"fmt"
-	"io/fs"
-	"path"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
 	"bench/detect"
+	"bench/internal/testsupport"
 	"bench/model"
 	"bench/model/modeltest"
 	"bench/record"
 	"bench/tasks"
 )
 
-// fakeModel scripts a model on the fake Ollama server: whole is the text
-// the workflow gets for a task's source file, keyed by the source path; the
-// agent always lists the files, writes the solution, then stops.
+// fakeModel is testsupport's Solver under this package's old names:
+// workflow and solutions are its maps, reply its Reply.
 type fakeModel struct {
-	workflow  map[string]string // source path → the reply text
-	solutions map[string]string // source path → solution file text
+	*testsupport.Solver
+	workflow, solutions map[string]string
 }
 
 // newFakeModel builds the solver: every reply is the task's solution.
 func newFakeModel(t *testing.T) *fakeModel {
-	t.Helper()
-	all, err := tasks.Load(tasks.Embedded())
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := &fakeModel{workflow: map[string]string{}, solutions: map[string]string{}}
-	for _, task := range all {
-		sol := readTaskFile(t, task, "solution")
-		f.solutions[task.Source] = sol
-		f.workflow[task.Source] = fileReply(task.Source, sol)
-	}
-	return f
+	s := testsupport.NewSolver(t)
+	return &fakeModel{Solver: s, workflow: s.Workflow, solutions: s.Solutions}
 }
+
+// reply answers one request of either track.
+func (f *fakeModel) reply(r modeltest.Request) modeltest.Reply { return f.Reply(r) }
+
+// source finds which task a request is about.
+func (f *fakeModel) source(r modeltest.Request) string { return f.Source(r) }
 
 // newLessonModel reproduces the lesson's workflow failures: on parse_date it
 // fixes only the bug the traceback points at (the partial/ fix); on slugify
@@ -63,59 +56,13 @@ func newLessonModel(t *testing.T) *fakeModel {
 	return f
 }
 
+// readTaskFile is testsupport.TaskFile.
 func readTaskFile(t *testing.T, task tasks.Task, sub string) string {
-	t.Helper()
-	b, err := fs.ReadFile(task.FS, path.Join(sub, task.Source))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
+	return testsupport.TaskFile(t, task, sub)
 }
 
-func fileReply(src, content string) string {
-	return fmt.Sprintf("FILE: %s\n```python\n%s```\n", src, content)
-}
-
-// source finds which task a request is about from its first user message.
-func (f *fakeModel) source(r modeltest.Request) string {
-	for _, m := range r.Messages {
-		if m.Role != model.RoleUser {
-			continue
-		}
-		best := ""
-		for src := range f.solutions {
-			if strings.Contains(m.Content, src) && len(src) > len(best) {
-				best = src
-			}
-		}
-		return best
-	}
-	return ""
-}
-
-// reply answers one request of either track.
-func (f *fakeModel) reply(r modeltest.Request) modeltest.Reply {
-	src := f.source(r)
-	if len(r.Tools) == 0 {
-		return modeltest.Text(f.workflow[src]).WithUsage(400, 200)
-	}
-	tools := 0
-	for _, m := range r.Messages {
-		if m.Role == model.RoleTool {
-			tools++
-		}
-	}
-	switch tools {
-	case 0:
-		return modeltest.Calls(modeltest.Call("list_files", `{"path":"."}`)).WithUsage(500, 20)
-	case 1:
-		args, _ := json.Marshal(map[string]string{"path": src, "content": f.solutions[src]})
-		return modeltest.Calls(modeltest.Call("write_file", string(args))).WithUsage(700, 200)
-	case 2:
-		return modeltest.Calls(modeltest.Call("run_tests", `{}`)).WithUsage(900, 10)
-	}
-	return modeltest.Text("All tests pass now.").WithUsage(1100, 10)
-}
+// fileReply is testsupport.FileReply.
+func fileReply(src, content string) string { return testsupport.FileReply(src, content) }
 
 // runAgainst runs bench run on the course tasks against a fake Ollama
 // serving m and returns the results folder.

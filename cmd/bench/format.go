@@ -4,7 +4,6 @@
 package main
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -30,5 +29,5 @@ func pickFormat(c *cli.Context, formats ...string) (string, error) {
 	if contains(formats, f) {
 		return f, nil
 	}
-	return "", fmt.Errorf("unknown --format %q%s: want %s", c.String("format"), suggest.DidYouMean(f, formats, ""), strings.Join(formats, ", "))
+	return "", usagef("unknown --format %q%s: want %s", c.String("format"), suggest.DidYouMean(f, formats, ""), strings.Join(formats, ", "))
 }

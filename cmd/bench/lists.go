@@ -4,7 +4,6 @@
 package main
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
@@ -16,7 +15,7 @@ import (
 // unknownTrack is the error for a track word that is not in the registry.
 func unknownTrack(word, flag string) error {
 	valid := runner.TrackWords()
-	return fmt.Errorf("unknown track %q in %s%s: valid tracks are %s", word, flag, suggest.DidYouMean(word, valid, ""), strings.Join(valid, ", "))
+	return usagef("unknown track %q in %s%s: valid tracks are %s", word, flag, suggest.DidYouMean(word, valid, ""), strings.Join(valid, ", "))
 }
 
 // unknownTask is the error for a task name that none of all has.
@@ -25,7 +24,7 @@ func unknownTask(name string, all []tasks.Task) error {
 	for i, t := range all {
 		known[i] = t.Name
 	}
-	return fmt.Errorf("unknown task %q%s; known tasks: %s", name, suggest.DidYouMean(name, known, ""), strings.Join(known, ", "))
+	return usagef("unknown task %q%s; known tasks: %s", name, suggest.DidYouMean(name, known, ""), strings.Join(known, ", "))
 }
 
 // pickTracks reads a comma-separated list of track words (one word is a

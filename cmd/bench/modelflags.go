@@ -30,7 +30,7 @@ func retryWindow(c *cli.Context) (time.Duration, error) {
 	}
 	switch d := c.Duration("retry-window"); {
 	case d < 0:
-		return 0, fmt.Errorf("--retry-window must not be negative, got %s", d)
+		return 0, usagef("--retry-window must not be negative, got %s", d)
 	case d == 0:
 		return -1, nil
 	default:

@@ -52,7 +52,7 @@ func predictCommand() *cli.Command {
 
 func runPredict(c *cli.Context) error {
 	if c.NArg() > 0 {
-		return fmt.Errorf("predict takes no arguments (got %q); name tasks with --tasks", c.Args().Slice())
+		return usagef("predict takes no arguments (got %q); name tasks with --tasks", c.Args().Slice())
 	}
 	given, err := parseAnswerFlags(c.StringSlice("answer"))
 	if err != nil {
@@ -74,7 +74,7 @@ func runPredict(c *cli.Context) error {
 		return fmt.Errorf("%s already exists; predictions are written once, before the run (use --force to replace it, or --out for another file)", out)
 	}
 	if len(unanswered) > 0 && !predictIsTerminal(c.App.Reader) {
-		return fmt.Errorf("no answers for %s: give --answer TASK=yyn for each (y or n to each of the three questions in bench predict --help), or run bench predict on a terminal to be asked", strings.Join(unanswered, ", "))
+		return usagef("no answers for %s: give --answer TASK=yyn for each (y or n to each of the three questions in bench predict --help), or run bench predict on a terminal to be asked", strings.Join(unanswered, ", "))
 	}
 
 	file := predict.File{BenchVersion: version()}
@@ -106,7 +106,7 @@ func unansweredTasks(selected []tasks.Task, given map[string]predict.Answers) ([
 	}
 	for _, task := range slices.Sorted(maps.Keys(given)) {
 		if !slices.Contains(names, task) {
-			return nil, fmt.Errorf("--answer %s=…: %s is not among the tasks to predict%s (%s)", task, task, suggest.DidYouMean(task, names, ""), strings.Join(names, ", "))
+			return nil, usagef("--answer %s=…: %s is not among the tasks to predict%s (%s)", task, task, suggest.DidYouMean(task, names, ""), strings.Join(names, ", "))
 		}
 	}
 	return unanswered, nil
@@ -119,14 +119,14 @@ func parseAnswerFlags(values []string) (map[string]predict.Answers, error) {
 		task, letters, ok := strings.Cut(v, "=")
 		task = strings.TrimSpace(task)
 		if !ok || task == "" {
-			return nil, fmt.Errorf("--answer %q: want TASK=yyn, one letter y or n per question", v)
+			return nil, usagef("--answer %q: want TASK=yyn, one letter y or n per question", v)
 		}
 		a, err := predict.ParseAnswers(letters)
 		if err != nil {
-			return nil, fmt.Errorf("--answer %s: %v", v, err)
+			return nil, usagef("--answer %s: %v", v, err)
 		}
 		if _, dup := given[task]; dup {
-			return nil, fmt.Errorf("--answer: task %s is answered twice", task)
+			return nil, usagef("--answer: task %s is answered twice", task)
 		}
 		given[task] = a
 	}
@@ -142,7 +142,7 @@ func predictTasks(c *cli.Context) ([]tasks.Task, error) {
 	}
 	selected, err := pickRunTasks(all, splitList(c.String("tasks")))
 	if err != nil {
-		return nil, fmt.Errorf("--tasks: %w", err)
+		return nil, usagef("--tasks: %w", err)
 	}
 	if len(selected) == 0 {
 		return nil, errors.New("no tasks to predict")

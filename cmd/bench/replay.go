@@ -46,20 +46,20 @@ func replayHook(c *cli.Context) (handled bool, err error) {
 func replayFlagsError(c *cli.Context, dir string) error {
 	for _, f := range runDefiningFlags {
 		if f != "out" && c.IsSet(f) {
-			return fmt.Errorf("--replay runs as the recording %s describes it, so --%s cannot be given: drop it (a new run with other settings needs a model: bench run without --replay)", filepath.Join(dir, record.RunFile), f)
+			return usagef("--replay runs as the recording %s describes it, so --%s cannot be given: drop it (a new run with other settings needs a model: bench run without --replay)", filepath.Join(dir, record.RunFile), f)
 		}
 	}
 	if c.IsSet("resume") {
-		return errors.New("--replay and --resume cannot be given together: --replay DIR makes a new run from a recording, --resume DIR finishes a run")
+		return usagef("--replay and --resume cannot be given together: --replay DIR makes a new run from a recording, --resume DIR finishes a run")
 	}
 	for _, f := range []string{"dry-run", "calibrate"} {
 		if c.IsSet(f) {
-			return fmt.Errorf("--replay has no plan to estimate: it replays the recording's episodes, so --%s cannot be given with it", f)
+			return usagef("--replay has no plan to estimate: it replays the recording's episodes, so --%s cannot be given with it", f)
 		}
 	}
 	for _, f := range replayNoServerFlags {
 		if c.IsSet(f) {
-			return fmt.Errorf("--replay contacts no model server, so --%s means nothing: drop it", f)
+			return usagef("--replay contacts no model server, so --%s means nothing: drop it", f)
 		}
 	}
 	return nil
@@ -70,10 +70,10 @@ func replayFlagsError(c *cli.Context, dir string) error {
 func runReplay(c *cli.Context) error {
 	dir := c.String("replay")
 	if c.Args().Present() {
-		return fmt.Errorf("run takes no arguments, got %q", c.Args().First())
+		return usagef("run takes no arguments, got %q", c.Args().First())
 	}
 	if dir == "" {
-		return errors.New("--replay needs the recorded run's folder: bench run --replay DIR")
+		return usagef("--replay needs the recorded run's folder: bench run --replay DIR")
 	}
 	if err := replayFlagsError(c, dir); err != nil {
 		return err

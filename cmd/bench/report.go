@@ -50,10 +50,10 @@ func reportCommand() *cli.Command {
 				return err
 			}
 			if len(dirs) == 0 {
-				return fmt.Errorf("report needs at least one run folder: bench report DIR... (for example results/<run-id>)")
+				return usagef("report needs at least one run folder: bench report DIR... (for example results/<run-id>)")
 			}
 			if c.String("predictions") != "" && !strings.EqualFold(c.String("format"), "html") {
-				return fmt.Errorf("--predictions is shown on the html page; add --format html, or use bench check --predictions %s for a table", c.String("predictions"))
+				return usagef("--predictions is shown on the html page; add --format html, or use bench check --predictions %s for a table", c.String("predictions"))
 			}
 			return writeReport(c.App.Writer, dirs, c.String("format"), c.String("plot"), c.String("predictions"))
 		},
@@ -76,7 +76,7 @@ func writeReport(w io.Writer, dirs []string, format, plotPath, predictions strin
 	}
 	if plotPath != "" {
 		if !strings.EqualFold(filepath.Ext(plotPath), ".svg") {
-			return fmt.Errorf("--plot %s: the plot is an SVG file; give a name ending in .svg", plotPath)
+			return usagef("--plot %s: the plot is an SVG file; give a name ending in .svg", plotPath)
 		}
 		if err := checkOutFile("--plot", plotPath); err != nil {
 			return err
@@ -170,7 +170,7 @@ func reportWriter(format string) (renderer, error) {
 	case "html":
 		return reporthtml.Write, nil
 	}
-	return nil, fmt.Errorf("unknown --format %q: want one of %s", format, strings.Join(reportFormats, ", "))
+	return nil, usagef("unknown --format %q: want one of %s", format, strings.Join(reportFormats, ", "))
 }
 
 // readEach reads each run folder with read (record.Read for whole

@@ -82,7 +82,7 @@ func runAction(c *cli.Context) error {
 		return err
 	}
 	if c.Args().Present() {
-		return fmt.Errorf("run takes no arguments, got %q; name tasks with --tasks", c.Args().First())
+		return usagef("run takes no arguments, got %q; name tasks with --tasks", c.Args().First())
 	}
 	if err := checkFormat(c.String("format")); err != nil {
 		return err
@@ -130,6 +130,9 @@ func session(c *cli.Context) (*runner.Session, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := spec.Check(); err != nil {
+		return nil, usage(err) // every check of the spec is on a flag's value
+	}
 	return runner.NewRun(spec)
 }
 
@@ -157,11 +160,11 @@ func specFrom(c *cli.Context) (runner.Spec, error) {
 		return runner.Spec{}, err
 	}
 	if err := record.CheckUID(c.String("run-uid")); err != nil {
-		return runner.Spec{}, fmt.Errorf("--run-uid: %w", err)
+		return runner.Spec{}, usagef("--run-uid: %w", err)
 	}
 	limit, err := grade.ParseSize(c.String("workspace-limit"))
 	if err != nil {
-		return runner.Spec{}, fmt.Errorf("--workspace-limit: %w", err)
+		return runner.Spec{}, usagef("--workspace-limit: %w", err)
 	}
 	if limit == grade.DefaultWorkspaceLimit {
 		limit = 0 // run.json leaves the default out, as runs before the flag did
@@ -181,11 +184,11 @@ func specFrom(c *cli.Context) (runner.Spec, error) {
 func resumeSession(c *cli.Context, dir string) (*runner.Session, error) {
 	for _, f := range runDefiningFlags {
 		if c.IsSet(f) {
-			return nil, fmt.Errorf("--resume continues the run as %s describes it; drop --%s (start a new run with --out to change it)", filepath.Join(dir, "run.json"), f)
+			return nil, usagef("--resume continues the run as %s describes it; drop --%s (start a new run with --out to change it)", filepath.Join(dir, "run.json"), f)
 		}
 	}
 	if c.Duration("timeout") <= 0 {
-		return nil, fmt.Errorf("--timeout must be positive, got %s", c.Duration("timeout"))
+		return nil, usagef("--timeout must be positive, got %s", c.Duration("timeout"))
 	}
 	all, err := loadTasks(c.String("tasks-dir"))
 	if err != nil {
@@ -199,7 +202,7 @@ func resumeSession(c *cli.Context, dir string) (*runner.Session, error) {
 	if c.IsSet("parallel") {
 		opts.Parallel = c.Int("parallel") // else the run's own
 		if opts.Parallel == 0 {
-			return nil, runner.CheckParallel(0)
+			return nil, usage(runner.CheckParallel(0))
 		}
 	}
 	return runner.Resume(dir, all, opts)
@@ -216,7 +219,8 @@ func shardFlag(c *cli.Context) (*record.Shard, error) {
 	if !c.IsSet("shard") {
 		return nil, nil
 	}
-	return runner.ParseShard(c.String("shard"))
+	s, err := runner.ParseShard(c.String("shard"))
+	return s, usage(err)
 }
 
 // hostList is the pool of servers: --host URL1,URL2, else a comma-separated
@@ -266,21 +270,21 @@ func parseTracks(s string) []string {
 // parseSeeds parses a comma-separated list of whole numbers; repeats are kept (twin runs).
 func parseSeeds(s string) ([]int, error) {
 	if len(splitList(s)) == 0 {
-		return nil, fmt.Errorf("--seeds is empty: give a comma-separated list of whole numbers such as 1,2,3")
+		return nil, usagef("--seeds is empty: give a comma-separated list of whole numbers such as 1,2,3")
 	}
 	parts := strings.Split(s, ",")
 	seeds := make([]int, 0, len(parts))
 	for _, p := range parts {
 		p = strings.TrimSpace(p)
 		if p == "" {
-			return nil, fmt.Errorf("bad --seeds %q: an empty seed between commas; give a comma-separated list such as 1,2,3", s)
+			return nil, usagef("bad --seeds %q: an empty seed between commas; give a comma-separated list such as 1,2,3", s)
 		}
 		n, err := strconv.Atoi(p)
 		if err != nil {
-			return nil, fmt.Errorf("bad --seeds %q: %q is not a whole number; give a comma-separated list such as 1,2,3", s, p)
+			return nil, usagef("bad --seeds %q: %q is not a whole number; give a comma-separated list such as 1,2,3", s, p)
 		}
 		if n < 0 {
-			return nil, fmt.Errorf("bad --seeds %q: %d is negative; seeds are 0 or more (servers take -1 as \"pick a random seed\", which no run can repeat)", s, n)
+			return nil, usagef("bad --seeds %q: %d is negative; seeds are 0 or more (servers take -1 as \"pick a random seed\", which no run can repeat)", s, n)
 		}
 		seeds = append(seeds, n)
 	}

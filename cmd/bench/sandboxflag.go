@@ -14,5 +14,6 @@ func sandboxFlag() cli.Flag {
 
 // sandboxMode reads --sandbox.
 func sandboxMode(c *cli.Context) (sandbox.Mode, error) {
-	return sandbox.ParseMode(c.String("sandbox"))
+	m, err := sandbox.ParseMode(c.String("sandbox"))
+	return m, usage(err)
 }

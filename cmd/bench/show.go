@@ -56,7 +56,7 @@ func showAction(c *cli.Context) error {
 		return err
 	}
 	if len(args) != 1 {
-		return fmt.Errorf("show needs one run folder: bench show RUN_DIR [--task T --track K --seed S] (got %d arguments)", len(args))
+		return usagef("show needs one run folder: bench show RUN_DIR [--task T --track K --seed S] (got %d arguments)", len(args))
 	}
 	format, err := pickFormat(c, "text", "markdown", "json")
 	if err != nil {
@@ -78,7 +78,7 @@ func showAction(c *cli.Context) error {
 	}
 	if c.Bool("diff") {
 		if format == "json" {
-			return fmt.Errorf("show --diff writes text or markdown, not json; without --diff, --format json writes one episode's events")
+			return usagef("show --diff writes text or markdown, not json; without --diff, --format json writes one episode's events")
 		}
 		return showDiff(c, data, entries, f, format)
 	}
@@ -248,7 +248,7 @@ func showIntFlag(c *cli.Context, name string) (*int, error) {
 	}
 	n, err := strconv.Atoi(s)
 	if err != nil {
-		return nil, fmt.Errorf("--%s %q is not a whole number", name, s)
+		return nil, usagef("--%s %q is not a whole number", name, s)
 	}
 	return &n, nil
 }
@@ -263,7 +263,7 @@ func showRepeatPair(s string) (int, int, error) {
 	a, errA := strconv.Atoi(strings.TrimSpace(as))
 	b, errB := strconv.Atoi(strings.TrimSpace(bs))
 	if !ok || errA != nil || errB != nil || a == b {
-		return 0, 0, fmt.Errorf("--repeat %q: with --diff, give two different repeats as A,B (for example 0,1)", s)
+		return 0, 0, usagef("--repeat %q: with --diff, give two different repeats as A,B (for example 0,1)", s)
 	}
 	return a, b, nil
 }

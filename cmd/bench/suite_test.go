@@ -1,7 +1,7 @@
 package main
 
 import (
-	"os/exec"
+	"bench/internal/testsupport"
 	"strings"
 	"testing"
 
@@ -57,9 +57,5 @@ func TestTasksVerifyGo(t *testing.T) {
 	checkGolden(t, "tasks-verify-go.golden", out)
 }
 
-func needGo(t *testing.T) {
-	t.Helper()
-	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("go is not on PATH")
-	}
-}
+// needGo is testsupport.NeedGo.
+func needGo(t *testing.T) { t.Helper(); testsupport.NeedGo(t) }

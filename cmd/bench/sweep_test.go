@@ -7,7 +7,6 @@ import (
 	"reflect"
 	"regexp"
 	"strings"
-	"sync/atomic"
 	"testing"
 
 	"bench/model/modeltest"
@@ -27,150 +26,6 @@ func reportJSON(t *testing.T, dirs ...string) report.Report {
 		t.Fatalf("report JSON: %v\n%s", err, out)
 	}
 	return rep
-}
-
-// numbers is what a report says about the episodes, without naming runs.
-func numbers(rep report.Report) []report.Row {
-	rows := make([]report.Row, len(rep.Rows))
-	for i, r := range rep.Rows {
-		r.Runs = nil
-		rows[i] = r
-	}
-	return rows
-}
-
-// TestRunShardsCoverThePlanOnce runs one oracle plan whole and in three
-// shards: every episode is in exactly one shard, each shard records its
-// part, resumes on its own, and the three merge into the full run's numbers
-// with no settings footnote.
-func TestRunShardsCoverThePlanOnce(t *testing.T) {
-	t.Parallel()
-	base := t.TempDir()
-	plan := []string{"run", "--tracks", "oracle", "--tasks", "leap_year,word_freq", "--seeds", "1,2,3,1"}
-	full := filepath.Join(base, "full")
-	if _, stderr, err := runCLI(t, append(plan, "--out", full)...); err != nil {
-		t.Fatalf("full run: %v\n%s", err, stderr)
-	}
-	var shards []string
-	seen := map[string]int{}
-	for i := 1; i <= 3; i++ {
-		dir := filepath.Join(base, "shard-"+string(rune('0'+i)))
-		shards = append(shards, dir)
-		if _, stderr, err := runCLI(t, append(plan, "--shard", string(rune('0'+i))+"/3", "--out", dir)...); err != nil {
-			t.Fatalf("shard %d: %v\n%s", i, err, stderr)
-		}
-		data, err := record.Read(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if sh := data.Run.Shard; sh == nil || *sh != (record.Shard{Index: i, Count: 3}) {
-			t.Errorf("shard %d: run.json shard %v", i, sh)
-		}
-		for _, ep := range data.Episodes {
-			seen[ep.Key()]++
-		}
-		if _, stderr, err := runCLI(t, "run", "--resume", dir); err != nil || !strings.Contains(stderr, "already finished") {
-			t.Errorf("resume of finished shard %d: %v\n%s", i, err, stderr)
-		}
-	}
-	fullData, _ := record.Read(full)
-	if len(seen) != len(fullData.Episodes) || len(fullData.Episodes) != 2*4 {
-		t.Fatalf("shards hold %d distinct episodes, the full run %d (want 8)", len(seen), len(fullData.Episodes))
-	}
-	for _, ep := range fullData.Episodes {
-		if seen[ep.Key()] != 1 {
-			t.Errorf("%s is in %d shards", ep.Key(), seen[ep.Key()])
-		}
-	}
-	whole, merged := reportJSON(t, full), reportJSON(t, shards...)
-	if !reflect.DeepEqual(numbers(whole), numbers(merged)) || !reflect.DeepEqual(whole.Tracks, merged.Tracks) {
-		t.Errorf("merged shards differ from the full run:\n%+v\n%+v", numbers(merged), numbers(whole))
-	}
-	for _, f := range merged.Footnotes {
-		if strings.Contains(f.Text, "differ") {
-			t.Errorf("merged shards get a footnote: %s", f.Text)
-		}
-	}
-	if _, _, err := runCLI(t, append(plan, "--shard", "4/3", "--out", filepath.Join(base, "bad"))...); err == nil || !strings.Contains(err.Error(), "--shard") {
-		t.Errorf("--shard 4/3: %v, want a refusal naming --shard", err)
-	}
-}
-
-// TestRunTwoHosts spreads a run over two fake servers: both take episodes,
-// each episode names its host, and twins run on the same host.
-func TestRunTwoHosts(t *testing.T) {
-	t.Parallel()
-	solver := newFakeModel(t)
-	a := modeltest.NewOllama(t, modeltest.Always(modeltest.Func(solver.reply)))
-	b := modeltest.NewOllama(t, modeltest.Always(modeltest.Func(solver.reply)))
-	dir := filepath.Join(t.TempDir(), "pool")
-	_, stderr, err := runCLI(t, "run", "--host", a.URL+","+b.URL, "--tracks", "workflow", "--tasks", "leap_year,word_freq", "--seeds", "1,2,3,1,2,3", "--out", dir)
-	if err != nil {
-		t.Fatalf("two-host run: %v\n%s", err, stderr)
-	}
-	data, err := record.Read(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(data.Run.Hosts) != 2 || len(data.Episodes) != 12 {
-		t.Fatalf("run.json hosts %v, %d episodes; want 2 hosts, 12 episodes", data.Run.Hosts, len(data.Episodes))
-	}
-	byHost := map[string]int{}
-	twinHost := map[string]string{}
-	for _, ep := range data.Episodes {
-		byHost[ep.Host]++
-		if !ep.Passed {
-			t.Errorf("%s: not passed: %s", ep.Key(), ep.Error)
-		}
-		k := ep.Task + "/" + string(rune('0'+ep.Seed))
-		if h, ok := twinHost[k]; ok && h != ep.Host {
-			t.Errorf("twins of %s ran on %s and %s", k, h, ep.Host)
-		}
-		twinHost[k] = ep.Host
-	}
-	if byHost[data.Run.Hosts[0]] == 0 || byHost[data.Run.Hosts[1]] == 0 || len(byHost) != 2 {
-		t.Errorf("episodes per host: %v; want both hosts used and named", byHost)
-	}
-	if len(a.Requests()) == 0 || len(b.Requests()) == 0 {
-		t.Errorf("requests: %d and %d; want both servers asked", len(a.Requests()), len(b.Requests()))
-	}
-}
-
-// TestRunSurvivesAHostGoingAway stops one of two servers mid-run: it is
-// taken out of the pool with a message and the run finishes on the other.
-func TestRunSurvivesAHostGoingAway(t *testing.T) {
-	t.Parallel()
-	solver := newFakeModel(t)
-	a := modeltest.NewOllama(t, modeltest.Always(modeltest.Func(solver.reply)))
-	var b *modeltest.Server
-	var calls atomic.Int32
-	b = modeltest.NewOllama(t, modeltest.Always(modeltest.Func(func(r modeltest.Request) modeltest.Reply {
-		if calls.Add(1) == 2 {
-			go b.Stop() // killed while it answers its second call
-			return modeltest.Hang()
-		}
-		return solver.reply(r)
-	})))
-	dir := filepath.Join(t.TempDir(), "pool")
-	_, stderr, err := runCLI(t, "run", "--host", a.URL+","+b.URL, "--tracks", "workflow", "--tasks", "leap_year,word_freq", "--seeds", "1,2,3,4", "--out", dir)
-	if err != nil {
-		t.Fatalf("a run that lost one of two servers failed: %v\n%s", err, stderr)
-	}
-	if !strings.Contains(stderr, "taken out of the pool") {
-		t.Errorf("no word of the lost server:\n%s", stderr)
-	}
-	data, err := record.Read(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(data.Episodes) != 8 {
-		t.Fatalf("%d episodes stand, want 8", len(data.Episodes))
-	}
-	for _, ep := range data.Episodes {
-		if !ep.Passed || ep.Lost() {
-			t.Errorf("%s on %s: passed %v, lost %v (%s)", ep.Key(), ep.Host, ep.Passed, ep.Lost(), ep.Error)
-		}
-	}
 }
 
 // TestRunTwoModels makes the model a dimension: each episode names its
@@ -287,6 +142,7 @@ func TestRunRefusesBadSweepFlags(t *testing.T) {
 	}{
 		{[]string{"--shard", "0/3"}, "i must be between 1 and n"},
 		{[]string{"--shard", "two"}, "give i/n"},
+		{[]string{"--shard", "4/3"}, "i must be between 1 and n"},
 		{[]string{"--model", "qwen3:8b,qwen3:8b"}, "name each model once"},
 		{[]string{"--model", "qwen3:8b,,gemma3:4b"}, "an empty model between commas"},
 		{[]string{"--host", "http://127.0.0.1:1,127.0.0.1:1"}, "names the server http://127.0.0.1:1 twice"},

@@ -125,7 +125,7 @@ func describe(t tasks.Task) (taskInfo, error) {
 
 func listTasks(c *cli.Context) error {
 	if c.Args().Len() > 0 {
-		return fmt.Errorf("tasks: unexpected argument %q%s; bench tasks --help lists the subcommands", c.Args().First(), suggest.DidYouMean(c.Args().First(), []string{"verify", "new"}, "bench tasks "))
+		return usagef("tasks: unexpected argument %q%s; bench tasks --help lists the subcommands", c.Args().First(), suggest.DidYouMean(c.Args().First(), []string{"verify", "new"}, "bench tasks "))
 	}
 	format, err := pickFormat(c, table.Formats...)
 	if err != nil {
@@ -204,7 +204,7 @@ func verifyTasks(c *cli.Context) error {
 		return err
 	}
 	if c.Context.Err() != nil {
-		return fmt.Errorf("tasks verify: interrupted")
+		return cli.Exit("tasks verify: interrupted", exitInterrupted)
 	}
 	if len(failed) > 0 {
 		return cli.Exit(fmt.Sprintf("tasks verify: %d of %d tasks failed: %s", len(failed), len(selected), strings.Join(failed, "; ")), 1)

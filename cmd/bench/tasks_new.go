@@ -41,7 +41,7 @@ func newTask(c *cli.Context) error {
 		return err
 	}
 	if len(args) != 1 {
-		return fmt.Errorf("tasks new needs one task name: bench tasks new NAME [--dir DIR] (got %d arguments)", len(args))
+		return usagef("tasks new needs one task name: bench tasks new NAME [--dir DIR] (got %d arguments)", len(args))
 	}
 	name := args[0]
 	if !taskName.MatchString(name) {

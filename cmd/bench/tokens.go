@@ -33,7 +33,7 @@ func tokensCommand() *cli.Command {
 				return err
 			}
 			if len(args) > 1 {
-				return fmt.Errorf("tokens takes one FILE (or - for stdin), got %d arguments", len(args))
+				return usagef("tokens takes one FILE (or - for stdin), got %d arguments", len(args))
 			}
 			counter, err := tokens.New(c.String("encoding"))
 			if err != nil {

@@ -38,7 +38,7 @@ func versionCommand() *cli.Command {
 		ArgsUsage: " ",
 		Action: func(c *cli.Context) error {
 			if c.Args().Present() {
-				return fmt.Errorf("version takes no arguments, got %q", c.Args().First())
+				return usagef("version takes no arguments, got %q", c.Args().First())
 			}
 			_, err := fmt.Fprintln(c.App.Writer, versionLine())
 			return err

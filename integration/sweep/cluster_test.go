@@ -29,9 +29,11 @@ var slurm struct {
 }
 
 // needSlurm returns the suite's cluster, starting it on first use; without
-// one the test skips, or fails when BENCH_SLURM_REQUIRED=1.
+// one the test skips, or fails when BENCH_SLURM_REQUIRED=1; it skips in
+// short mode.
 func needSlurm(t *testing.T) *cluster {
 	t.Helper()
+	skipInShortMode(t)
 	slurm.once.Do(startCluster)
 	if slurm.cannot != "" {
 		unavailable(t, EnvSlurmRequired, slurm.cannot)

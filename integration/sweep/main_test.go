@@ -7,7 +7,9 @@
 //
 // Where Slurm or GNU parallel is missing and cannot be installed (not root,
 // no apt-get) the tests skip with the reason printed, unless
-// BENCH_SLURM_REQUIRED=1 or BENCH_PARALLEL_REQUIRED=1, when they fail.
+// BENCH_SLURM_REQUIRED=1 or BENCH_PARALLEL_REQUIRED=1, when they fail. In
+// short mode (make test) the sweeps on real engines skip: CI runs this
+// package without -short in a step of its own.
 package sweep
 
 import (
@@ -90,6 +92,16 @@ func unavailable(t *testing.T, env, why string) {
 	}
 	fmt.Fprintf(os.Stderr, "sweep: SKIPPING %s: %s\n", t.Name(), why)
 	t.Skip(why)
+}
+
+// skipInShortMode skips t under go test -short: a sweep on a real engine
+// takes a minute or more, so make test leaves them to CI's step of their
+// own (go test ./integration/sweep, with the engines required).
+func skipInShortMode(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("short mode: the sweeps on real Slurm and GNU parallel run without -short (CI's sweep step)")
+	}
 }
 
 // sbatchScript is the job-array script under test.

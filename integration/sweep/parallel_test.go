@@ -25,9 +25,10 @@ var gnuParallel struct {
 
 // needParallel returns GNU parallel's path, installing Debian's package
 // when it is missing and this is root with apt-get; without it the test
-// skips, or fails when BENCH_PARALLEL_REQUIRED=1.
+// skips, or fails when BENCH_PARALLEL_REQUIRED=1; it skips in short mode.
 func needParallel(t *testing.T) string {
 	t.Helper()
+	skipInShortMode(t)
 	gnuParallel.once.Do(func() { gnuParallel.path, gnuParallel.cannot = findParallel() })
 	if gnuParallel.cannot != "" {
 		unavailable(t, EnvParallelRequired, gnuParallel.cannot)

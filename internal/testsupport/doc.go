@@ -1,0 +1,6 @@
+// Package testsupport holds what tests of several packages share: whether
+// Python and Go are here (tools.go), one in-memory sink of episodes and
+// trajectories (sink.go), and one fake model that answers every course
+// task with its solution (solver.go). Fakes only: no production code
+// imports this package.
+package testsupport
