@@ -3,6 +3,7 @@
 package examples
 
 import (
+	"bench/internal/testsupport"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -95,19 +96,7 @@ func newScriptedCourse(t *testing.T, ts []tasks.Task) *scriptedCourse {
 
 // source is the task's source file that the request's first user message names.
 func (m *scriptedCourse) source(r modeltest.Request) string {
-	for _, msg := range r.Messages {
-		if msg.Role != model.RoleUser {
-			continue
-		}
-		best := ""
-		for src := range m.solution {
-			if strings.Contains(msg.Content, src) && len(src) > len(best) {
-				best = src
-			}
-		}
-		return best
-	}
-	return ""
+	return testsupport.SourceOf(r, m.solution)
 }
 
 // reply answers one request of the workflow or the agent.

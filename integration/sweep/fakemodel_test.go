@@ -1,12 +1,12 @@
 package sweep
 
 import (
+	"bench/internal/testsupport"
 	"cmp"
 	"encoding/json"
 	"fmt"
 	"io/fs"
 	"path"
-	"strings"
 	"testing"
 
 	"bench/model"
@@ -64,21 +64,7 @@ func (f *fakeModel) serve(t *testing.T) *modeltest.Server {
 }
 
 // source finds the task a request is about from its first user message.
-func (f *fakeModel) source(r modeltest.Request) string {
-	for _, m := range r.Messages {
-		if m.Role != model.RoleUser {
-			continue
-		}
-		best := ""
-		for src := range f.files {
-			if strings.Contains(m.Content, src) && len(src) > len(best) {
-				best = src
-			}
-		}
-		return best
-	}
-	return ""
-}
+func (f *fakeModel) source(r modeltest.Request) string { return testsupport.SourceOf(r, f.files) }
 
 // seed is the seed the request was sent with.
 func seed(r modeltest.Request) int {

@@ -54,13 +54,17 @@ func FileReply(src, content string) string {
 }
 
 // Source finds which task a request is about from its first user message.
-func (s *Solver) Source(r modeltest.Request) string {
+func (s *Solver) Source(r modeltest.Request) string { return SourceOf(r, s.Solutions) }
+
+// SourceOf is the longest key of files (source paths) that the request's
+// first user message names: which task a fake model is asked about.
+func SourceOf[V any](r modeltest.Request, files map[string]V) string {
 	for _, m := range r.Messages {
 		if m.Role != model.RoleUser {
 			continue
 		}
 		best := ""
-		for src := range s.Solutions {
+		for src := range files {
 			if strings.Contains(m.Content, src) && len(src) > len(best) {
 				best = src
 			}
