@@ -88,7 +88,6 @@ func TestTrajectoryDecidesPasses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var eps []Episode
 	for seed := range 4 {
 		tr, err := w.Trajectory("leap_year", "agent", seed, 0)
 		if err != nil {
@@ -98,7 +97,6 @@ func TestTrajectoryDecidesPasses(t *testing.T) {
 		tr.Close()
 		b, _ := os.ReadFile(filepath.Join(dir, TrajectoriesDir, "leap_year", "agent", TrajectoryName(seed, 0)+".jsonl"))
 		ep := Episode{Task: "leap_year", Track: "agent", Seed: seed, Passed: seed != 3, TestsPassed: 4, TestsTotal: 4, ExitReason: ExitDone, TrajectorySHA256: sha256Hex(b)}
-		eps = append(eps, ep)
 		w.Append(ep)
 	}
 	w.Close()
@@ -135,7 +133,7 @@ func TestParseTrajectoryName(t *testing.T) {
 			t.Errorf("%s: %v %v", name, got, ok)
 		}
 	}
-	for _, name := range []string{"seed-01.jsonl", "seed-3-r0.jsonl", "seed-3.json", "seed-.jsonl", "x-3.jsonl", "seed-3-r.jsonl"} {
+	for _, name := range []string{"seed-01.jsonl", "seed-3-r0.jsonl", "seed-3.json", "seed-.jsonl", "x-3.jsonl", "seed-3-r.jsonl", "3.jsonl", "3-r1.jsonl"} {
 		if _, ok := parseTrajectoryName(name); ok {
 			t.Errorf("%s read as a trajectory", name)
 		}

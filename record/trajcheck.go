@@ -111,6 +111,9 @@ func (f *listing) holds(seed, repeat int) bool {
 // "seed-01.jsonl" names no episode).
 func parseTrajectoryName(name string) (seedRepeat, bool) {
 	rest, ok := strings.CutPrefix(name, "seed-")
+	if !ok {
+		return seedRepeat{}, false
+	}
 	if rest, ok = strings.CutSuffix(rest, ".jsonl"); !ok {
 		return seedRepeat{}, false
 	}

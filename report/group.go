@@ -186,8 +186,3 @@ func (a *Aggregate) prepareCell(c *cell) {
 		c.twinGroups = append(c.twinGroups, a.twinGroup(c, g))
 	}
 }
-
-// configKey names the configuration of a run: two episodes with the same
-// task, track, model, seed and configKey are twins, whether they come from
-// the same run or from merged runs with the same settings.
-func configKey(r record.Run) string { return r.SettingsKey() }

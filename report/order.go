@@ -26,8 +26,3 @@ func compareExits(a, b string) int {
 	}
 	return cmp.Or(cmp.Compare(ia, ib), cmp.Compare(a, b))
 }
-
-// compareCells orders cells by task name, then track.
-func compareCells(taskA, trackA, taskB, trackB string) int {
-	return cmp.Or(cmp.Compare(taskA, taskB), compareTracks(trackA, trackB))
-}

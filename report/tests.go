@@ -151,13 +151,6 @@ func minRankSumP(n1, n2 int) float64 {
 	return math.Min(1, 2*math.Exp(-(lc-a-b)))
 }
 
-// minFisherP is the smallest two-sided p-value Fisher's exact test can give
-// for groups of sizes n1 and n2: one group passing every time, the other
-// never.
-func minFisherP(n1, n2 int) float64 {
-	return math.Min(FisherExact(n1, 0, 0, n2), FisherExact(0, n1, n2, 0))
-}
-
 // neededPerSide is the smallest m such that m+m episodes can show a
 // significant change at alpha (2/C(2m, m) < alpha), as benchstat's "need
 // >= 4 samples to detect a difference at alpha level 0.05".

@@ -74,7 +74,6 @@ type step struct {
 	argv    []string
 	env     []string
 	opts    Options
-	waitErr error // what Wait said, for finish
 }
 
 // runStep runs one step until it exits or runCtx ends, in the sandbox of

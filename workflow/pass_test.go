@@ -17,11 +17,11 @@ import (
 
 // asidePass runs f as the hybrid's tool does: in a side conversation of the
 // episode's, marked "run_workflow".
-func asidePass(t *testing.T, env *track.Env, f Fix) (Pass, error, track.Outcome) {
+func asidePass(t *testing.T, env *track.Env, f Fix) (Pass, track.Outcome, error) {
 	t.Helper()
 	conv := track.NewConversation(env, "the agent's system prompt")
 	p, err := f.Run(context.Background(), conv.Aside(SystemPrompt, "run_workflow", nil))
-	return p, err, conv.End(record.ExitDone, nil)
+	return p, conv.End(record.ExitDone, nil), err
 }
 
 // TestPassAsAToolIsStrictAndMarked runs the parse_date partial fix as a
@@ -33,7 +33,7 @@ func TestPassAsAToolIsStrictAndMarked(t *testing.T) {
 	env, rec, sent := onFixture(t, "parse_date", func(env *track.Env) []string {
 		return []string{fileReply("dateparse.py", tracktest.ReadOverlay(t, env, "partial", "dateparse.py"))}
 	})
-	p, err, out := asidePass(t, env, Fix{Note: "The month looks off by one too."})
+	p, out, err := asidePass(t, env, Fix{Note: "The month looks off by one too."})
 	if err != nil || p.Stage != "" {
 		t.Fatalf("pass stopped at %q: %v", p.Stage, err)
 	}
@@ -72,7 +72,7 @@ func TestPassWithoutNoteSendsTheWorkflowsRequest(t *testing.T) {
 		env, _, sent := onFixture(t, "leap_year", func(env *track.Env) []string {
 			return []string{fileReply("leap.py", tracktest.ReadOverlay(t, env, "solution", "leap.py"))}
 		})
-		if _, err, _ := asidePass(t, env, Fix{Note: note}); err != nil {
+		if _, _, err := asidePass(t, env, Fix{Note: note}); err != nil {
 			t.Fatal(err)
 		}
 		requests = append(requests, sent()[0].Messages[1].Content)
@@ -95,7 +95,7 @@ func TestStrictPassRejectsWhatTheNaiveOneWrites(t *testing.T) {
 	for _, naive := range []bool{false, true} {
 		env, rec, _ := onFixture(t, "slugify", func(*track.Env) []string { return []string{slugifyFunctionOnly} })
 		before, _ := os.ReadFile(filepath.Join(env.Dir, "slugify.py"))
-		p, err, _ := asidePass(t, env, Fix{Naive: naive})
+		p, _, err := asidePass(t, env, Fix{Naive: naive})
 		if err != nil || !p.Reran {
 			t.Fatalf("naive %v: %v, reran %v", naive, err, p.Reran)
 		}
@@ -125,14 +125,14 @@ func TestPassOfAnotherFileIsStrictAboutIt(t *testing.T) {
 	env, _, sent := onFixture(t, "parse_date", func(*track.Env) []string {
 		return []string{fileReply("dateparse.py", "x = 1\n"), fileReply("README.md", "# fixed\n")}
 	})
-	p, err, _ := asidePass(t, env, Fix{File: "README.md"})
+	p, _, err := asidePass(t, env, Fix{File: "README.md"})
 	if err != nil || p.Wrote != "" || !strings.Contains(p.Rejected, "the file to fix is README.md") {
 		t.Fatalf("pass %+v, %v; want the dateparse.py reply rejected", p, err)
 	}
 	if user := sent()[0].Messages[1].Content; !strings.Contains(user, "The file to fix is README.md") || !strings.Contains(user, `"FILE: README.md"`) {
 		t.Errorf("the request is not about README.md:\n%s", user)
 	}
-	p, err, _ = asidePass(t, env, Fix{File: "./README.md"})
+	p, _, err = asidePass(t, env, Fix{File: "./README.md"})
 	if err != nil || p.Wrote != "README.md" || p.Rejected != "" {
 		t.Errorf("pass %+v, %v; want README.md written", p, err)
 	}
@@ -142,15 +142,15 @@ func TestPassOfAnotherFileIsStrictAboutIt(t *testing.T) {
 func TestPassStages(t *testing.T) {
 	tracktest.NeedPython(t)
 	env, _ := tracktest.Fixture(t, "leap_year", &tracktest.FakeChatter{Script: []tracktest.FakeReply{{Err: model.ErrServer}}})
-	p, err, out := asidePass(t, env, Fix{})
+	p, out, err := asidePass(t, env, Fix{})
 	if !errors.Is(err, model.ErrServer) || p.Stage != StageCall || out.ModelCalls != 1 || out.WorkflowCalls != 1 {
 		t.Errorf("stage %q, %v, %d calls; want the call's failure, counted", p.Stage, err, out.ModelCalls)
 	}
-	p, err, _ = asidePass(t, env, Fix{File: "missing.py"})
+	p, _, err = asidePass(t, env, Fix{File: "missing.py"})
 	if err == nil || p.Stage != StageRead || !strings.Contains(err.Error(), "read the file to fix missing.py") {
 		t.Errorf("stage %q, %v; want a read failure naming the file", p.Stage, err)
 	}
-	p, err, _ = asidePass(t, env, Fix{File: "../outside.py"})
+	p, _, err = asidePass(t, env, Fix{File: "../outside.py"})
 	if err == nil || p.Stage != StageRead {
 		t.Errorf("stage %q, %v; want a path outside the workspace refused", p.Stage, err)
 	}

@@ -26,7 +26,7 @@ func faultsServer(t *testing.T, backend string, script ...modeltest.Reply) *mode
 
 // faultsRun runs bench run on leap_year's workflow against srv with the
 // given seeds and extra flags, and reads back what it recorded.
-func faultsRun(t *testing.T, srv *modeltest.Server, dir, seeds string, extra ...string) (stderr string, err error, data record.Data) {
+func faultsRun(t *testing.T, srv *modeltest.Server, dir, seeds string, extra ...string) (stderr string, data record.Data, err error) {
 	t.Helper()
 	args := []string{"run", "--backend", srv.Config().Backend, "--host", srv.URL, "--tracks", "workflow", "--tasks", "leap_year",
 		"--seeds", seeds, "--parallel", "1", "--out", dir}
@@ -35,7 +35,7 @@ func faultsRun(t *testing.T, srv *modeltest.Server, dir, seeds string, extra ...
 	if rerr != nil {
 		t.Fatalf("reading %s after the run (err %v):\n%s\n%v", dir, err, stderr, rerr)
 	}
-	return stderr, err, data
+	return stderr, data, err
 }
 
 // faultsResume resumes dir against a healthy fake of backend and checks
@@ -82,7 +82,7 @@ func TestFaultsLostAnswersAreRetriedThenLost(t *testing.T) {
 				// Retry-After: 0 lets the retries come at once, as the server asks.
 				srv := faultsServer(t, backend, modeltest.Always(modeltest.Status(c.status).WithHeader("Retry-After", "0")))
 				dir := filepath.Join(t.TempDir(), "run")
-				stderr, _, data := faultsRun(t, srv, dir, "1")
+				stderr, data, _ := faultsRun(t, srv, dir, "1")
 				if len(data.Episodes) != 1 {
 					t.Fatalf("%d episodes, want 1:\n%s", len(data.Episodes), stderr)
 				}
@@ -110,7 +110,7 @@ func TestFaultsRetryAfterIsHonoured(t *testing.T) {
 		t.Run(backend, func(t *testing.T) {
 			t.Parallel()
 			srv := faultsServer(t, backend, modeltest.Status(429).WithHeader("Retry-After", "1"), modeltest.Always(modeltest.Func(newFakeModel(t).reply)))
-			stderr, err, data := faultsRun(t, srv, filepath.Join(t.TempDir(), "run"), "1")
+			stderr, data, err := faultsRun(t, srv, filepath.Join(t.TempDir(), "run"), "1")
 			if err != nil || len(data.Episodes) != 1 || !data.Episodes[0].Passed || data.Episodes[0].Retries != 1 {
 				t.Fatalf("err %v, episodes %+v; want one pass after one retry\n%s", err, data.Episodes, stderr)
 			}
@@ -143,7 +143,7 @@ func TestFaultsConfigurationErrorsStopTheRun(t *testing.T) {
 				t.Parallel()
 				srv := faultsServer(t, backend, modeltest.Always(modeltest.StatusText(c.status, c.msg)))
 				dir := filepath.Join(t.TempDir(), "run")
-				stderr, err, data := faultsRun(t, srv, dir, "1,2,3")
+				stderr, data, err := faultsRun(t, srv, dir, "1,2,3")
 				if err == nil {
 					t.Fatalf("HTTP %d: the run went on and exited 0:\n%s", c.status, stderr)
 				}
@@ -182,7 +182,7 @@ func TestFaultsRequestTooLargeStands(t *testing.T) {
 			t.Parallel()
 			srv := faultsServer(t, backend, modeltest.Always(modeltest.StatusText(413, "request entity too large")))
 			dir := filepath.Join(t.TempDir(), "run")
-			stderr, _, data := faultsRun(t, srv, dir, "1")
+			stderr, data, _ := faultsRun(t, srv, dir, "1")
 			if len(data.Episodes) != 1 {
 				t.Fatalf("%d episodes:\n%s", len(data.Episodes), stderr)
 			}
@@ -208,7 +208,7 @@ func TestFaultsSlowLorisIsATimeout(t *testing.T) {
 			t.Parallel()
 			srv := faultsServer(t, backend, modeltest.Always(modeltest.Text(strings.Repeat("slow ", 200)).Trickle(20*time.Millisecond)))
 			dir := filepath.Join(t.TempDir(), "run")
-			stderr, _, data := faultsRun(t, srv, dir, "1", "--timeout", "500ms")
+			stderr, data, _ := faultsRun(t, srv, dir, "1", "--timeout", "500ms")
 			if len(data.Episodes) != 1 {
 				t.Fatalf("%d episodes:\n%s", len(data.Episodes), stderr)
 			}

@@ -18,7 +18,7 @@ func TestFaultsModelTimeIsTheClientsWait(t *testing.T) {
 	srv := modeltest.NewOllama(t, modeltest.Always(modeltest.Func(func(r modeltest.Request) modeltest.Reply {
 		return solver.reply(r).After(300 * time.Millisecond).WithDuration(5 * time.Millisecond)
 	})))
-	_, _, data := faultsRun(t, srv, filepath.Join(t.TempDir(), "run"), "1")
+	_, data, _ := faultsRun(t, srv, filepath.Join(t.TempDir(), "run"), "1")
 	if len(data.Episodes) != 1 {
 		t.Fatalf("%d episodes", len(data.Episodes))
 	}

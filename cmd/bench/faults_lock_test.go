@@ -17,7 +17,7 @@ import (
 // with the seeds given, against a fake whose replies wait until release is
 // called; it returns once the first episode is in flight (its folder made).
 // wait waits for the run and returns its error and stderr.
-func faultsHeldRun(t *testing.T, dir, seeds string, resume bool) (release func(), wait func() (error, string)) {
+func faultsHeldRun(t *testing.T, dir, seeds string, resume bool) (release func(), wait func() (string, error)) {
 	t.Helper()
 	solver := newFakeModel(t)
 	gate := make(chan struct{})
@@ -48,7 +48,7 @@ func faultsHeldRun(t *testing.T, dir, seeds string, resume bool) (release func()
 			t.Fatalf("the first run never called the model: %v\n%s", err, stderr)
 		}
 	}
-	return release, func() (error, string) { <-done; return err, stderr }
+	return release, func() (string, error) { <-done; return stderr, err }
 }
 
 // TestFaultsOneWriterPerRunFolder: while a run writes its folder, a second
@@ -95,7 +95,7 @@ func TestFaultsOneWriterPerRunFolder(t *testing.T) {
 		t.Errorf("bench report of the live run: %v\n%s%s", err, stdout, stderr)
 	}
 	release()
-	if err, stderr := wait(); err != nil {
+	if stderr, err := wait(); err != nil {
 		t.Fatalf("the first run: %v\n%s", err, stderr)
 	}
 	data, err := record.Read(dir)
@@ -130,7 +130,7 @@ func TestFaultsTwoResumesAtOnce(t *testing.T) {
 		t.Fatalf("the second resume: %v\n%s", err, stderr)
 	}
 	release()
-	if err, stderr := wait(); err != nil {
+	if stderr, err := wait(); err != nil {
 		t.Fatalf("the first resume: %v\n%s", err, stderr)
 	}
 	data, _ := record.Read(dir)

@@ -31,7 +31,7 @@ func TestFaultsHugeReplyIsTheModelsFailure(t *testing.T) {
 			t.Parallel()
 			srv := faultsServer(t, backend, modeltest.Always(modeltest.Huge(24<<20)))
 			dir := filepath.Join(t.TempDir(), "run")
-			stderr, _, data := faultsRun(t, srv, dir, "1", "--episode-timeout", "30s", "--timeout", "4s")
+			stderr, data, _ := faultsRun(t, srv, dir, "1", "--episode-timeout", "30s", "--timeout", "4s")
 			if len(data.Episodes) != 1 {
 				t.Fatalf("%d episodes:\n%s", len(data.Episodes), stderr)
 			}
@@ -63,7 +63,7 @@ func TestFaultsRaisedReplyCapStaysWithinTheLimits(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			srv := modeltest.NewOllama(t, modeltest.Always(rep))
-			stderr, _, data := faultsRun(t, srv, filepath.Join(t.TempDir(), "run"), "1",
+			stderr, data, _ := faultsRun(t, srv, filepath.Join(t.TempDir(), "run"), "1",
 				"--episode-timeout", limit.String(), "--timeout", "30s", "--max-reply-bytes", "67108864")
 			if len(data.Episodes) != 1 {
 				t.Fatalf("%d episodes:\n%s", len(data.Episodes), stderr)
@@ -88,7 +88,7 @@ func TestFaultsReplyCapFlag(t *testing.T) {
 	t.Parallel()
 	srv := modeltest.NewOllama(t, modeltest.Always(modeltest.Huge(300)))
 	dir := filepath.Join(t.TempDir(), "run")
-	_, _, data := faultsRun(t, srv, dir, "1", "--max-reply-bytes", "100")
+	_, data, _ := faultsRun(t, srv, dir, "1", "--max-reply-bytes", "100")
 	if data.Run.MaxReplyBytes != 100 || len(data.Episodes) != 1 || data.Episodes[0].ErrorKind != record.ErrorReplyTooLarge {
 		t.Fatalf("run.json max_reply_bytes %d, episodes %+v", data.Run.MaxReplyBytes, data.Episodes)
 	}

@@ -195,9 +195,7 @@ func (g *gen) episode(run, task, track string, seed, repeat int) record.Episode 
 		ep.Passed, ep.TestsPassed = true, len(tests)
 	} else {
 		ep.TestsPassed = g.rng.IntN(len(tests))
-		for _, t := range tests[ep.TestsPassed:] {
-			ep.FailedTests = append(ep.FailedTests, t)
-		}
+		ep.FailedTests = append(ep.FailedTests, tests[ep.TestsPassed:]...)
 	}
 	if g.rng.IntN(50) == 0 {
 		ep.CutReplies = 1
