@@ -21,13 +21,29 @@ type fakeServer struct {
 	name     string
 	down     bool
 	refusing bool
+	// after, when set, holds every answer back until it is closed (or the
+	// call's context ends); refused, when set, is closed at the first
+	// refusal: together they order two servers' calls without sleeps.
+	after   <-chan struct{}
+	refused chan struct{}
+	once    sync.Once
 }
 
-func (f *fakeServer) Chat(context.Context, model.Request) (model.Response, error) {
+func (f *fakeServer) Chat(ctx context.Context, _ model.Request) (model.Response, error) {
+	if f.after != nil {
+		select {
+		case <-f.after:
+		case <-ctx.Done():
+			return model.Response{}, ctx.Err()
+		}
+	}
 	switch {
 	case f.down:
 		return model.Response{}, &model.Error{Kind: model.ErrUnreachable}
 	case f.refusing:
+		if f.refused != nil {
+			f.once.Do(func() { close(f.refused) })
+		}
 		return model.Response{}, &model.Error{Kind: model.ErrAuth, Status: 401}
 	}
 	return model.Response{}, nil
@@ -215,7 +231,9 @@ func TestRunPoolStopsSchedulingOnCancel(t *testing.T) {
 func TestRunPoolStopsAtOnceOnARefusal(t *testing.T) {
 	jobs := PlanModels([]tasks.Task{quickTask()}, []string{"fake"}, []string{"m"}, []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
 	sink := &memSink{}
-	err := RunPool(context.Background(), poolConfig(), pool(&fakeServer{name: "a"}, &fakeServer{name: "b", refusing: true}), sink, jobs, PoolOptions{})
+	refused := make(chan struct{}) // a answers only once b has refused, however the goroutines are scheduled
+	a, b := &fakeServer{name: "a", after: refused}, &fakeServer{name: "b", refusing: true, refused: refused}
+	err := RunPool(context.Background(), poolConfig(), pool(a, b), sink, jobs, PoolOptions{})
 	var stop *StopError
 	if !errors.As(err, &stop) || !stop.Refused() || stop.Lost != 1 || !strings.Contains(err.Error(), "refused") {
 		t.Fatalf("err %v, want a StopError for the refusal", err)
