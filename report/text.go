@@ -73,7 +73,7 @@ func writeMarkdownTables(w io.Writer, heading string, intro []string, ts []table
 func runLines(rep *Report) []string {
 	var lines []string
 	for _, r := range rep.Runs {
-		what := r.Backend + " " + modelsWithDigests(r.Models)
+		what := strings.TrimSpace(r.Backend + " " + modelsWithDigests(r.Models))
 		if r.Model == "" {
 			what = "no model"
 		}
