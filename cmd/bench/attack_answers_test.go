@@ -240,7 +240,7 @@ func answerSearch(t *testing.T, task string, scope searchScope, args ...string) 
 	}
 	res := toolResults(srv)[1]
 	if len(res) != 4 {
-		t.Fatalf("%d tool results, want 4: %q", len(res), res)
+		t.Fatalf("%d tool results, want 4: %q\n%s", len(res), res, out)
 	}
 	var found []string
 	for _, m := range foundLine.FindAllStringSubmatch(res[1], -1) {
@@ -287,6 +287,9 @@ func wholeScope(t *testing.T) searchScope {
 			if !e.IsDir() || p == "/proc" || p == "/sys" || p == "/dev" {
 				continue
 			}
+			if strings.HasPrefix(p, "/usr/local/lib/bench-attack-") {
+				continue // another test's bench (or one a crashed run left): a copy docs/SANDBOX.md says is not hidden; this run's own is searched apart
+			}
 			s.deep = append(s.deep, p)
 			if depth < 4 {
 				walk(p, depth+1)
@@ -306,14 +309,15 @@ func wholeScope(t *testing.T) searchScope {
 // every readable file (some gigabytes: not in -short).
 func TestAttackNoAnswerReadableAnywhere(t *testing.T) {
 	// Not parallel: the other answer tests install their own bench under
-	// /usr/local/lib meanwhile, a copy this run's sandbox has no reason to
-	// hide (it found one under -race, where the search outlasted them).
+	// /usr/local/lib meanwhile (wholeScope leaves those out).
 	if testing.Short() {
 		t.Skip("reads every readable file")
 	}
 	needPython(t)
 	needSandbox(t, "fs")
-	res, found := answerSearch(t, "leap_search", wholeScope(t), "--tasks-dir", slowLeapTasks(t))
+	// The search's code lists every folder four levels down: on a machine
+	// whose /tmp holds many, more than a reply's default cap.
+	res, found := answerSearch(t, "leap_search", wholeScope(t), "--tasks-dir", slowLeapTasks(t), "--max-reply-bytes", "16777216")
 	if len(found) > 0 {
 		t.Errorf("model code read an answer in %q", found)
 	}
