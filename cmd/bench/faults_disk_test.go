@@ -99,29 +99,7 @@ func TestFaultsFullTempDiskIsLost(t *testing.T) {
 	t.Parallel()
 	tmp := faultsTmpfs(t, "64m")
 	dir := filepath.Join(t.TempDir(), "run")
-	cmd, lines := faultsBench(t, []string{"TMPDIR=" + tmp}, "run", "--tracks", "oracle", "--tasks", "leap_year",
-		"--seeds", "1,2,3,4,5,6", "--parallel", "1", "--out", dir)
-	var stderr strings.Builder
-	var unfill func()
-	for lines.Scan() {
-		stderr.WriteString(lines.Text() + "\n")
-		if strings.HasPrefix(lines.Text(), "[1/6]") && unfill == nil {
-			unfill = faultsFill(t, tmp)
-		}
-	}
-	err := cmd.Wait()
-	if unfill == nil {
-		t.Fatalf("no episode finished before the disk was to be filled (%v):\n%s", err, stderr.String())
-	}
-	var exit *exec.ExitError
-	if !errors.As(err, &exit) || exit.ExitCode() != 1 {
-		t.Fatalf("a run whose temp disk filled up: %v, want exit 1:\n%s", err, stderr.String())
-	}
-	for _, want := range []string{"no space left on device", "stopped", "bench run --resume " + dir} {
-		if !strings.Contains(stderr.String(), want) {
-			t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
-		}
-	}
+	stderr, unfill := faultsRunUntilFull(t, []string{"TMPDIR=" + tmp}, tmp, dir, "temp")
 	data, rerr := record.Read(dir)
 	if rerr != nil {
 		t.Fatal(rerr)
@@ -162,29 +140,7 @@ func TestFaultsFullResultsDiskLosesNoFinishedEpisode(t *testing.T) {
 	t.Parallel()
 	disk := faultsTmpfs(t, "16m")
 	dir := filepath.Join(disk, "run")
-	cmd, lines := faultsBench(t, nil, "run", "--tracks", "oracle", "--tasks", "leap_year",
-		"--seeds", "1,2,3,4,5,6", "--parallel", "1", "--out", dir)
-	var stderr strings.Builder
-	var unfill func()
-	for lines.Scan() {
-		stderr.WriteString(lines.Text() + "\n")
-		if strings.HasPrefix(lines.Text(), "[1/6]") && unfill == nil {
-			unfill = faultsFill(t, disk)
-		}
-	}
-	err := cmd.Wait()
-	if unfill == nil {
-		t.Fatalf("no episode finished before the disk was to be filled (%v):\n%s", err, stderr.String())
-	}
-	var exit *exec.ExitError
-	if !errors.As(err, &exit) || exit.ExitCode() != 1 {
-		t.Fatalf("a run whose results disk filled up: %v, want exit 1:\n%s", err, stderr.String())
-	}
-	for _, want := range []string{"no space left on device", "stopped", "bench run --resume " + dir} {
-		if !strings.Contains(stderr.String(), want) {
-			t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
-		}
-	}
+	_, unfill := faultsRunUntilFull(t, nil, disk, dir, "results")
 	faultsCheckTrajectories(t, dir)
 	unfill()
 	if _, stderr, err := runCLI(t, "run", "--resume", dir); err != nil {
@@ -226,4 +182,36 @@ func faultsCheckTrajectories(t *testing.T, dir string) record.Data {
 		}
 	}
 	return data
+}
+
+// faultsRunUntilFull runs the oracle over six seeds of leap_year into dir
+// with env, fills the tmpfs full once the first episode has finished, and
+// checks that the run stopped with exit 1, naming the full disk and how to
+// resume; it returns bench's stderr and the function that empties full.
+func faultsRunUntilFull(t *testing.T, env []string, full, dir, what string) (*strings.Builder, func()) {
+	t.Helper()
+	cmd, lines := faultsBench(t, env, "run", "--tracks", "oracle", "--tasks", "leap_year",
+		"--seeds", "1,2,3,4,5,6", "--parallel", "1", "--out", dir)
+	var stderr strings.Builder
+	var unfill func()
+	for lines.Scan() {
+		stderr.WriteString(lines.Text() + "\n")
+		if strings.HasPrefix(lines.Text(), "[1/6]") && unfill == nil {
+			unfill = faultsFill(t, full)
+		}
+	}
+	err := cmd.Wait()
+	if unfill == nil {
+		t.Fatalf("no episode finished before the disk was to be filled (%v):\n%s", err, stderr.String())
+	}
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 1 {
+		t.Fatalf("a run whose %s disk filled up: %v, want exit 1:\n%s", what, err, stderr.String())
+	}
+	for _, want := range []string{"no space left on device", "stopped", "bench run --resume " + dir} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
+		}
+	}
+	return &stderr, unfill
 }
