@@ -118,9 +118,12 @@ func TestResumeAfterTheServerWentAway(t *testing.T) {
 	var first *modeltest.Server
 	reply := solvingReply(t)
 	first = modeltest.NewOllama(t, modeltest.Always(modeltest.Func(func(modeltest.Request) modeltest.Reply {
-		if served.Add(1) == 2 {
+		switch n := served.Add(1); {
+		case n == 2:
 			go first.Close() // the server dies while it answers the second call
 			return modeltest.Hang()
+		case n > 2:
+			return modeltest.Hang() // a call that got in before Close finished gets no answer either
 		}
 		return reply
 	})))
