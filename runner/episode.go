@@ -168,7 +168,7 @@ func runTrack(ctx context.Context, cfg Config, job Job, traj Trajectory, ep *rec
 		ws.Keep()
 	} else {
 		defer func() {
-			if err := ws.Remove(); err != nil {
+			if err := removeWorkspace(ws); err != nil {
 				kept = ws.Dir // what could not be removed is named in the end event
 				if out.Err == nil {
 					// Left behind, it would fill the disk: the episode is lost.

@@ -73,6 +73,10 @@ func (w *Workspace) Remove() error {
 // removeAll removes a workspace: os.RemoveAll, or a fake in tests.
 var removeAll = os.RemoveAll
 
+// removeWorkspace removes an episode's workspace: its Remove, or a fake in
+// tests.
+var removeWorkspace = (*Workspace).Remove
+
 // Overlay copies the task's sub folder ("solution" or "partial") over dir,
 // replacing the files it holds and leaving the others.
 func Overlay(t tasks.Task, dir, sub string) error {
