@@ -16,6 +16,7 @@ import (
 	"bench/model"
 	"bench/model/modeltest"
 	"bench/record"
+	"bench/scratch"
 	"bench/tasks"
 	"bench/track"
 	"bench/track/tracktest"
@@ -118,7 +119,7 @@ func TestEpisodeTimeoutEndsTheEpisode(t *testing.T) {
 	tracktest.NeedPython(t)
 	// The track solves the task, then waits until its context ends.
 	stall := func(ctx context.Context, env *track.Env) track.Outcome {
-		if err := Overlay(env.Task, env.Dir, "solution"); err != nil {
+		if err := scratch.Overlay(env.Task, env.Dir, "solution"); err != nil {
 			return track.Outcome{Exit: record.ExitError, Err: err}
 		}
 		<-ctx.Done()
@@ -143,7 +144,7 @@ func TestEpisodeGradingTimeout(t *testing.T) {
 	tk := task(t, "leap_year")
 	tk.Timeout = time.Millisecond // no python starts this fast
 	ok := func(ctx context.Context, env *track.Env) track.Outcome {
-		Overlay(env.Task, env.Dir, "solution")
+		scratch.Overlay(env.Task, env.Dir, "solution")
 		return track.Outcome{Exit: record.ExitDone}
 	}
 	cfg := Config{RunID: "r", Tracks: []track.Track{{Name: "ok", Run: ok}}}

@@ -10,12 +10,13 @@ import (
 	"testing"
 
 	"bench/record"
+	"bench/scratch"
 	"bench/tasks"
 	"bench/track"
 )
 
 // fakeFullDisk makes every workspace fail as a full temp disk does.
-func fakeFullDisk(tasks.Task) (*Workspace, error) {
+func fakeFullDisk(tasks.Task) (*scratch.Workspace, error) {
 	return nil, &os.PathError{Op: "mkdirtemp", Path: "/tmp/bench-quick-*", Err: syscall.ENOSPC}
 }
 
@@ -50,9 +51,9 @@ func TestFaultsOfTheMachineAreLost(t *testing.T) {
 	})
 	t.Run("workspace cannot be removed", func(t *testing.T) {
 		// The fake removes the folder (no litter) and says it could not.
-		withFake(t, &removeAll, func(dir string) error {
-			os.RemoveAll(dir)
-			return &os.PathError{Op: "unlinkat", Path: dir + "/x", Err: syscall.EBUSY}
+		withFake(t, &removeWorkspace, func(w *scratch.Workspace) error {
+			w.Remove()
+			return &os.PathError{Op: "unlinkat", Path: w.Dir + "/x", Err: syscall.EBUSY}
 		})
 		ep, traj := runQuick(t, Config{}, doneTrack)
 		if !ep.Lost() || ep.ErrorKind != record.ErrorFault || !strings.Contains(ep.Error, "removing the workspace") {

@@ -7,13 +7,14 @@ import (
 	"strings"
 
 	"bench/record"
+	"bench/scratch"
 	"bench/track"
 )
 
 // Oracle is the track that makes no model call: it overlays the task's
 // solution/ on the workspace. It proves the fixtures and the grading.
 func Oracle(ctx context.Context, env *track.Env) track.Outcome {
-	if err := Overlay(env.Task, env.Dir, "solution"); err != nil {
+	if err := scratch.Overlay(env.Task, env.Dir, "solution"); err != nil {
 		return track.Outcome{Exit: record.ExitError, Err: err}
 	}
 	err := fs.WalkDir(env.Task.FS, "solution", func(name string, d fs.DirEntry, err error) error {

@@ -4,12 +4,11 @@ import (
 	"context"
 	"io"
 	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
 
+	"bench/scratch"
 	"bench/tasks"
 	"bench/track/tracktest"
 )
@@ -20,70 +19,12 @@ func task(t *testing.T, name string) tasks.Task { return tracktest.CourseTask(t,
 // workspace returns a fresh copy of the task, removed after the test.
 func workspace(t *testing.T, tk tasks.Task) string {
 	t.Helper()
-	w, err := NewWorkspace(tk)
+	w, err := scratch.New(tk)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { w.Remove() })
 	return w.Dir
-}
-
-func TestNewWorkspaceCopiesRepoOnly(t *testing.T) {
-	tk := task(t, "parse_date")
-	w, err := NewWorkspace(tk)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	filepath.WalkDir(w.Dir, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			rel, _ := filepath.Rel(w.Dir, p)
-			got = append(got, rel)
-			info, _ := d.Info()
-			if info.Mode().Perm()&0o200 == 0 {
-				t.Errorf("%s is not writable (mode %v)", rel, info.Mode())
-			}
-			want, _ := fs.ReadFile(tk.FS, "repo/"+filepath.ToSlash(rel))
-			have, _ := os.ReadFile(p)
-			if string(want) != string(have) {
-				t.Errorf("%s differs from repo/", rel)
-			}
-		}
-		return nil
-	})
-	if strings.Join(got, " ") != "README.md dateparse.py test_dateparse.py" {
-		t.Errorf("workspace holds %v", got)
-	}
-	if !filepath.IsAbs(w.Dir) {
-		t.Errorf("Dir %q is not absolute", w.Dir)
-	}
-	if err := w.Remove(); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(w.Dir); !os.IsNotExist(err) {
-		t.Errorf("Remove left %s behind", w.Dir)
-	}
-}
-
-func TestOverlay(t *testing.T) {
-	tk := task(t, "leap_year")
-	dir := workspace(t, tk)
-	if err := Overlay(tk, dir, "solution"); err != nil {
-		t.Fatal(err)
-	}
-	got, _ := os.ReadFile(filepath.Join(dir, "leap.py"))
-	if !strings.Contains(string(got), "year % 400 == 0") {
-		t.Error("the solution was not overlaid")
-	}
-	if _, err := os.Stat(filepath.Join(dir, "test_leap.py")); err != nil {
-		t.Error("the overlay removed a file it does not hold")
-	}
-	if err := Overlay(tk, dir, "partial"); err == nil || !strings.Contains(err.Error(), "no partial/ folder") {
-		t.Errorf("overlaying a missing partial/: err = %v", err)
-	}
-	if err := Overlay(tk, dir, "../repo"); err == nil {
-		t.Error("Overlay accepted a folder other than solution or partial")
-	}
 }
 
 // TestVerifyCourseTasks runs the oracle check of the four course tasks,

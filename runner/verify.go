@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"bench/scratch"
 	"bench/tasks"
 )
 
@@ -123,13 +124,13 @@ func judge(name string, g GradeResult, err error, ok func() (bool, string)) Chec
 // gradeOverlay grades a fresh copy of repo/ with the folder sub overlaid
 // ("" for none), removing the copy afterwards.
 func gradeOverlay(ctx context.Context, t tasks.Task, sub string) (GradeResult, error) {
-	w, err := NewWorkspace(t)
+	w, err := scratch.New(t)
 	if err != nil {
 		return GradeResult{}, err
 	}
 	defer w.Remove()
 	if sub != "" {
-		if err := Overlay(t, w.Dir, sub); err != nil {
+		if err := scratch.Overlay(t, w.Dir, sub); err != nil {
 			return GradeResult{}, err
 		}
 	}
