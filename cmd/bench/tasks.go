@@ -12,8 +12,8 @@ import (
 
 	"bench/internal/suggest"
 	"bench/internal/table"
-	"bench/runner"
 	"bench/tasks"
+	"bench/verify"
 
 	"github.com/urfave/cli/v2"
 )
@@ -184,7 +184,7 @@ func verifyTasks(c *cli.Context) error {
 	var failed []string
 	var rows [][]string
 	for _, t := range selected {
-		v := runner.Verify(c.Context, t)
+		v := verify.Task(c.Context, t)
 		v.Checks = append(v.Checks, designCheck(t))
 		for _, ch := range v.Checks {
 			result := "ok"
@@ -219,16 +219,16 @@ func verifyTasks(c *cli.Context) error {
 
 // designCheck is the check that the task's text is written: no field
 // still holds a placeholder of bench tasks new.
-func designCheck(t tasks.Task) runner.Check {
+func designCheck(t tasks.Task) verify.Check {
 	ph := t.Placeholders()
 	if len(ph) == 0 {
-		return runner.Check{Name: "text written", OK: true, Detail: "title and instruction hold no TODO"}
+		return verify.Check{Name: "text written", OK: true, Detail: "title and instruction hold no TODO"}
 	}
-	return runner.Check{Name: "text written", Detail: fmt.Sprintf("%s still %s TODO in task.toml: say what is broken", strings.Join(ph, " and "), map[bool]string{true: "begins with", false: "begin with"}[len(ph) == 1])}
+	return verify.Check{Name: "text written", Detail: fmt.Sprintf("%s still %s TODO in task.toml: say what is broken", strings.Join(ph, " and "), map[bool]string{true: "begins with", false: "begin with"}[len(ph) == 1])}
 }
 
 // describeFailure names a failed task and its failed checks.
-func describeFailure(v runner.Verification) string {
+func describeFailure(v verify.Verification) string {
 	var bad []string
 	for _, ch := range v.Checks {
 		if !ch.OK {
