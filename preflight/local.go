@@ -7,9 +7,9 @@ import (
 	"strings"
 	"time"
 
-	"bench/runner"
 	"bench/tasks"
 	"bench/testrun"
+	"bench/verify"
 )
 
 // pythonCheck runs `python3 --version`: the tasks' tests need it.
@@ -29,12 +29,12 @@ func pythonCheck(ctx context.Context) Check {
 	return Check{Name: Python, Status: Pass, Text: strings.TrimSpace(string(out))}
 }
 
-// tasksCheck runs the oracle check (runner.VerifyAll, in parallel and
+// tasksCheck runs the oracle check (verify.All, in parallel and
 // cached) of every task: a run whose fixtures do not fail and pass as
 // designed measures nothing.
 func tasksCheck(ctx context.Context, taskList []tasks.Task) Check {
 	var bad []string
-	for i, v := range runner.VerifyAll(ctx, taskList, runner.DefaultVerifyCache()) {
+	for i, v := range verify.All(ctx, taskList, verify.DefaultCache()) {
 		t := taskList[i]
 		if v.OK() {
 			continue
