@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"bench/detect"
+	"bench/oracle"
 	"bench/record"
 	"bench/track"
 )
@@ -49,7 +50,7 @@ func runJob(t *testing.T, cfg Config, name, word string) (record.Episode, *memTr
 }
 
 func TestEpisodeOraclePasses(t *testing.T) {
-	fn, env := spy(Oracle)
+	fn, env := spy(oracle.Oracle)
 	ep, traj := runJob(t, Config{Tracks: []track.Track{{Name: "oracle", Run: fn}}}, "parse_date", "oracle")
 	if !ep.Passed || ep.ExitReason != record.ExitDone || ep.Error != "" {
 		t.Fatalf("oracle episode: passed %v, exit %q, error %q", ep.Passed, ep.ExitReason, ep.Error)
@@ -78,7 +79,7 @@ func TestEpisodeOraclePasses(t *testing.T) {
 }
 
 func TestEpisodeKeepsWorkspace(t *testing.T) {
-	fn, env := spy(Oracle)
+	fn, env := spy(oracle.Oracle)
 	ep, traj := runJob(t, Config{Keep: true, Tracks: []track.Track{{Name: "oracle", Run: fn}}}, "leap_year", "oracle")
 	t.Cleanup(func() { os.RemoveAll(env.Dir) })
 	if end := traj.last(); end.Path != env.Dir {
@@ -168,14 +169,14 @@ func TestEpisodePosture(t *testing.T) {
 		{"on", PostureCoding, true},
 	}
 	for _, c := range cases {
-		fn, env := spy(Oracle) // registered as the agent, the one track that takes a posture
+		fn, env := spy(oracle.Oracle) // registered as the agent, the one track that takes a posture
 		ep, _ := runJob(t, Config{Posture: c.posture, Tracks: []track.Track{{Name: "agent", Run: fn, UsesPosture: true}}}, "parse_date", "agent")
 		if ep.Posture != c.label || (env.Guidance == detect.GuidanceFor(env.Snapshot != "")) != c.guidance || (env.Guidance != "") != c.guidance {
 			t.Errorf("posture %s: recorded %q, guidance given %v; want %q, %v", c.posture, ep.Posture, env.Guidance != "", c.label, c.guidance)
 		}
 	}
 	// Tracks that take no posture record none, whatever --posture says.
-	fn, env := spy(Oracle)
+	fn, env := spy(oracle.Oracle)
 	ep, _ := runJob(t, Config{Posture: "on", Tracks: []track.Track{{Name: "oracle", Run: fn}}}, "parse_date", "oracle")
 	if ep.Posture != "" || env.Guidance != "" {
 		t.Errorf("oracle with --posture on: recorded %q, guidance given %v", ep.Posture, env.Guidance != "")
