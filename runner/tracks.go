@@ -8,6 +8,7 @@ import (
 
 	"bench/hybrid"
 	"bench/loop"
+	"bench/oracle"
 	"bench/track"
 	"bench/trackfacts"
 	"bench/workflow"
@@ -22,7 +23,7 @@ var tracks = []track.Track{
 		ComparedTo: trackfacts.ComparedTo(trackfacts.Hybrid), Prompts: hybrid.Prompts()},
 	{Name: trackfacts.Agent, Run: loop.Agent, NeedsModel: true, UsesTools: true, UsesPosture: true,
 		ComparedTo: trackfacts.ComparedTo(trackfacts.Agent), Prompts: loop.Prompts()},
-	{Name: trackfacts.Oracle, Run: Oracle},
+	{Name: trackfacts.Oracle, Run: oracle.Oracle},
 }
 
 // Tracks returns the registry of tracks, in table order.
