@@ -40,8 +40,8 @@ func LoadTask(t testing.TB, fsys fs.FS, name string) tasks.Task {
 
 // Fixture copies the repo/ of an embedded course task into a fresh temp
 // workspace and returns an episode environment on it, recording into a
-// FakeRecorder. (runner.NewWorkspace does the same, but runner imports the
-// tracks this package serves.)
+// FakeRecorder. (scratch.New makes the same copy for an episode; here the
+// test's own temp dir holds it, so the testing package removes it.)
 func Fixture(t testing.TB, name string, chat model.Chatter) (*track.Env, *FakeRecorder) {
 	t.Helper()
 	task := CourseTask(t, name)
