@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"bench/lesson"
 	"bench/record"
-	"bench/report/predict"
 )
 
 // DesignRow is what each track did on a group of tasks of one design: the
@@ -93,7 +93,7 @@ func designRows(inputs []*input, rows []Row) []DesignRow {
 		return base, len(base.Tasks) > 0
 	}
 	var out []DesignRow
-	for q := range predict.Questions {
+	for q := range lesson.Questions {
 		for _, ans := range []string{"no", "yes"} {
 			if r, ok := group(DesignRow{Question: q + 1, Answer: ans}, func(d taskDesign) bool { return (d.answers[q] == 'y') == (ans == "yes") }); ok {
 				out = append(out, r)
@@ -132,7 +132,7 @@ func designsOf(inputs []*input) map[string]taskDesign {
 // the tasks designed "no" and "yes", and one table of the archetypes.
 func designTables(rep *Report) []table {
 	var ts []table
-	for q, text := range predict.Questions {
+	for q, text := range lesson.Questions {
 		ts = append(ts, designTable(rep, fmt.Sprintf("Q%d by designed answer (counted episodes of the tasks of each answer, pooled per track): %s", q+1, text), "answer",
 			func(r DesignRow) (string, bool) { return fmt.Sprintf("Q%d %s", q+1, r.Answer), r.Question == q+1 }))
 	}

@@ -15,6 +15,7 @@ import (
 	"golang.org/x/term"
 
 	"bench/internal/suggest"
+	"bench/lesson"
 	"bench/report/predict"
 	"bench/tasks"
 )
@@ -96,7 +97,7 @@ func runPredict(c *cli.Context) error {
 
 // unansweredTasks lists the selected tasks without an --answer, and refuses
 // an --answer for a task that is not selected.
-func unansweredTasks(selected []tasks.Task, given map[string]predict.Answers) ([]string, error) {
+func unansweredTasks(selected []tasks.Task, given map[string]lesson.Answers) ([]string, error) {
 	var names, unanswered []string
 	for _, t := range selected {
 		names = append(names, t.Name)
@@ -113,15 +114,15 @@ func unansweredTasks(selected []tasks.Task, given map[string]predict.Answers) ([
 }
 
 // parseAnswerFlags reads --answer TASK=yyn values.
-func parseAnswerFlags(values []string) (map[string]predict.Answers, error) {
-	given := map[string]predict.Answers{}
+func parseAnswerFlags(values []string) (map[string]lesson.Answers, error) {
+	given := map[string]lesson.Answers{}
 	for _, v := range values {
 		task, letters, ok := strings.Cut(v, "=")
 		task = strings.TrimSpace(task)
 		if !ok || task == "" {
 			return nil, usagef("--answer %q: want TASK=yyn, one letter y or n per question", v)
 		}
-		a, err := predict.ParseAnswers(letters)
+		a, err := lesson.Parse(letters)
 		if err != nil {
 			return nil, usagef("--answer %s: %v", v, err)
 		}
@@ -152,11 +153,11 @@ func predictTasks(c *cli.Context) ([]tasks.Task, error) {
 
 // askAnswers asks the three questions about a task, repeating a question
 // until it gets y or n.
-func askAnswers(w io.Writer, in *bufio.Reader, t tasks.Task) (predict.Answers, error) {
+func askAnswers(w io.Writer, in *bufio.Reader, t tasks.Task) (lesson.Answers, error) {
 	fmt.Fprintf(w, "%s: %s\n  the workflow sends %s and the test output; the tests are %s\n", t.Name, t.Title, t.Source, strings.Join(t.TestFiles, ", "))
 	task := t.Name
 	var yes [3]bool
-	for i, q := range predict.Questions {
+	for i, q := range lesson.Questions {
 		for {
 			fmt.Fprintf(w, "  %d. %s [y/n] ", i+1, q)
 			line, err := in.ReadString('\n')
@@ -168,7 +169,7 @@ func askAnswers(w io.Writer, in *bufio.Reader, t tasks.Task) (predict.Answers, e
 			default:
 				if err != nil {
 					fmt.Fprintln(w)
-					return predict.Answers{}, fmt.Errorf("input ended before question %d about %s was answered; nothing was written", i+1, task)
+					return lesson.Answers{}, fmt.Errorf("input ended before question %d about %s was answered; nothing was written", i+1, task)
 				}
 				fmt.Fprintln(w, "     please answer y or n")
 				continue
@@ -176,7 +177,7 @@ func askAnswers(w io.Writer, in *bufio.Reader, t tasks.Task) (predict.Answers, e
 			break
 		}
 	}
-	return predict.Answers{PointsAtEveryLine: yes[0], OneBlindEdit: yes[1], ContextSuffices: yes[2]}, nil
+	return lesson.FromList(yes), nil
 }
 
 // printPredictions shows what was written and what to do next.
@@ -190,10 +191,10 @@ func printPredictions(w io.Writer, path string, f predict.File) error {
 	return err
 }
 
-// numberedQuestions lists predict.Questions for help texts.
+// numberedQuestions lists lesson.Questions for help texts.
 func numberedQuestions() string {
 	var b strings.Builder
-	for i, q := range predict.Questions {
+	for i, q := range lesson.Questions {
 		fmt.Fprintf(&b, "  %d. %s\n", i+1, q)
 	}
 	return b.String()
@@ -210,7 +211,7 @@ func designedAnswers() string {
 	var parts []string
 	for _, name := range tasks.Course {
 		if i := slices.IndexFunc(course, func(t tasks.Task) bool { return t.Name == name }); i >= 0 {
-			parts = append(parts, name+"="+course[i].AnswersString())
+			parts = append(parts, name+"="+course[i].Answers.String())
 		}
 	}
 	return strings.Join(parts, ",")

@@ -119,7 +119,7 @@ func describe(t tasks.Task) (taskInfo, error) {
 	return taskInfo{
 		Name: t.Name, Course: tasks.InCourse(t.Name), Title: t.Title, Files: files, Tests: len(t.Tests), TestNames: t.Tests,
 		Source: t.Source, TestFiles: t.TestFiles, TestCmd: t.TestCmd, Timeout: t.Timeout.String(),
-		Partial: t.PartialExpect != "", Archetype: t.Archetype, Answers: t.Answers, Framework: t.Framework,
+		Partial: t.PartialExpect != "", Archetype: t.Archetype, Answers: t.Answers.List(), Framework: t.Framework,
 	}, nil
 }
 
@@ -151,7 +151,7 @@ func listTasks(c *cli.Context) error {
 	}
 	rows := make([][]string, len(all))
 	for i, t := range all {
-		rows[i] = []string{t.Name, courseMark(t.Name), t.Framework, t.Archetype, t.AnswersString(), strconv.Itoa(len(t.Tests)), t.Source, t.Title}
+		rows[i] = []string{t.Name, courseMark(t.Name), t.Framework, t.Archetype, t.Answers.String(), strconv.Itoa(len(t.Tests)), t.Source, t.Title}
 	}
 	return table.Write(c.App.Writer, format, []string{"task", "course", "framework", "archetype", "answers", "tests", "source", "title"}, rows)
 }
