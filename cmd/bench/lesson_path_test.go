@@ -108,7 +108,7 @@ func TestTasksMarksTheCourse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var infos []taskInfo
+	var infos []tasks.Info
 	if err := json.Unmarshal([]byte(js), &infos); err != nil {
 		t.Fatal(err)
 	}
