@@ -39,7 +39,7 @@ func predictCommand() *cli.Command {
 			"the task needs an agent (\"agent\"). Give the answers with --answer TASK=yyn, or run on a\n" +
 			"terminal to be asked. After the run, bench check --predictions FILE RUN_DIR scores them.\n\n" +
 			"Example (the lesson's four tasks, answered as they were designed):\n" +
-			"  bench predict --out predictions.json --answer " + designedAnswers(),
+			"  bench predict --out predictions.json --answer " + courseAnswers(),
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Value: "predictions.json", Usage: "write the predictions to `FILE`"},
 			&cli.StringFlag{Name: "tasks", Aliases: []string{"task"}, Usage: "comma-separated task names, or one, or all (default: those bench run takes)"},
@@ -200,19 +200,11 @@ func numberedQuestions() string {
 	return b.String()
 }
 
-// designedAnswers is the --answer value that answers each course task as
-// it was designed, in the lesson's order (parse_date=nny,slugify=yyy,…),
-// read from the tasks themselves so that the example cannot drift.
-func designedAnswers() string {
-	course, err := tasks.Load(tasks.Embedded())
+// courseAnswers is the help's --answer example (tasks.CourseAnswers).
+func courseAnswers() string {
+	a, err := tasks.CourseAnswers()
 	if err != nil {
 		return "TASK=yyn" // the embedded tasks are checked by their own tests
 	}
-	var parts []string
-	for _, name := range tasks.Course {
-		if i := slices.IndexFunc(course, func(t tasks.Task) bool { return t.Name == name }); i >= 0 {
-			parts = append(parts, name+"="+course[i].Answers.String())
-		}
-	}
-	return strings.Join(parts, ",")
+	return a
 }
