@@ -6,6 +6,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"bench/internal/inert"
 	"bench/internal/table"
 	"bench/report/predict"
 )
@@ -57,7 +58,9 @@ func runCheck(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	showWarn(c.App.ErrWriter, agg.Warnings())
+	for _, w := range agg.Warnings() {
+		fmt.Fprintln(c.App.ErrWriter, "warning:", inert.Line(w)) // a warning can quote a skipped line's bytes
+	}
 	rep := agg.Report()
 	score, err := predict.Check(file, rep.Observed())
 	if err != nil {
