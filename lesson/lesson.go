@@ -66,3 +66,13 @@ func (a Answers) String() string {
 	}
 	return b.String()
 }
+
+// Numbered lists the questions one a line, numbered from 1 and indented
+// by two spaces, for help texts.
+func Numbered() string {
+	var b strings.Builder
+	for i, q := range Questions {
+		fmt.Fprintf(&b, "  %d. %s\n", i+1, q)
+	}
+	return b.String()
+}
