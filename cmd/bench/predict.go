@@ -5,16 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"os"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
 	"golang.org/x/term"
 
-	"bench/internal/suggest"
 	"bench/lesson"
 	"bench/report/predict"
 	"bench/tasks"
@@ -34,7 +31,7 @@ func predictCommand() *cli.Command {
 		Name:      "predict",
 		Usage:     "write down, before a run, whether each task needs an agent",
 		ArgsUsage: " ",
-		Description: "For each task, answer three questions with y or n:\n" + numberedQuestions() +
+		Description: "For each task, answer three questions with y or n:\n" + lesson.Numbered() +
 			"All three yes predicts that the fixed workflow is enough (\"workflow\"); anything else that\n" +
 			"the task needs an agent (\"agent\"). Give the answers with --answer TASK=yyn, or run on a\n" +
 			"terminal to be asked. After the run, bench check --predictions FILE RUN_DIR scores them.\n\n" +
@@ -55,17 +52,17 @@ func runPredict(c *cli.Context) error {
 	if c.NArg() > 0 {
 		return usagef("predict takes no arguments (got %q); name tasks with --tasks", c.Args().Slice())
 	}
-	given, err := parseAnswerFlags(c.StringSlice("answer"))
+	given, err := predict.ParseAnswerFlags(c.StringSlice("answer"))
 	if err != nil {
-		return err
+		return usage(err)
 	}
 	selected, err := predictTasks(c)
 	if err != nil {
 		return err
 	}
-	unanswered, err := unansweredTasks(selected, given)
+	unanswered, err := predict.Unanswered(tasks.Names(selected), given)
 	if err != nil {
-		return err
+		return usage(err)
 	}
 	out := c.String("out")
 	if err := checkOutFile("--out", out); err != nil {
@@ -77,13 +74,13 @@ func runPredict(c *cli.Context) error {
 	if len(unanswered) > 0 && !predictIsTerminal(c.App.Reader) {
 		return usagef("no answers for %s: give --answer TASK=yyn for each (y or n to each of the three questions in bench predict --help), or run bench predict on a terminal to be asked", strings.Join(unanswered, ", "))
 	}
-
 	file := predict.File{BenchVersion: version()}
 	in := bufio.NewReader(c.App.Reader)
 	for _, t := range selected {
 		answers, ok := given[t.Name]
 		if !ok {
-			if answers, err = askAnswers(c.App.Writer, in, t); err != nil {
+			intro := fmt.Sprintf("%s: %s\n  the workflow sends %s and the test output; the tests are %s", t.Name, t.Title, t.Source, strings.Join(t.TestFiles, ", "))
+			if answers, err = predict.Ask(c.App.Writer, in, t.Name, intro); err != nil {
 				return err
 			}
 		}
@@ -92,50 +89,11 @@ func runPredict(c *cli.Context) error {
 	if err := predict.Save(out, file, c.Bool("force")); err != nil {
 		return err
 	}
-	return printPredictions(c.App.Writer, out, file)
-}
-
-// unansweredTasks lists the selected tasks without an --answer, and refuses
-// an --answer for a task that is not selected.
-func unansweredTasks(selected []tasks.Task, given map[string]lesson.Answers) ([]string, error) {
-	var names, unanswered []string
-	for _, t := range selected {
-		names = append(names, t.Name)
-		if _, ok := given[t.Name]; !ok {
-			unanswered = append(unanswered, t.Name)
-		}
-	}
-	for _, task := range slices.Sorted(maps.Keys(given)) {
-		if !slices.Contains(names, task) {
-			return nil, usagef("--answer %s=…: %s is not among the tasks to predict%s (%s)", task, task, suggest.DidYouMean(task, names, ""), strings.Join(names, ", "))
-		}
-	}
-	return unanswered, nil
-}
-
-// parseAnswerFlags reads --answer TASK=yyn values.
-func parseAnswerFlags(values []string) (map[string]lesson.Answers, error) {
-	given := map[string]lesson.Answers{}
-	for _, v := range values {
-		task, letters, ok := strings.Cut(v, "=")
-		task = strings.TrimSpace(task)
-		if !ok || task == "" {
-			return nil, usagef("--answer %q: want TASK=yyn, one letter y or n per question", v)
-		}
-		a, err := lesson.Parse(letters)
-		if err != nil {
-			return nil, usagef("--answer %s: %v", v, err)
-		}
-		if _, dup := given[task]; dup {
-			return nil, usagef("--answer: task %s is answered twice", task)
-		}
-		given[task] = a
-	}
-	return given, nil
+	return predict.WriteSaved(c.App.Writer, out, file)
 }
 
 // predictTasks is the tasks to predict: those named by --tasks, else those
-// bench run takes by default (pickRunTasks).
+// bench run takes by default (tasks.PickForRun).
 func predictTasks(c *cli.Context) ([]tasks.Task, error) {
 	all, err := loadTasks(tasksDir(c))
 	if err != nil {
@@ -149,55 +107,6 @@ func predictTasks(c *cli.Context) ([]tasks.Task, error) {
 		return nil, errors.New("no tasks to predict")
 	}
 	return selected, nil
-}
-
-// askAnswers asks the three questions about a task, repeating a question
-// until it gets y or n.
-func askAnswers(w io.Writer, in *bufio.Reader, t tasks.Task) (lesson.Answers, error) {
-	fmt.Fprintf(w, "%s: %s\n  the workflow sends %s and the test output; the tests are %s\n", t.Name, t.Title, t.Source, strings.Join(t.TestFiles, ", "))
-	task := t.Name
-	var yes [3]bool
-	for i, q := range lesson.Questions {
-		for {
-			fmt.Fprintf(w, "  %d. %s [y/n] ", i+1, q)
-			line, err := in.ReadString('\n')
-			switch strings.ToLower(strings.TrimSpace(line)) {
-			case "y", "yes":
-				yes[i] = true
-			case "n", "no":
-				yes[i] = false
-			default:
-				if err != nil {
-					fmt.Fprintln(w)
-					return lesson.Answers{}, fmt.Errorf("input ended before question %d about %s was answered; nothing was written", i+1, task)
-				}
-				fmt.Fprintln(w, "     please answer y or n")
-				continue
-			}
-			break
-		}
-	}
-	return lesson.FromList(yes), nil
-}
-
-// printPredictions shows what was written and what to do next.
-func printPredictions(w io.Writer, path string, f predict.File) error {
-	var b strings.Builder
-	for _, p := range f.Predictions {
-		fmt.Fprintf(&b, "%-16s %s  %s\n", p.Task, p.Answers, p.Prediction)
-	}
-	fmt.Fprintf(&b, "wrote %d predictions to %s; after the run: bench check --predictions %s RUN_DIR\n", len(f.Predictions), path, path)
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
-// numberedQuestions lists lesson.Questions for help texts.
-func numberedQuestions() string {
-	var b strings.Builder
-	for i, q := range lesson.Questions {
-		fmt.Fprintf(&b, "  %d. %s\n", i+1, q)
-	}
-	return b.String()
 }
 
 // courseAnswers is the help's --answer example (tasks.CourseAnswers).
