@@ -8,6 +8,7 @@ import (
 
 	"bench/internal/inert"
 	"bench/internal/table"
+	"bench/report/output"
 	"bench/report/predict"
 )
 
@@ -54,7 +55,7 @@ func runCheck(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	agg, err := readAggregate(dirs)
+	agg, err := output.Read(dirs)
 	if err != nil {
 		return err
 	}

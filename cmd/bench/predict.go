@@ -13,6 +13,7 @@ import (
 	"golang.org/x/term"
 
 	"bench/lesson"
+	"bench/report/output"
 	"bench/report/predict"
 	"bench/tasks"
 )
@@ -65,7 +66,7 @@ func runPredict(c *cli.Context) error {
 		return usage(err)
 	}
 	out := c.String("out")
-	if err := checkOutFile("--out", out); err != nil {
+	if err := output.CheckOutFile("--out", out); err != nil {
 		return err
 	}
 	if _, err := os.Stat(out); err == nil && !c.Bool("force") {

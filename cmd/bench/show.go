@@ -8,6 +8,7 @@ import (
 
 	"bench/cause"
 	"bench/record"
+	"bench/report/output"
 	"bench/report/transcript"
 	"bench/runner"
 )
@@ -57,7 +58,7 @@ func showAction(c *cli.Context) error {
 	}
 	data, err := record.Read(args[0])
 	if err != nil {
-		return withRunsInside(args[0], err)
+		return output.WithRunsInside(args[0], err)
 	}
 	req := transcript.Request{Filter: transcript.Filter{Task: c.String("task"), Track: c.String("track"), Model: c.String("model")},
 		Format: format, Full: c.Bool("full"), Explain: explain}
