@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"math"
 	"strings"
 
@@ -10,6 +9,7 @@ import (
 
 	"bench/internal/words"
 	"bench/report"
+	"bench/report/output"
 	"bench/report/paired"
 )
 
@@ -35,7 +35,7 @@ func compareCommand() *cli.Command {
 			"  bench compare results/lesson results/posture-on\n" +
 			"  bench compare results/main results/branch --fail-on regression --max-drop 0.1 --format markdown",
 		Flags: []cli.Flag{
-			formatFlag("text", "markdown", "csv", "json"),
+			formatFlag(output.CompareFormats...),
 			&cli.Float64Flag{Name: "alpha", Value: report.Alpha, Usage: "significance level: a change with p below it is shown, else \"~\""},
 			&cli.Float64Flag{Name: "effect", Usage: "the change in pass rate (0 to 1) the seeds needed are powered for; default the observed one"},
 			&cli.StringFlag{Name: "fail-on", Usage: "\"regression\": exit 1 when the new run regressed (the reasons are printed), 0 otherwise"},
@@ -63,15 +63,15 @@ func compareAction(c *cli.Context) error {
 	if err != nil {
 		return cli.Exit(err.Error(), 2)
 	}
-	write, err := compareWriter(c.String("format"))
+	write, err := output.CompareWriter(c.String("format"))
+	if err != nil {
+		return usage(err)
+	}
+	old, err := output.Read(dirs[:1])
 	if err != nil {
 		return err
 	}
-	old, err := readAggregate(dirs[:1])
-	if err != nil {
-		return err
-	}
-	new, err := readAggregate(dirs[1:])
+	new, err := output.Read(dirs[1:])
 	if err != nil {
 		return err
 	}
@@ -142,19 +142,4 @@ func gateOptions(c *cli.Context) (*paired.GateOptions, error) {
 		o.MaxTokenRise = &v
 	}
 	return &o, nil
-}
-
-// compareWriter returns the renderer of a compare --format value.
-func compareWriter(format string) (func(io.Writer, report.Comparison) error, error) {
-	switch strings.ToLower(strings.TrimSpace(format)) {
-	case "text":
-		return report.WriteCompareText, nil
-	case "markdown", "md":
-		return report.WriteCompareMarkdown, nil
-	case "csv":
-		return report.WriteCompareCSV, nil
-	case "json":
-		return report.WriteCompareJSON, nil
-	}
-	return nil, usagef("unknown --format %q: want one of %s", format, strings.Join(reportFormats, ", "))
 }
