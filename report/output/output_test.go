@@ -70,3 +70,23 @@ func TestCheckOutFile(t *testing.T) {
 		t.Error("CheckPlot")
 	}
 }
+
+// TestWriteMisses: text and Markdown end with why each miss missed, in
+// their own style; CSV and JSON keep their shapes, and no miss writes nothing.
+func TestWriteMisses(t *testing.T) {
+	for format, want := range map[string]string{
+		"text":     "\nWhy the misses missed (the causes of the failures; docs/RESULTS.md lists them):\n  a\n  b\n",
+		"markdown": "\n## Why the misses missed\n\n- a\n- b\n",
+		"csv":      "",
+		"json":     "",
+	} {
+		var b strings.Builder
+		if err := writeMisses(&b, []string{"a", "b"}, format); err != nil || b.String() != want {
+			t.Errorf("%s: %q, %v; want %q", format, b.String(), err, want)
+		}
+	}
+	var b strings.Builder
+	if err := writeMisses(&b, nil, "text"); err != nil || b.Len() != 0 {
+		t.Errorf("no misses: %q", b.String())
+	}
+}
