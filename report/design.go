@@ -41,7 +41,10 @@ type DesignCount struct {
 }
 
 // taskDesign is a task's archetype and designed answers, as run.json records them.
-type taskDesign struct{ archetype, answers string }
+type taskDesign struct {
+	archetype string
+	answers   lesson.Answers
+}
 
 // designRows groups the rows by the tasks' designs: for each question, the
 // tasks answered no and those answered yes; then each archetype, by name.
@@ -95,7 +98,7 @@ func designRows(inputs []*input, rows []Row) []DesignRow {
 	var out []DesignRow
 	for q := range lesson.Questions {
 		for _, ans := range []string{"no", "yes"} {
-			if r, ok := group(DesignRow{Question: q + 1, Answer: ans}, func(d taskDesign) bool { return (d.answers[q] == 'y') == (ans == "yes") }); ok {
+			if r, ok := group(DesignRow{Question: q + 1, Answer: ans}, func(d taskDesign) bool { return d.answers.List()[q] == (ans == "yes") }); ok {
 				out = append(out, r)
 			}
 		}
@@ -119,10 +122,11 @@ func designsOf(inputs []*input) map[string]taskDesign {
 	designs := map[string]taskDesign{}
 	for _, in := range inputs {
 		for _, ref := range in.run.Tasks {
-			if _, seen := designs[ref.Name]; seen || len(ref.Answers) != 3 || strings.Trim(ref.Answers, "yn") != "" {
+			answers, err := lesson.Parse(ref.Answers)
+			if _, seen := designs[ref.Name]; seen || err != nil {
 				continue
 			}
-			designs[ref.Name] = taskDesign{archetype: cmp.Or(ref.Archetype, "(none)"), answers: ref.Answers}
+			designs[ref.Name] = taskDesign{archetype: cmp.Or(ref.Archetype, "(none)"), answers: answers}
 		}
 	}
 	return designs
