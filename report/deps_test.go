@@ -7,9 +7,9 @@ import (
 )
 
 // reportMayImport are the packages of this module the report and its views
-// may depend on: the results format, the track facts, the internal helpers
-// and themselves.
-var reportMayImport = []string{"bench/record", "bench/trackfacts", "bench/internal/", "bench/report"}
+// may depend on: the results format, the track facts, the lesson's
+// questions, the internal helpers and themselves.
+var reportMayImport = []string{"bench/record", "bench/trackfacts", "bench/lesson", "bench/internal/", "bench/report"}
 
 // executionModules are modules only the code that runs episodes needs: the
 // sandbox, the model clients, the token counter, the task loader, the CLI.

@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"bench/lesson"
 	"bench/record"
-	"bench/report/predict"
 )
 
 // DesignRow is what each track did on a group of tasks of one design: the
@@ -41,7 +41,10 @@ type DesignCount struct {
 }
 
 // taskDesign is a task's archetype and designed answers, as run.json records them.
-type taskDesign struct{ archetype, answers string }
+type taskDesign struct {
+	archetype string
+	answers   lesson.Answers
+}
 
 // designRows groups the rows by the tasks' designs: for each question, the
 // tasks answered no and those answered yes; then each archetype, by name.
@@ -93,9 +96,9 @@ func designRows(inputs []*input, rows []Row) []DesignRow {
 		return base, len(base.Tasks) > 0
 	}
 	var out []DesignRow
-	for q := range predict.Questions {
+	for q := range lesson.Questions {
 		for _, ans := range []string{"no", "yes"} {
-			if r, ok := group(DesignRow{Question: q + 1, Answer: ans}, func(d taskDesign) bool { return (d.answers[q] == 'y') == (ans == "yes") }); ok {
+			if r, ok := group(DesignRow{Question: q + 1, Answer: ans}, func(d taskDesign) bool { return d.answers.List()[q] == (ans == "yes") }); ok {
 				out = append(out, r)
 			}
 		}
@@ -119,10 +122,11 @@ func designsOf(inputs []*input) map[string]taskDesign {
 	designs := map[string]taskDesign{}
 	for _, in := range inputs {
 		for _, ref := range in.run.Tasks {
-			if _, seen := designs[ref.Name]; seen || len(ref.Answers) != 3 || strings.Trim(ref.Answers, "yn") != "" {
+			answers, err := lesson.Parse(ref.Answers)
+			if _, seen := designs[ref.Name]; seen || err != nil {
 				continue
 			}
-			designs[ref.Name] = taskDesign{archetype: cmp.Or(ref.Archetype, "(none)"), answers: ref.Answers}
+			designs[ref.Name] = taskDesign{archetype: cmp.Or(ref.Archetype, "(none)"), answers: answers}
 		}
 	}
 	return designs
@@ -132,7 +136,7 @@ func designsOf(inputs []*input) map[string]taskDesign {
 // the tasks designed "no" and "yes", and one table of the archetypes.
 func designTables(rep *Report) []table {
 	var ts []table
-	for q, text := range predict.Questions {
+	for q, text := range lesson.Questions {
 		ts = append(ts, designTable(rep, fmt.Sprintf("Q%d by designed answer (counted episodes of the tasks of each answer, pooled per track): %s", q+1, text), "answer",
 			func(r DesignRow) (string, bool) { return fmt.Sprintf("Q%d %s", q+1, r.Answer), r.Question == q+1 }))
 	}

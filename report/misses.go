@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"bench/lesson"
 	"bench/record"
 	"bench/report/predict"
 )
@@ -88,7 +89,7 @@ func (rep *Report) failedBy(task, model, track string) string {
 func blame(info record.CauseInfo) string {
 	switch {
 	case info.Question > 0:
-		return fmt.Sprintf("question %d was no (%s)", info.Question, predict.Questions[info.Question-1])
+		return fmt.Sprintf("question %d was no (%s)", info.Question, lesson.Questions[info.Question-1])
 	case info.Blames == record.BlamesTrack:
 		return "its write-back rule, not the task"
 	case info.Blames == record.BlamesModel:

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"bench/lesson"
 	"bench/report/predict"
 	"time"
 )
@@ -21,7 +22,7 @@ func TestExplainMissesEachWay(t *testing.T) {
 		{Task: "d", Track: "workflow", N: 2, CausesAbsent: 2},
 	}}
 	row := func(task, answers, observed string, right bool) predict.Row {
-		a, err := predict.ParseAnswers(answers)
+		a, err := lesson.Parse(answers)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -122,7 +122,7 @@ func TaskRefs(ts []tasks.Task) ([]record.TaskRef, error) {
 		if err != nil {
 			return nil, fmt.Errorf("checksumming task %s: %w", t.Name, err)
 		}
-		refs = append(refs, record.TaskRef{Name: t.Name, Checksum: sum, Archetype: t.Archetype, Answers: t.AnswersString(), Origin: cmp.Or(t.Origin, record.OriginBuiltin)})
+		refs = append(refs, record.TaskRef{Name: t.Name, Checksum: sum, Archetype: t.Archetype, Answers: t.Answers.String(), Origin: cmp.Or(t.Origin, record.OriginBuiltin)})
 	}
 	return refs, nil
 }

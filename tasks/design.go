@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"bench/lesson"
 )
 
 // Frameworks a task's tests may use (task.toml's framework field).
@@ -11,13 +13,6 @@ const (
 	FrameworkUnittest = "unittest" // python3 -m unittest -v; the default
 	FrameworkGo       = "go"       // go test -json
 )
-
-// Questions are the three criteria the answers field answers, in order.
-var Questions = [3]string{
-	"Does the first test failure point at every line that must change?",
-	"Will one edit, made without seeing its result, make all the tests pass?",
-	"Is everything the fix needs in the error output and the one source file the workflow sends?",
-}
 
 var kebab = regexp.MustCompile(`^[a-z0-9]+(?:-[a-z0-9]+)*$`)
 
@@ -49,44 +44,31 @@ func designFields(t *Task, raw map[string]any, bad badField) error {
 	return nil
 }
 
-// answersField reads a list of exactly three booleans.
-func answersField(v any) ([3]bool, error) {
+// answersField reads a list of exactly three booleans, one per question
+// of lesson.Questions.
+func answersField(v any) (lesson.Answers, error) {
 	var out [3]bool
 	items, ok := v.([]any)
 	if !ok {
-		return out, fmt.Errorf("is %s; expected a list of three booleans, one per question, such as [true, false, true]", tomlType(v))
+		return lesson.Answers{}, fmt.Errorf("is %s; expected a list of three booleans, one per question, such as [true, false, true]", tomlType(v))
 	}
 	if len(items) != 3 {
-		return out, fmt.Errorf("has %d items; expected three booleans, one per question: %s", len(items), strings.Join(Questions[:], " / "))
+		return lesson.Answers{}, fmt.Errorf("has %d items; expected three booleans, one per question: %s", len(items), strings.Join(lesson.Questions[:], " / "))
 	}
 	for i, it := range items {
 		b, ok := it.(bool)
 		if !ok {
-			return out, fmt.Errorf("item %d is %s; expected true or false", i+1, tomlType(it))
+			return lesson.Answers{}, fmt.Errorf("item %d is %s; expected true or false", i+1, tomlType(it))
 		}
 		out[i] = b
 	}
-	return out, nil
+	return lesson.FromList(out), nil
 }
 
 // Control reports whether every designed answer is yes: the fixed workflow
 // should be enough.
 func (t Task) Control() bool {
-	return t.Answers == [3]bool{true, true, true}
-}
-
-// AnswersString writes the designed answers as three letters y or n, in
-// question order ("nny"), as bench predict reads them.
-func (t Task) AnswersString() string {
-	var b strings.Builder
-	for _, yes := range t.Answers {
-		if yes {
-			b.WriteByte('y')
-		} else {
-			b.WriteByte('n')
-		}
-	}
-	return b.String()
+	return t.Answers.AllYes()
 }
 
 // Placeholders names the fields of the task's text still holding a

@@ -41,7 +41,7 @@ func TestLoadGoTask(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := all[0]
-	if got.Framework != FrameworkGo || !got.Control() || got.AnswersString() != "yyy" {
+	if got.Framework != FrameworkGo || !got.Control() || got.Answers.String() != "yyy" {
 		t.Errorf("framework %q, answers %v", got.Framework, got.Answers)
 	}
 	if strings.Join(got.Tests, ",") != "TestClamp,TestMax" {

@@ -57,11 +57,11 @@ func TestLoadGood(t *testing.T) {
 	if got.PartialExpect != "" {
 		t.Errorf("PartialExpect = %q, want empty", got.PartialExpect)
 	}
-	if got.Archetype != "one-line-bug" || got.Answers != [3]bool{true, false, true} || got.Framework != FrameworkUnittest {
+	if got.Archetype != "one-line-bug" || got.Answers.List() != [3]bool{true, false, true} || got.Framework != FrameworkUnittest {
 		t.Errorf("design fields: archetype %q, answers %v, framework %q", got.Archetype, got.Answers, got.Framework)
 	}
-	if got.AnswersString() != "yny" || got.Control() {
-		t.Errorf("AnswersString = %q, Control = %v", got.AnswersString(), got.Control())
+	if got.Answers.String() != "yny" || got.Control() {
+		t.Errorf("Answers = %q, Control = %v", got.Answers.String(), got.Control())
 	}
 }
 

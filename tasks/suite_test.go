@@ -33,12 +33,12 @@ func TestSuiteDesign(t *testing.T) {
 		if tk.Control() {
 			controls++
 		} else if tk.PartialExpect == "" {
-			t.Errorf("%s (%s) is not a control but has no partial/", tk.Name, tk.AnswersString())
+			t.Errorf("%s (%s) is not a control but has no partial/", tk.Name, tk.Answers)
 		}
 		if tk.PartialExpect != "" {
 			partials++
 		}
-		for i, yes := range tk.Answers {
+		for i, yes := range tk.Answers.List() {
 			if !yes {
 				no[i]++
 			}

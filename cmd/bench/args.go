@@ -140,15 +140,12 @@ func unknownFlag(c *cli.Context, name string) string {
 }
 
 // commandPath is the command line that names c's command, such as
-// "bench tasks verify".
+// "bench tasks verify" (the library's HelpName), or "bench" for the app.
 func commandPath(c *cli.Context) string {
-	var names []string
-	for _, lc := range c.Lineage() {
-		if lc.Command != nil && lc.Command.Name != "" && lc.Command.Name != c.App.Name {
-			names = append([]string{lc.Command.Name}, names...)
-		}
+	if c.Command != nil && c.Command.Name != "" && c.Command.Name != c.App.Name {
+		return c.Command.HelpName
 	}
-	return strings.Join(append([]string{"bench"}, names...), " ")
+	return c.App.HelpName
 }
 
 // repeatedFlag refuses a single-valued flag given twice on the command line
@@ -224,11 +221,12 @@ func argsWithTrailingFlags(c *cli.Context) ([]string, error) {
 			continue
 		}
 		name, value, hasValue := strings.Cut(name, "=")
-		if !hasFlag(c, name) {
+		f := lookupFlag(c, name)
+		if f == nil {
 			return nil, usagef("%s for bench %s", unknownFlag(c, name), c.Command.Name)
 		}
-		if !hasValue && isBoolFlag(c, name) {
-			value, hasValue = "true", true
+		if _, isBool := f.(*cli.BoolFlag); isBool && !hasValue {
+			value, hasValue = "true", true // a boolean flag takes no value after it (`bench show DIR --full`)
 		}
 		if !hasValue {
 			if i+1 >= len(args) {
@@ -237,43 +235,22 @@ func argsWithTrailingFlags(c *cli.Context) ([]string, error) {
 			i++
 			value = args[i]
 		}
-		if err := c.Set(mainName(c, name), value); err != nil {
+		if err := c.Set(f.Names()[0], value); err != nil { // the name the command reads it by
 			return nil, usagef("flag --%s: %w", name, err)
 		}
 	}
 	return pos, nil
 }
 
-// isBoolFlag reports whether the command of c defines name as a boolean
-// flag, which takes no value after it (`bench show DIR --full`).
-func isBoolFlag(c *cli.Context, name string) bool {
-	for _, f := range c.Command.Flags {
-		if b, ok := f.(*cli.BoolFlag); ok && slices.Contains(b.Names(), name) {
-			return true
-		}
-	}
-	return false
-}
-
-// mainName is the first name of the flag called name (which may be an
-// alias such as -f or --tasks): the name the command reads it by.
-func mainName(c *cli.Context, name string) string {
+// lookupFlag is the flag of c's command called name (which may be an
+// alias such as -f or --tasks), or nil.
+func lookupFlag(c *cli.Context, name string) cli.Flag {
 	for _, f := range c.Command.Flags {
 		if slices.Contains(f.Names(), name) {
-			return f.Names()[0]
+			return f
 		}
 	}
-	return name
-}
-
-// hasFlag reports whether the command of c defines a flag called name.
-func hasFlag(c *cli.Context, name string) bool {
-	for _, f := range c.Command.Flags {
-		if slices.Contains(f.Names(), name) {
-			return true
-		}
-	}
-	return false
+	return nil
 }
 
 // copyOnApply is a bool flag whose Apply works on a copy, leaving the

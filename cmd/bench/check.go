@@ -1,13 +1,10 @@
 package main
 
 import (
-	"fmt"
-	"io"
-
 	"github.com/urfave/cli/v2"
 
 	"bench/internal/table"
-	"bench/report/predict"
+	"bench/report/output"
 )
 
 func checkCommand() *cli.Command {
@@ -49,44 +46,5 @@ func runCheck(c *cli.Context) error {
 	if len(dirs) == 0 {
 		return usagef("name at least one run folder: bench check --predictions FILE RUN_DIR [RUN_DIR ...]")
 	}
-	file, err := predict.Load(c.String("predictions"))
-	if err != nil {
-		return err
-	}
-	agg, err := readAggregate(dirs)
-	if err != nil {
-		return err
-	}
-	showWarn(c.App.ErrWriter, agg.Warnings())
-	rep := agg.Report()
-	score, err := predict.Check(file, rep.Observed())
-	if err != nil {
-		return err
-	}
-	if err := predict.Write(c.App.Writer, score, format); err != nil {
-		return err
-	}
-	return writeMisses(c.App.Writer, rep.ExplainMisses(score), format)
-}
-
-// writeMisses writes, after the score in text and Markdown, why each
-// missed prediction missed, one sentence each (CSV and JSON keep their
-// shapes).
-func writeMisses(w io.Writer, misses []string, format string) error {
-	if len(misses) == 0 || (format != table.Text && format != table.Markdown) {
-		return nil
-	}
-	head, bullet := "\nWhy the misses missed (the causes of the failures; docs/RESULTS.md lists them):\n", "  "
-	if format == table.Markdown {
-		head, bullet = "\n## Why the misses missed\n\n", "- "
-	}
-	if _, err := io.WriteString(w, head); err != nil {
-		return err
-	}
-	for _, m := range misses {
-		if _, err := fmt.Fprintln(w, bullet+m); err != nil {
-			return err
-		}
-	}
-	return nil
+	return output.Check(c.App.Writer, c.App.ErrWriter, c.String("predictions"), dirs, format)
 }

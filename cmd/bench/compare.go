@@ -1,15 +1,13 @@
 package main
 
 import (
-	"fmt"
-	"io"
+	"errors"
 	"math"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
-	"bench/internal/words"
 	"bench/report"
+	"bench/report/output"
 	"bench/report/paired"
 )
 
@@ -35,7 +33,7 @@ func compareCommand() *cli.Command {
 			"  bench compare results/lesson results/posture-on\n" +
 			"  bench compare results/main results/branch --fail-on regression --max-drop 0.1 --format markdown",
 		Flags: []cli.Flag{
-			formatFlag("text", "markdown", "csv", "json"),
+			formatFlag(output.CompareFormats...),
 			&cli.Float64Flag{Name: "alpha", Value: report.Alpha, Usage: "significance level: a change with p below it is shown, else \"~\""},
 			&cli.Float64Flag{Name: "effect", Usage: "the change in pass rate (0 to 1) the seeds needed are powered for; default the observed one"},
 			&cli.StringFlag{Name: "fail-on", Usage: "\"regression\": exit 1 when the new run regressed (the reasons are printed), 0 otherwise"},
@@ -63,46 +61,19 @@ func compareAction(c *cli.Context) error {
 	if err != nil {
 		return cli.Exit(err.Error(), 2)
 	}
-	write, err := compareWriter(c.String("format"))
-	if err != nil {
+	if _, err := output.CompareWriter(c.String("format")); err != nil {
+		return usage(err)
+	}
+	o := output.CompareOptions{CompareOptions: report.CompareOptions{Alpha: alpha, Effect: c.Float64("effect")}, Gate: gate, Format: c.String("format")}
+	decision, err := output.Compare(c.App.Writer, c.App.ErrWriter, dirs[0], dirs[1], o)
+	var bad *output.Incomparable
+	switch {
+	case errors.As(err, &bad):
+		return cli.Exit(err.Error(), exitUsage)
+	case err != nil:
 		return err
-	}
-	old, err := readAggregate(dirs[:1])
-	if err != nil {
-		return err
-	}
-	new, err := readAggregate(dirs[1:])
-	if err != nil {
-		return err
-	}
-	cmp, err := report.CompareWith(old, new, report.CompareOptions{Alpha: alpha, Effect: c.Float64("effect")})
-	if err != nil {
-		return cli.Exit("compare: "+err.Error(), 2)
-	}
-	if len(cmp.Deltas) == 0 {
-		return cli.Exit(fmt.Sprintf("no task and track appears in both %s and %s: nothing to compare (bench report lists what each holds)", dirs[0], dirs[1]), 2)
-	}
-	onlyOld, onlyNew := report.Unmatched(old, new)
-	if len(onlyOld) > 0 {
-		fmt.Fprintf(c.App.ErrWriter, "not compared, only in %s: %s\n", dirs[0], strings.Join(onlyOld, ", "))
-	}
-	if len(onlyNew) > 0 {
-		fmt.Fprintf(c.App.ErrWriter, "not compared, only in %s: %s\n", dirs[1], strings.Join(onlyNew, ", "))
-	}
-	replayCompareLine(c.App.ErrWriter, dirs[0], dirs[1])
-	var decision *paired.Decision
-	if gate != nil {
-		d := cmp.ApplyGate(*gate)
-		decision = &d
-	}
-	if err := write(c.App.Writer, cmp); err != nil {
-		return err
-	}
-	if decision != nil && decision.Regression {
-		for _, r := range decision.Reasons {
-			fmt.Fprintln(c.App.ErrWriter, "regression:", r.Text)
-		}
-		return cli.Exit(fmt.Sprintf("compare: %s regressed against %s (%s)", dirs[1], dirs[0], words.Plural(len(decision.Reasons), "reason")), 1)
+	case decision != nil && decision.Regression:
+		return cli.Exit(output.Regressed(dirs[0], dirs[1], *decision), exitFailure)
 	}
 	return nil
 }
@@ -142,19 +113,4 @@ func gateOptions(c *cli.Context) (*paired.GateOptions, error) {
 		o.MaxTokenRise = &v
 	}
 	return &o, nil
-}
-
-// compareWriter returns the renderer of a compare --format value.
-func compareWriter(format string) (func(io.Writer, report.Comparison) error, error) {
-	switch strings.ToLower(strings.TrimSpace(format)) {
-	case "text":
-		return report.WriteCompareText, nil
-	case "markdown", "md":
-		return report.WriteCompareMarkdown, nil
-	case "csv":
-		return report.WriteCompareCSV, nil
-	case "json":
-		return report.WriteCompareJSON, nil
-	}
-	return nil, usagef("unknown --format %q: want one of %s", format, strings.Join(reportFormats, ", "))
 }

@@ -1,20 +1,12 @@
 package main
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"os"
-	"strconv"
-	"strings"
-	"text/tabwriter"
-	"unicode/utf8"
 
 	"bench/detect"
 	"bench/internal/table"
-	"bench/model/tokens"
+	"bench/tasks"
 
 	"github.com/urfave/cli/v2"
 )
@@ -56,20 +48,18 @@ func detectAction(c *cli.Context) error {
 	if c.Bool("json") {
 		format = table.JSON
 	}
+	w := c.App.Writer
 	switch {
 	case c.Bool("guidance"):
-		return printGuidance(c.App.Writer)
+		return detect.WriteGuidance(w)
 	case c.IsSet("dir"):
-		if format != table.Text && format != table.JSON {
-			return usagef("detect --dir prints text or json, not %s", format)
-		}
-		return detectDir(c, format == table.JSON)
+		return detectDir(c, format)
 	case c.IsSet("mode") || c.IsSet("platform"):
 		return usagef("--mode and --platform apply to --dir DIR; the replay uses each case's own")
 	case c.IsSet("expected") && !c.Bool("check"):
 		return usagef("--expected is only used with --check")
 	}
-	lone, err := parseDateRepo()
+	lone, err := fs.Sub(tasks.Embedded(), "parse_date/repo") // the lone copy the replay is built from
 	if err != nil {
 		return err
 	}
@@ -77,55 +67,14 @@ func detectAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	switch {
-	case c.Bool("check"):
-		return checkReplay(c, results)
-	case format == table.JSON:
-		return writeDetectJSON(c.App.Writer, struct {
-			Cases []detect.CaseResult `json:"cases"`
-		}{results})
+	if !c.Bool("check") {
+		return detect.WriteReplay(w, results, format)
 	}
-	return renderReplay(c.App.Writer, results, format)
-}
-
-// detectDir prints the decision for --dir.
-func detectDir(c *cli.Context, asJSON bool) error {
-	if m := c.String("mode"); detect.NormalizeMode(m) == detect.ModeAuto && strings.ToLower(strings.TrimSpace(m)) != detect.ModeAuto {
-		return usagef("unknown --mode %q: use auto, focus, on or off", m)
-	}
-	d, err := detect.Detect(c.String("dir"), c.String("mode"), c.String("platform"))
-	if err != nil {
-		return err
-	}
-	if asJSON {
-		return writeDetectJSON(c.App.Writer, d)
-	}
-	tw := tabwriter.NewWriter(c.App.Writer, 0, 0, 2, ' ', 0)
-	for _, kv := range [][2]string{
-		{"dir", d.Dir}, {"mode", d.Mode}, {"platform", d.Platform},
-		{"profile", d.Profile}, {"naive rule", d.NaiveProfile}, {"root", orDash(d.Root)},
-		{"guidance", yesOrDash(d.Guidance)}, {"toolset", orDash(strings.Join(d.Toolset, ", "))},
-		{"demoted", countOrDash(len(d.Demoted))},
-	} {
-		fmt.Fprintf(tw, "%s:\t%s\n", kv[0], kv[1])
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	if d.Snapshot != "" {
-		_, err = fmt.Fprintf(c.App.Writer, "\n%s\n", d.Snapshot)
-	}
-	return err
-}
-
-// checkReplay compares the replay with the expected table.
-func checkReplay(c *cli.Context, results []detect.CaseResult) error {
-	want, err := expectedTable(c.String("expected"))
+	want, err := detect.ExpectedIn(c.String("expected"))
 	if err != nil {
 		return err
 	}
 	diffs := detect.Check(results, want)
-	w := c.App.Writer
 	if len(diffs) == 0 {
 		_, err := fmt.Fprintf(w, "detect: all %d cases match the expected table\n", len(want))
 		return err
@@ -137,87 +86,20 @@ func checkReplay(c *cli.Context, results []detect.CaseResult) error {
 	return cli.Exit("", 1)
 }
 
-// expectedTable reads path, or the built-in table when path is "".
-func expectedTable(path string) ([]detect.Expectation, error) {
-	if path == "" {
-		return detect.Expected()
+// detectDir prints the decision for --dir.
+func detectDir(c *cli.Context, format string) error {
+	if format != table.Text && format != table.JSON {
+		return usagef("detect --dir prints text or json, not %s", format)
 	}
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("--expected %s does not exist; give a JSON file shaped like detect/expected.json, or leave --expected out for the built-in table", path)
+	if m := c.String("mode"); !detect.KnownMode(m) {
+		return usagef("unknown --mode %q: use auto, focus, on or off", m)
 	}
+	d, err := detect.Detect(c.String("dir"), c.String("mode"), c.String("platform"))
 	if err != nil {
-		return nil, fmt.Errorf("cannot read --expected %s: %w", path, err)
-	}
-	return detect.ParseExpectations(data, path)
-}
-
-// renderReplay prints the lesson's table in format, then (except in CSV,
-// which holds the table alone) the cases' names and each snapshot.
-func renderReplay(w io.Writer, results []detect.CaseResult, format string) error {
-	rows := make([][]string, len(results))
-	for i, r := range results {
-		rows[i] = []string{strconv.Itoa(r.Case), r.Platform, r.Mode, r.NaiveProfile, r.Profile,
-			yesOrDash(r.Guidance), yesOrDash(r.Snapshot != ""), orDash(strings.Join(r.Toolset, ", ")), countOrDash(len(r.Demoted))}
-	}
-	header := []string{"case", "platform", "mode", "naive rule", "profile", "guidance", "snapshot", "toolset", "demoted"}
-	if err := table.Write(w, format, header, rows); err != nil {
 		return err
 	}
-	if format == table.CSV {
-		return nil
+	if format == table.JSON {
+		return detect.WriteJSON(c.App.Writer, d)
 	}
-	fmt.Fprintln(w)
-	for _, r := range results {
-		fmt.Fprintf(w, "%d. %s\n", r.Case, r.Name)
-	}
-	for _, r := range results {
-		if r.Snapshot != "" {
-			fmt.Fprintf(w, "\nCase %d snapshot:\n%s\n", r.Case, r.Snapshot)
-		}
-	}
-	return nil
-}
-
-// printGuidance prints the coding guidance and its size.
-func printGuidance(w io.Writer) error {
-	fmt.Fprintln(w, detect.Guidance)
-	fmt.Fprintf(w, "\n%d characters", utf8.RuneCountInString(detect.Guidance))
-	for _, enc := range []string{tokens.CL100K, tokens.O200K} {
-		counter, err := tokens.New(enc)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(w, ", %d tokens (%s)", counter.Count(detect.Guidance), enc)
-	}
-	_, err := fmt.Fprintln(w)
-	return err
-}
-
-func writeDetectJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
-}
-
-func yesOrDash(b bool) string {
-	if b {
-		return "yes"
-	}
-	return "–"
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "–"
-	}
-	return s
-}
-
-func countOrDash(n int) string {
-	if n == 0 {
-		return "–"
-	}
-	return strconv.Itoa(n)
+	return detect.WriteDecision(c.App.Writer, d)
 }

@@ -4,6 +4,7 @@
 package main
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -26,7 +27,7 @@ func pickFormat(c *cli.Context, formats ...string) (string, error) {
 	if f == "" {
 		return formats[0], nil
 	}
-	if contains(formats, f) {
+	if slices.Contains(formats, f) {
 		return f, nil
 	}
 	return "", usagef("unknown --format %q%s: want %s", c.String("format"), suggest.DidYouMean(f, formats, ""), strings.Join(formats, ", "))

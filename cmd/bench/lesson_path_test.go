@@ -58,7 +58,7 @@ func TestPredictHelpExampleIsTheDesign(t *testing.T) {
 	}
 	var want []string
 	for _, tk := range course {
-		want = append(want, tk.Name+"="+tk.AnswersString())
+		want = append(want, tk.Name+"="+tk.Answers.String())
 	}
 	if example := "--answer " + strings.Join(want, ","); !strings.Contains(out, example) {
 		t.Errorf("help lacks the designed example %q:\n%s", example, out)
@@ -108,7 +108,7 @@ func TestTasksMarksTheCourse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var infos []taskInfo
+	var infos []tasks.Info
 	if err := json.Unmarshal([]byte(js), &infos); err != nil {
 		t.Fatal(err)
 	}
@@ -197,7 +197,7 @@ func checkDesignedExamples(t *testing.T, path, doc string) {
 	t.Helper()
 	designed := map[string]string{}
 	for _, tk := range mustLoadTasks(t) {
-		designed[tk.Name] = tk.AnswersString()
+		designed[tk.Name] = tk.Answers.String()
 	}
 	found := 0
 	for _, m := range regexp.MustCompile(`([a-z_]+)=([yn]{3})\b`).FindAllStringSubmatch(doc, -1) {

@@ -11,6 +11,7 @@ import (
 
 	"bench/internal/words"
 	pf "bench/preflight"
+	"bench/progress"
 	"bench/record"
 	"bench/replay"
 	"bench/runner"
@@ -145,9 +146,9 @@ func executeReplay(ctx context.Context, c *cli.Context, rr *runner.ReplayRun) er
 		fmt.Fprintf(out, "; %d not replayed (lost or interrupted in the recording)", n)
 	}
 	fmt.Fprintln(out)
-	prog := newProgress(out, len(jobs), 0, 0)
-	err := rr.Execute(ctx, runner.ExecOptions{Keep: c.Bool("keep-workspaces"), Start: prog.begin, Progress: prog.episode})
-	prog.finish()
+	prog := progress.New(out, len(jobs), 0, 0)
+	err := rr.Execute(ctx, runner.ExecOptions{Keep: c.Bool("keep-workspaces"), Start: prog.Begin, Progress: prog.Episode})
+	prog.Finish()
 	var stopped *runner.StopError
 	switch {
 	case errors.As(err, &stopped):
@@ -156,7 +157,7 @@ func executeReplay(ctx context.Context, c *cli.Context, rr *runner.ReplayRun) er
 	case err != nil:
 		return err
 	case ctx.Err() != nil:
-		fmt.Fprintf(out, "interrupted: %d of %d episodes are replayed in %s; replay again with: bench run --replay %s --out NEW\n", prog.done, len(jobs), rr.Dir, of.Dir)
+		fmt.Fprintf(out, "interrupted: %d of %d episodes are replayed in %s; replay again with: bench run --replay %s --out NEW\n", prog.Done(), len(jobs), rr.Dir, of.Dir)
 		return cli.Exit("", 130)
 	}
 	return printReport(c, rr.Dir, c.String("format"))

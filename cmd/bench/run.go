@@ -20,6 +20,7 @@ import (
 	"bench/grade"
 	"bench/model"
 	"bench/plan"
+	"bench/progress"
 	"bench/record"
 	"bench/runner"
 	"bench/sandbox"
@@ -442,18 +443,18 @@ func execute(ctx context.Context, c *cli.Context, s *runner.Session, servers []r
 		fmt.Fprintf(out, "workspaces are kept under %s (bench-<task>-*); each trajectory's end event names its own\n", os.TempDir())
 	}
 	done, passed := s.Finished()
-	prog := newProgress(out, len(planned), done, passed)
-	prog.expect(pending, est, len(pl.Models) > 1)
+	prog := progress.New(out, len(planned), done, passed)
+	prog.Expect(pending, est, len(pl.Models) > 1)
 	var stand atomic.Int64 // the planned episodes that stand on disk: not lost, not interrupted
 	stand.Store(int64(done))
-	progress := func(ep record.Episode) {
+	count := func(ep record.Episode) {
 		if runner.Finished(ep) {
 			stand.Add(1)
 		}
-		prog.episode(ep)
+		prog.Episode(ep)
 	}
-	runErr := s.Execute(ctx, servers, runner.ExecOptions{Keep: keep, Start: prog.begin, Call: prog.call, Progress: progress, Warn: func(w string) { fmt.Fprintln(out, "warning:", w) }})
-	prog.finish()
+	runErr := s.Execute(ctx, servers, runner.ExecOptions{Keep: keep, Start: prog.Begin, Call: prog.Call, Progress: count, Warn: func(w string) { fmt.Fprintln(out, "warning:", w) }})
+	prog.Finish()
 	var stopped *runner.StopError
 	switch {
 	case errors.As(runErr, &stopped):
@@ -462,7 +463,7 @@ func execute(ctx context.Context, c *cli.Context, s *runner.Session, servers []r
 	case runErr != nil:
 		return runErr
 	case ctx.Err() != nil:
-		fmt.Fprintf(out, "interrupted: %d of %d episodes are recorded in %s (episodes cut short are marked interrupted and will be redone).\nResume with: bench run --resume %s\n", prog.done, len(planned), pl.Dir, pl.Dir)
+		fmt.Fprintf(out, "interrupted: %d of %d episodes are recorded in %s (episodes cut short are marked interrupted and will be redone).\nResume with: bench run --resume %s\n", prog.Done(), len(planned), pl.Dir, pl.Dir)
 		if note := goRunNote(os.Args[0]); note != "" {
 			fmt.Fprintln(out, note)
 		}

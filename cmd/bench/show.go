@@ -1,23 +1,16 @@
 package main
 
 import (
-	"cmp"
-	"fmt"
-	"io"
-	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"bench/cause"
-	"bench/internal/inert"
-	"bench/internal/suggest"
-	"bench/internal/words"
 	"bench/record"
+	"bench/report/output"
 	"bench/report/transcript"
 	"bench/runner"
-	"bench/trackfacts"
 )
 
 func showCommand() *cli.Command {
@@ -49,7 +42,8 @@ func showCommand() *cli.Command {
 	}
 }
 
-// showAction reads the run folder and shows one episode, a listing, or a diff.
+// showAction reads the run folder and shows one episode, a listing, or a
+// diff (transcript.Show).
 func showAction(c *cli.Context) error {
 	args, err := argsWithTrailingFlags(c)
 	if err != nil {
@@ -64,180 +58,34 @@ func showAction(c *cli.Context) error {
 	}
 	data, err := record.Read(args[0])
 	if err != nil {
-		return withRunsInside(args[0], err)
+		return output.WithRunsInside(args[0], err)
 	}
-	showWarn(c.App.ErrWriter, data.Warnings)
-	entries, err := transcript.Entries(data)
-	if err != nil {
-		return fmt.Errorf("listing the trajectories of %s: %w", data.Dir, err)
-	}
-	sortEntries(entries)
-	f := transcript.Filter{Task: c.String("task"), Track: c.String("track"), Model: c.String("model")}
-	if f.Seed, err = showIntFlag(c, "seed"); err != nil {
+	req := transcript.Request{Filter: transcript.Filter{Task: c.String("task"), Track: c.String("track"), Model: c.String("model")},
+		Format: format, Full: c.Bool("full"), Explain: explain}
+	if req.Filter.Seed, err = showIntFlag(c, "seed"); err != nil {
 		return err
 	}
-	if c.Bool("diff") {
-		if format == "json" {
-			return usagef("show --diff writes text or markdown, not json; without --diff, --format json writes one episode's events")
-		}
-		return showDiff(c, data, entries, f, format)
-	}
-	if f.Repeat, err = showIntFlag(c, "repeat"); err != nil {
-		return err
-	}
-	picked := f.Select(entries)
-	if len(picked) != 1 {
-		if format == "json" {
-			return showListJSON(c.App.Writer, data.Dir, entries, picked)
-		}
-		err := showList(c.App.Writer, data.Dir, entries, picked, format, "bench show "+data.Dir)
-		if err != nil && len(picked) == 0 {
-			err = fmt.Errorf("%w%s", err, nearestEpisode(f, entries))
-		}
-		return err
-	}
-	t, err := transcript.Load(data, picked[0])
-	if err != nil {
-		return err
-	}
-	showWarn(c.App.ErrWriter, t.Warnings)
-	if ep := picked[0].Episode; ep != nil {
-		why := cause.ForEpisode(data, *ep)
-		t.Causes, t.CausesHow, t.CausesWhy = why.Causes, why.How, why.Why
-	}
-	if format == "json" {
-		return showEpisodeJSON(c.App.Writer, t)
-	}
-	if err := transcript.WriteTranscript(c.App.Writer, t, transcript.Options{Format: format, Full: c.Bool("full")}); err != nil {
-		return err
-	}
-	if path := keptWorkspace(t.Events); path != "" {
-		_, err = fmt.Fprintf(c.App.Writer, "\nThe episode's workspace was kept at %s\n", inert.Line(path))
-	}
-	return err
-}
-
-// nearestEpisode names, for a --task or --track that no episode has, the
-// nearest one the run does have, as "; did you mean --task slugify?".
-func nearestEpisode(f transcript.Filter, entries []transcript.Entry) string {
-	add := func(list []string, v string) []string {
-		if v == "" || slices.Contains(list, v) {
-			return list
-		}
-		return append(list, v)
-	}
-	var taskNames, trackNames, modelNames []string
-	for _, e := range entries {
-		taskNames, trackNames, modelNames = add(taskNames, e.Task), add(trackNames, e.Track), add(modelNames, e.Model)
-	}
-	for _, c := range []struct {
-		flag, value string
-		known       []string
-	}{{"--task", f.Task, taskNames}, {"--track", f.Track, trackNames}, {"--model", f.Model, modelNames}} {
-		if c.value == "" || slices.Contains(c.known, c.value) {
-			continue
-		}
-		if n := suggest.Nearest(c.value, c.known); n != "" {
-			return fmt.Sprintf("; did you mean %s %s?", c.flag, n)
-		}
-	}
-	return ""
-}
-
-// keptWorkspace is the path the end event names when the run kept the
-// episode's workspace (--keep-workspaces), or "".
-func keptWorkspace(events []record.Event) string {
-	for i := len(events) - 1; i >= 0; i-- {
-		if events[i].Kind == record.EventEnd {
-			return events[i].Path
-		}
-	}
-	return ""
-}
-
-// sortEntries orders entries as the report does: by task, then track in
-// the registry's order (trackfacts'), model, seed and repeat.
-func sortEntries(entries []transcript.Entry) {
-	slices.SortStableFunc(entries, func(a, b transcript.Entry) int {
-		return cmp.Or(cmp.Compare(a.Task, b.Task), trackfacts.Compare(a.Track, b.Track),
-			strings.Compare(a.Model, b.Model), cmp.Compare(a.Seed, b.Seed), cmp.Compare(a.Repeat, b.Repeat))
-	})
-}
-
-// showDiff shows two twins of the episode picked by f side by side.
-func showDiff(c *cli.Context, data record.Data, entries []transcript.Entry, f transcript.Filter, format string) error {
-	ra, rb, err := showRepeatPair(c.String("repeat"))
-	if err != nil {
-		return err
-	}
-	var ts []transcript.Transcript
-	for _, r := range []int{ra, rb} {
-		g := f
-		g.Repeat = &r
-		picked := g.Select(entries)
-		if len(picked) != 1 {
-			f.Repeat = nil
-			if err := showList(c.App.Writer, data.Dir, entries, f.Select(entries), format, "bench show --diff "+data.Dir); err != nil {
-				return err
-			}
-			if len(picked) == 0 {
-				return noTwin(f, entries, r)
-			}
-			return fmt.Errorf("show --diff: the flags pick %d episodes with repeat %d; name --task, --track and --seed to pick one pair of twins", len(picked), r)
-		}
-		t, err := transcript.Load(data, picked[0])
+	switch {
+	case c.Bool("diff") && format == "json":
+		return usagef("show --diff writes text or markdown, not json; without --diff, --format json writes one episode's events")
+	case c.Bool("diff"):
+		pair, err := showRepeatPair(c.String("repeat"))
 		if err != nil {
 			return err
 		}
-		showWarn(c.App.ErrWriter, t.Warnings)
-		ts = append(ts, t)
-	}
-	return transcript.WriteDiff(c.App.Writer, ts[0], ts[1], format)
-}
-
-// noTwin says that the episode f names has no twin with repeat r, and
-// which pairs of twins the run does hold, if any.
-func noTwin(f transcript.Filter, entries []transcript.Entry, r int) error {
-	var twins []string
-	for _, e := range entries {
-		if e.Repeat == 1 {
-			twins = append(twins, fmt.Sprintf("--task %s --track %s --seed %d", e.Task, e.Track, e.Seed))
+		req.Diff = &pair
+	default:
+		if req.Filter.Repeat, err = showIntFlag(c, "repeat"); err != nil {
+			return err
 		}
 	}
-	msg := fmt.Sprintf("show --diff: the episode has no twin (no episode with repeat %d matches); a twin is the same seed run twice (bench run --seeds 1,1)", r)
-	if len(twins) == 0 {
-		return fmt.Errorf("%s, and this run holds no twins", msg)
-	}
-	return fmt.Errorf("%s; this run's twins: %s", msg, strings.Join(twins, "; "))
+	return transcript.Show(c.App.Writer, c.App.ErrWriter, data, req)
 }
 
-// showList lists the episodes the flags matched (all of them when none
-// did) and says how to pick one. No match is an error.
-func showList(w io.Writer, dir string, all, picked []transcript.Entry, format, cmd string) error {
-	verb := "match"
-	if len(picked) == 1 {
-		verb = "matches"
-	}
-	title := fmt.Sprintf("%s in %s %s; pick one", words.Plural(len(picked), "episode"), dir, verb)
-	list := picked
-	if len(picked) == 0 {
-		title, list = fmt.Sprintf("no episode in %s matches; its episodes are", dir), all
-	}
-	if err := transcript.WriteList(w, title, list, format); err != nil {
-		return err
-	}
-	if len(list) > 0 {
-		e := list[len(list)-1]
-		flags, model := "--task, --track, --seed and --repeat", ""
-		if e.Model != "" {
-			flags, model = "--task, --track, --model, --seed and --repeat", " --model "+e.Model
-		}
-		fmt.Fprintln(w, inert.Text(fmt.Sprintf("\nPick one with %s, for example:\n  %s --task %s --track %s%s --seed %d --repeat %d", flags, cmd, e.Task, e.Track, model, e.Seed, e.Repeat)))
-	}
-	if len(picked) == 0 {
-		return fmt.Errorf("no episode in %s matches the flags; its episodes are listed on stdout", dir)
-	}
-	return nil
+// explain is why a failed episode failed, as package cause finds it.
+func explain(data record.Data, ep record.Episode) ([]record.Cause, string, string) {
+	why := cause.ForEpisode(data, ep)
+	return why.Causes, why.How, why.Why
 }
 
 // showIntFlag returns the integer value of a flag, or nil when it is not set.
@@ -254,24 +102,16 @@ func showIntFlag(c *cli.Context, name string) (*int, error) {
 }
 
 // showRepeatPair reads --diff's --repeat A,B (0,1 when empty).
-func showRepeatPair(s string) (int, int, error) {
+func showRepeatPair(s string) ([2]int, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
-		return 0, 1, nil
+		return [2]int{0, 1}, nil
 	}
 	as, bs, ok := strings.Cut(s, ",")
 	a, errA := strconv.Atoi(strings.TrimSpace(as))
 	b, errB := strconv.Atoi(strings.TrimSpace(bs))
 	if !ok || errA != nil || errB != nil || a == b {
-		return 0, 0, usagef("--repeat %q: with --diff, give two different repeats as A,B (for example 0,1)", s)
+		return [2]int{}, usagef("--repeat %q: with --diff, give two different repeats as A,B (for example 0,1)", s)
 	}
-	return a, b, nil
-}
-
-// showWarn prints each warning on its own line, made inert (a warning can
-// quote the bytes of a line it skipped).
-func showWarn(w io.Writer, warnings []string) {
-	for _, s := range warnings {
-		fmt.Fprintln(w, "warning:", inert.Line(s))
-	}
+	return [2]int{a, b}, nil
 }

@@ -24,7 +24,7 @@ func TestRunTasksDefaultToTheCourse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(all) < 16 || !containsTask(all, "go_clamp") {
+	if len(all) < 16 || !tasks.Has(all, "go_clamp") {
 		t.Fatalf("the built-in tasks are %s; want the whole suite", taskNames(all))
 	}
 	got, err := pickRunTasks(all, nil)

@@ -1,13 +1,7 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"os/exec"
-	"sort"
-	"strconv"
 	"strings"
 
 	"bench/internal/suggest"
@@ -66,63 +60,6 @@ func tasksDir(c *cli.Context) string {
 	return ""
 }
 
-// loadTasks returns the built-in tasks, with the tasks in dir added when
-// dir is not "" (addTasks).
-func loadTasks(dir string) ([]tasks.Task, error) {
-	builtin, err := tasks.Load(tasks.Suite())
-	if err != nil || dir == "" {
-		return builtin, err
-	}
-	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("--tasks-dir %s does not exist; give a folder holding one subfolder per task (as tasks/ in the source)", dir)
-	}
-	mine, err := tasks.FromDir(dir)
-	if err != nil {
-		return nil, err
-	}
-	return addTasks(builtin, mine, dir)
-}
-
-// taskInfo is one task as `bench tasks --json` prints it.
-type taskInfo struct {
-	Name      string   `json:"name"`
-	Course    bool     `json:"course"` // one of the lesson's four tasks (tasks.Course)
-	Title     string   `json:"title"`
-	Files     []string `json:"files"` // the files of repo/, as copied into a workspace
-	Tests     int      `json:"tests"`
-	TestNames []string `json:"test_names"`
-	Source    string   `json:"source"` // the file the workflow track sends
-	TestFiles []string `json:"test_files"`
-	TestCmd   []string `json:"test_cmd"`
-	Timeout   string   `json:"timeout"`
-	Partial   bool     `json:"partial"`
-	Archetype string   `json:"archetype"`
-	Answers   [3]bool  `json:"answers"` // the designed answers to the three questions of bench predict
-	Framework string   `json:"framework"`
-}
-
-func describe(t tasks.Task) (taskInfo, error) {
-	var files []string
-	err := fs.WalkDir(t.FS, "repo", func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if !d.IsDir() {
-			files = append(files, strings.TrimPrefix(p, "repo/"))
-		}
-		return nil
-	})
-	if err != nil {
-		return taskInfo{}, fmt.Errorf("task %s: listing repo/: %w", t.Name, err)
-	}
-	sort.Strings(files)
-	return taskInfo{
-		Name: t.Name, Course: tasks.InCourse(t.Name), Title: t.Title, Files: files, Tests: len(t.Tests), TestNames: t.Tests,
-		Source: t.Source, TestFiles: t.TestFiles, TestCmd: t.TestCmd, Timeout: t.Timeout.String(),
-		Partial: t.PartialExpect != "", Archetype: t.Archetype, Answers: t.Answers, Framework: t.Framework,
-	}, nil
-}
-
 func listTasks(c *cli.Context) error {
 	if c.Args().Len() > 0 {
 		return usagef("tasks: unexpected argument %q%s; bench tasks --help lists the subcommands", c.Args().First(), suggest.DidYouMean(c.Args().First(), []string{"verify", "new"}, "bench tasks "))
@@ -138,31 +75,7 @@ func listTasks(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	infos := make([]taskInfo, 0, len(all))
-	for _, t := range all {
-		info, err := describe(t)
-		if err != nil {
-			return err
-		}
-		infos = append(infos, info)
-	}
-	if format == table.JSON {
-		return writeJSON(c.App.Writer, infos)
-	}
-	rows := make([][]string, len(all))
-	for i, t := range all {
-		rows[i] = []string{t.Name, courseMark(t.Name), t.Framework, t.Archetype, t.AnswersString(), strconv.Itoa(len(t.Tests)), t.Source, t.Title}
-	}
-	return table.Write(c.App.Writer, format, []string{"task", "course", "framework", "archetype", "answers", "tests", "source", "title"}, rows)
-}
-
-// courseMark is the course column of bench tasks: "yes" for the lesson's
-// four tasks, blank for the others.
-func courseMark(name string) string {
-	if tasks.InCourse(name) {
-		return "yes"
-	}
-	return ""
+	return tasks.WriteListing(c.App.Writer, format, all)
 }
 
 func verifyTasks(c *cli.Context) error {
@@ -178,7 +91,7 @@ func verifyTasks(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := needInterpreters(selected); err != nil {
+	if err := tasks.NeedPrograms(selected); err != nil {
 		return err
 	}
 	var failed []string
@@ -236,22 +149,4 @@ func describeFailure(v verify.Verification) string {
 		}
 	}
 	return fmt.Sprintf("%s (%s)", v.Task, strings.Join(bad, ", "))
-}
-
-// needInterpreters checks, before any work, that every test command's
-// program is on PATH, so a missing python3 is one sentence rather than a
-// failed check per task.
-func needInterpreters(all []tasks.Task) error {
-	seen := map[string]bool{}
-	for _, t := range all {
-		prog := t.TestCmd[0]
-		if seen[prog] {
-			continue
-		}
-		seen[prog] = true
-		if _, err := exec.LookPath(prog); err != nil {
-			return fmt.Errorf("%s is needed on PATH to run the tasks' tests (task %s), and it was not found", prog, t.Name)
-		}
-	}
-	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"bench/tasks"
 	"bench/track/tracktest"
 )
 
@@ -68,11 +69,11 @@ func TestTasksJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkGolden(t, "tasks-json.golden", out)
-	var got []taskInfo
+	var got []tasks.Info
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatal(err)
 	}
-	i := slices.IndexFunc(got, func(ti taskInfo) bool { return ti.Name == "parse_date" })
+	i := slices.IndexFunc(got, func(ti tasks.Info) bool { return ti.Name == "parse_date" })
 	if len(got) < 16 || i < 0 || got[i].Tests != 7 || got[i].Source != "dateparse.py" || !got[i].Partial {
 		t.Errorf("unexpected JSON: %+v", got)
 	}

@@ -5,9 +5,9 @@ import (
 	"strconv"
 	"strings"
 
+	"bench/lesson"
 	"bench/record"
 	"bench/report"
-	"bench/report/predict"
 )
 
 // designTable is one table of the design section: the tasks answered no and
@@ -30,7 +30,7 @@ type designRow struct {
 // one table per question, then one of the archetypes; nil without designs.
 func designTables(rep *report.Report) []designTable {
 	var out []designTable
-	for q, text := range predict.Questions {
+	for q, text := range lesson.Questions {
 		t := designTable{Title: fmt.Sprintf("Q%d. %s", q+1, text), Label: "designed answer"}
 		for _, r := range rep.Design {
 			if r.Question == q+1 {

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"bench/lesson"
 	"bench/record"
 	"bench/report"
 	"bench/report/predict"
@@ -35,9 +36,9 @@ func fixtureScore() *predict.Score {
 	at := time.Date(2026, 11, 29, 21, 0, 0, 0, time.UTC)
 	return &predict.Score{
 		Rows: []predict.Row{
-			{Prediction: predict.NewPrediction("parse_date", predict.Answers{PointsAtEveryLine: true}, at),
+			{Prediction: predict.NewPrediction("parse_date", lesson.Answers{PointsAtEveryLine: true}, at),
 				Workflow: predict.Tally{Passed: 0, N: 2}, Agent: predict.Tally{Passed: 1, N: 2}, Observed: predict.Neither},
-			{Prediction: predict.NewPrediction("slugify", predict.Answers{PointsAtEveryLine: true, OneBlindEdit: true, ContextSuffices: true}, at),
+			{Prediction: predict.NewPrediction("slugify", lesson.Answers{PointsAtEveryLine: true, OneBlindEdit: true, ContextSuffices: true}, at),
 				Workflow: predict.Tally{Passed: 2, N: 2}, Agent: predict.Tally{Passed: 2, N: 2}, Observed: predict.Workflow, Right: true},
 		},
 		Missing:     []predict.Missing{{Task: "leap_year", Reason: "not in the run"}},

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"bench/lesson"
 	"bench/report"
 	"bench/report/predict"
 )
@@ -162,7 +163,7 @@ type predictView struct {
 
 // newPredictView shows a score with the questions behind the answers.
 func newPredictView(s predict.Score) *predictView {
-	return &predictView{Score: s, QuestionTexts: predict.Questions[:]}
+	return &predictView{Score: s, QuestionTexts: lesson.Questions[:]}
 }
 
 // rateText writes a rate and its interval, "0.88 [0.53, 0.98]", or

@@ -101,8 +101,8 @@ func (p Prediction) check() error {
 		return errors.New(`no "task"`)
 	case p.Time.IsZero():
 		return fmt.Errorf("task %s has no \"time\", so it cannot be shown to come before the run", p.Task)
-	case p.Prediction != p.Predict():
-		return fmt.Errorf("task %s: answers %s predict %q, but the file says %q", p.Task, p.Answers, p.Predict(), p.Prediction)
+	case p.Prediction != Predicts(p.Answers):
+		return fmt.Errorf("task %s: answers %s predict %q, but the file says %q", p.Task, p.Answers, Predicts(p.Answers), p.Prediction)
 	}
 	return nil
 }

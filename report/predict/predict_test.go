@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"bench/lesson"
 	"bench/record"
 )
 
@@ -21,31 +22,18 @@ var (
 	started = time.Date(2026, 11, 29, 22, 0, 0, 0, time.UTC)
 )
 
-func mustAnswers(t *testing.T, s string) Answers {
+func mustAnswers(t *testing.T, s string) lesson.Answers {
 	t.Helper()
-	a, err := ParseAnswers(s)
+	a, err := lesson.Parse(s)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return a
 }
 
-func TestParseAnswers(t *testing.T) {
-	for in, want := range map[string]string{"yyy": "yyy", "YnY": "yny", "y, n, n": "ynn", "n n n": "nnn"} {
-		if a := mustAnswers(t, in); a.String() != want {
-			t.Errorf("ParseAnswers(%q) = %s, want %s", in, a, want)
-		}
-	}
-	for _, bad := range []string{"", "yy", "yyyy", "yes", "yxn"} {
-		if _, err := ParseAnswers(bad); err == nil || !strings.Contains(err.Error(), "three letters") {
-			t.Errorf("ParseAnswers(%q): err = %v", bad, err)
-		}
-	}
-}
-
 func TestPredictNeedsAllThreeYes(t *testing.T) {
 	for in, want := range map[string]string{"yyy": Workflow, "nyy": Agent, "yny": Agent, "yyn": Agent, "nnn": Agent} {
-		if got := mustAnswers(t, in).Predict(); got != want {
+		if got := Predicts(mustAnswers(t, in)); got != want {
 			t.Errorf("%s predicts %s, want %s", in, got, want)
 		}
 	}

@@ -1,5 +1,7 @@
 package predict
 
+import "bench/lesson"
+
 // QuestionScore is how often the predicted answers to one question matched
 // the designed answers that the runs' run.json records for the tasks.
 type QuestionScore struct {
@@ -21,10 +23,10 @@ func byQuestion(f File, runs []ObservedRun) []QuestionScore {
 			}
 		}
 	}
-	scores := make([]QuestionScore, len(Questions))
+	scores := make([]QuestionScore, len(lesson.Questions))
 	counted := 0
 	for _, p := range f.Predictions {
-		d, err := ParseAnswers(designed[p.Task])
+		d, err := lesson.Parse(designed[p.Task])
 		if err != nil {
 			continue // no design recorded, or one this bench cannot read
 		}

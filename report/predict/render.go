@@ -10,6 +10,7 @@ import (
 
 	"bench/internal/inert"
 	"bench/internal/table"
+	"bench/lesson"
 )
 
 // Write writes the score in format, one of table.Formats. Text and
@@ -128,7 +129,7 @@ func legend(md bool) string {
 	if md {
 		b.WriteString("\n")
 	}
-	for i, q := range Questions {
+	for i, q := range lesson.Questions {
 		if md {
 			fmt.Fprintf(&b, "%d. %s\n", i+1, q)
 		} else {

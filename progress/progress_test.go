@@ -1,4 +1,4 @@
-package main
+package progress
 
 import (
 	"bytes"
@@ -14,10 +14,10 @@ import (
 
 func TestProgressPlainLines(t *testing.T) {
 	var b bytes.Buffer
-	p := newProgress(&b, 3, 1, 1)
-	p.episode(record.Episode{Task: "slugify", Track: "workflow", Seed: 2, Repeat: 1, TestsTotal: 5, TestsPassed: 2, ExitReason: "done", Turns: 1, PromptTokens: 300, CompletionTokens: 50, WallMS: 1500})
-	p.episode(record.Episode{Task: "slugify", Track: "agent", Seed: 2, ExitReason: record.ExitError, ErrorKind: record.ErrorUnreachable, Error: "cannot reach the server\nmore"})
-	p.finish()
+	p := New(&b, 3, 1, 1)
+	p.Episode(record.Episode{Task: "slugify", Track: "workflow", Seed: 2, Repeat: 1, TestsTotal: 5, TestsPassed: 2, ExitReason: "done", Turns: 1, PromptTokens: 300, CompletionTokens: 50, WallMS: 1500})
+	p.Episode(record.Episode{Task: "slugify", Track: "agent", Seed: 2, ExitReason: record.ExitError, ErrorKind: record.ErrorUnreachable, Error: "cannot reach the server\nmore"})
+	p.Finish()
 	want := "[2/3] slugify workflow seed-2-r1: failed (2/5 tests, exit done, 1 turn, 350 tokens, 1.5s)\n" +
 		"[3/3] slugify agent seed-2: lost to the server, to be redone by --resume: lost (0/0 tests, exit error, 0 turns, 0 tokens, 0s): cannot reach the server\n"
 	if b.String() != want {
@@ -84,20 +84,20 @@ func TestRenderBarShowsRunningEpisodes(t *testing.T) {
 // until it finishes.
 func TestProgressTracksRunningEpisodes(t *testing.T) {
 	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
-	p := newProgress(&bytes.Buffer{}, 2, 0, 0)
+	p := New(&bytes.Buffer{}, 2, 0, 0)
 	p.now = func() time.Time { return now }
-	p.begin(runner.Job{Task: tasks.Task{Name: "b"}, Track: "agent", Seed: 1})
+	p.Begin(runner.Job{Task: tasks.Task{Name: "b"}, Track: "agent", Seed: 1})
 	now = now.Add(5 * time.Second)
-	p.begin(runner.Job{Task: tasks.Task{Name: "a"}, Track: "workflow", Seed: 2})
+	p.Begin(runner.Job{Task: tasks.Task{Name: "a"}, Track: "workflow", Seed: 2})
 	now = now.Add(2 * time.Second)
 	if got, want := p.running(), []string{"b agent seed-1 7s", "a workflow seed-2 2s"}; !slices.Equal(got, want) {
 		t.Errorf("running %q, want %q", got, want)
 	}
-	p.episode(record.Episode{Task: "b", Track: "agent", Seed: 1, ExitReason: "done"})
+	p.Episode(record.Episode{Task: "b", Track: "agent", Seed: 1, ExitReason: "done"})
 	if got, want := p.running(), []string{"a workflow seed-2 2s"}; !slices.Equal(got, want) {
 		t.Errorf("after one finished: running %q, want %q", got, want)
 	}
-	p.finish()
+	p.Finish()
 }
 
 // TestProgressKeepsInterruptedApart: an interrupted episode is neither a

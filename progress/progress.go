@@ -1,4 +1,5 @@
-package main
+// Package progress shows how a run is going, on a terminal or in a log.
+package progress
 
 import (
 	"cmp"
@@ -22,21 +23,20 @@ import (
 	"bench/tasks"
 )
 
-// progress shows how a run is going: on a terminal one line redrawn in
+// Display shows how a run is going: on a terminal one line redrawn in
 // place every second and after each episode (a bar, done/total, passed,
 // failed, errors, lost to the server, the ETA, the episodes running and
 // for how long, and the last finished one); elsewhere, such as a CI log,
 // one plain line per episode, and, while an episode runs, a line about it
 // at least every heartbeatEvery (how long it has run, its model calls so
 // far), so that a log of a slow model never falls silent.
-type progress struct {
+type Display struct {
 	mu      sync.Mutex
 	stop    chan struct{}
 	w       io.Writer
 	tty     bool
 	width   int // the terminal's columns
 	state   progressState
-	done    int // state.Done, read by run.go after the run
 	start   time.Time
 	now     func() time.Time
 	printed bool
@@ -77,15 +77,17 @@ type progressState struct {
 // barWidth is the number of cells of the bar.
 const barWidth = 20
 
-func newProgress(w io.Writer, total, done, passed int) *progress {
+// New starts the display of a run of total episodes, done of them (passed
+// of which passed) already on disk; on a terminal it draws its line at once.
+func New(w io.Writer, total, done, passed int) *Display {
 	tty, width := false, 0
 	if f, ok := inert.Raw(w).(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		tty = true
 		width, _, _ = term.GetSize(int(f.Fd()))
 		w = f // the redrawn line's own control bytes; what it quotes is escaped (line)
 	}
-	p := &progress{w: w, tty: tty, width: width, start: time.Now(), now: time.Now, stop: make(chan struct{}), started: map[string]*runningEpisode{},
-		queued: map[string]runner.Job{}, state: progressState{Total: total, Done: done, Passed: passed, Failed: done - passed}, done: done}
+	p := &Display{w: w, tty: tty, width: width, start: time.Now(), now: time.Now, stop: make(chan struct{}), started: map[string]*runningEpisode{},
+		queued: map[string]runner.Job{}, state: progressState{Total: total, Done: done, Passed: passed, Failed: done - passed}}
 	if tty {
 		p.redraw()
 		go p.tick()
@@ -93,10 +95,10 @@ func newProgress(w io.Writer, total, done, passed int) *progress {
 	return p
 }
 
-// expect gives the progress the jobs still to run and the estimator of
+// Expect gives the progress the jobs still to run and the estimator of
 // their wall time, for the ETA; models says the run has several models,
 // which each line then names. In a log it starts the heartbeat.
-func (p *progress) expect(pending []runner.Job, est *plan.Estimator, models bool) {
+func (p *Display) Expect(pending []runner.Job, est *plan.Estimator, models bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for _, j := range pending {
@@ -110,7 +112,7 @@ func (p *progress) expect(pending []runner.Job, est *plan.Estimator, models bool
 
 // tick redraws the terminal line every second until finish; in a log,
 // it gives the heartbeat its chance every second.
-func (p *progress) tick() {
+func (p *Display) tick() {
 	t := time.NewTicker(time.Second)
 	defer t.Stop()
 	for {
@@ -132,7 +134,7 @@ func (p *progress) tick() {
 // beat writes a line for each running episode the log has said nothing
 // of for heartbeatEvery, oldest first: which episode, how long it has
 // run, the model calls it has sent so far, and the ETA; p.mu is held.
-func (p *progress) beat() {
+func (p *Display) beat() {
 	now := p.now()
 	for _, e := range p.runningByAge() {
 		if now.Sub(e.said) < heartbeatEvery {
@@ -147,8 +149,8 @@ func (p *progress) beat() {
 	}
 }
 
-// call counts a model call a running episode sends.
-func (p *progress) call(j runner.Job) {
+// Call counts a model call a running episode sends.
+func (p *Display) Call(j runner.Job) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if e := p.started[j.Key()]; e != nil {
@@ -158,7 +160,7 @@ func (p *progress) call(j runner.Job) {
 
 // eta is the smoothed time left (plan.Estimator) and its range, or "?"
 // before any wall time is known; p.mu is held.
-func (p *progress) eta() string {
+func (p *Display) eta() string {
 	if p.est == nil {
 		return "?"
 	}
@@ -174,7 +176,7 @@ func (p *progress) eta() string {
 }
 
 // redraw rewrites the terminal line.
-func (p *progress) redraw() {
+func (p *Display) redraw() {
 	p.state.Elapsed = p.now().Sub(p.start)
 	p.state.Running = p.running()
 	p.state.ETA = p.eta()
@@ -182,8 +184,8 @@ func (p *progress) redraw() {
 	p.printed = true
 }
 
-// begin notes an episode a worker has started.
-func (p *progress) begin(j runner.Job) {
+// Begin notes an episode a worker has started.
+func (p *Display) Begin(j runner.Job) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	now := p.now()
@@ -193,7 +195,7 @@ func (p *progress) begin(j runner.Job) {
 
 // label names an episode: task, track, the model when the run has
 // several, and the seed.
-func (p *progress) label(task, track, model string, seed, repeat int) string {
+func (p *Display) label(task, track, model string, seed, repeat int) string {
 	parts := []string{task, track}
 	if p.models && model != "" {
 		parts = append(parts, model)
@@ -202,7 +204,7 @@ func (p *progress) label(task, track, model string, seed, repeat int) string {
 }
 
 // runningByAge is the started episodes, oldest first; p.mu is held.
-func (p *progress) runningByAge() []*runningEpisode {
+func (p *Display) runningByAge() []*runningEpisode {
 	return slices.SortedFunc(maps.Values(p.started), func(a, b *runningEpisode) int {
 		return cmp.Or(a.since.Compare(b.since), strings.Compare(a.label, b.label))
 	})
@@ -210,7 +212,7 @@ func (p *progress) runningByAge() []*runningEpisode {
 
 // running lists the started episodes, oldest first, each with how long it
 // has run; p.mu is held.
-func (p *progress) running() []string {
+func (p *Display) running() []string {
 	eps := p.runningByAge()
 	out := make([]string, len(eps))
 	for i, e := range eps {
@@ -219,8 +221,8 @@ func (p *progress) running() []string {
 	return out
 }
 
-// episode counts a finished episode and shows it.
-func (p *progress) episode(ep record.Episode) {
+// Episode counts a finished episode and shows it.
+func (p *Display) Episode(ep record.Episode) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	delete(p.started, ep.Key())
@@ -232,7 +234,6 @@ func (p *progress) episode(ep record.Episode) {
 	}
 	p.state = p.state.add(ep)
 	p.state.Last = p.label(ep.Task, ep.Track, ep.Model, ep.Seed, ep.Repeat) + " " + verdict(ep)
-	p.done = p.state.Done
 	if p.tty {
 		p.redraw()
 		return
@@ -241,8 +242,16 @@ func (p *progress) episode(ep record.Episode) {
 	fmt.Fprintln(p.w, plainLine(p.state, line, ep, p.eta()))
 }
 
-// finish stops the updates and ends the terminal line.
-func (p *progress) finish() {
+// Done is the number of episodes recorded so far, those of earlier
+// sessions included.
+func (p *Display) Done() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.state.Done
+}
+
+// Finish stops the updates and ends the terminal line.
+func (p *Display) Finish() {
 	close(p.stop)
 	p.mu.Lock()
 	defer p.mu.Unlock()

@@ -1,11 +1,10 @@
-package main
+package transcript
 
 import (
 	"encoding/json"
 	"io"
 
 	"bench/record"
-	"bench/report/transcript"
 )
 
 // entryJSON is one episode as `bench show --format json` lists it.
@@ -20,7 +19,7 @@ type entryJSON struct {
 	Episode    *record.Episode `json:"episode"`              // null when the episode never finished
 }
 
-func toEntryJSON(e transcript.Entry) entryJSON {
+func toEntryJSON(e Entry) entryJSON {
 	status := "unfinished"
 	if e.Episode != nil {
 		status = e.Verdict.Status.String()
@@ -28,9 +27,9 @@ func toEntryJSON(e transcript.Entry) entryJSON {
 	return entryJSON{Task: e.Task, Track: e.Track, Model: e.Model, Seed: e.Seed, Repeat: e.Repeat, Trajectory: e.Trajectory, Status: status, Episode: e.Episode}
 }
 
-// showListJSON writes the episodes the flags matched (all of them when
+// writeListJSON writes the episodes the flags matched (all of them when
 // none did) as {"run_dir", "matched", "episodes"}.
-func showListJSON(w io.Writer, dir string, all, picked []transcript.Entry) error {
+func writeListJSON(w io.Writer, dir string, all, picked []Entry) error {
 	list := picked
 	if len(picked) == 0 {
 		list = all
@@ -46,9 +45,9 @@ func showListJSON(w io.Writer, dir string, all, picked []transcript.Entry) error
 	return writeJSON(w, out)
 }
 
-// showEpisodeJSON writes one episode: its line of episodes.jsonl, the run's
-// settings and every event of its trajectory, as recorded.
-func showEpisodeJSON(w io.Writer, t transcript.Transcript) error {
+// writeEpisodeJSON writes one episode: its line of episodes.jsonl, the
+// run's settings and every event of its trajectory, as recorded.
+func writeEpisodeJSON(w io.Writer, t Transcript) error {
 	events := t.Events
 	if events == nil {
 		events = []record.Event{}
@@ -73,7 +72,7 @@ type causesJSON struct {
 
 // causesOf is t's causes for the JSON document; nil for an episode with
 // nothing to explain.
-func causesOf(t transcript.Transcript) *causesJSON {
+func causesOf(t Transcript) *causesJSON {
 	if t.CausesHow == "" || t.CausesHow == "none" {
 		return nil
 	}
