@@ -6,10 +6,8 @@ import (
 	"strings"
 
 	"bench/internal/words"
-	"bench/loop"
 	"bench/record"
 	"bench/runner"
-	"bench/workflow"
 )
 
 // Plan is what a run is to do: its dimensions, the episodes of its shard
@@ -115,7 +113,7 @@ func (p Plan) budgets() string {
 	b := p.Budget
 	var parts []string
 	if p.has("agent", "hybrid") {
-		parts = append(parts, "--max-turns "+strconv.Itoa(cmpOr(b.MaxTurns, loop.DefaultMaxTurns)))
+		parts = append(parts, "--max-turns "+strconv.Itoa(cmpOr(b.MaxTurns, record.DefaultMaxTurns)))
 		if b.TokenLimit > 0 {
 			parts = append(parts, "--token-limit "+strconv.Itoa(b.TokenLimit))
 		} else {
@@ -123,7 +121,7 @@ func (p Plan) budgets() string {
 		}
 	}
 	if p.has("workflow-retry") {
-		parts = append(parts, "--tries "+strconv.Itoa(cmpOr(b.Tries, workflow.DefaultTries)))
+		parts = append(parts, "--tries "+strconv.Itoa(cmpOr(b.Tries, record.DefaultTries)))
 	}
 	return strings.Join(append(parts, "--max-tokens "+strconv.Itoa(b.MaxTokens)), ", ")
 }

@@ -63,7 +63,9 @@ type TaskRef struct {
 // OriginBuiltin is the origin of a task compiled into bench.
 const OriginBuiltin = "builtin"
 
-// Run describes what was run: run.json.
+// Run describes what was run: run.json. Its settings are the embedded
+// RunSettings (encoding/json flattens them); MarshalJSON keeps run.json's
+// keys in the order format 1 has always written them.
 type Run struct {
 	Format       int    `json:"format"`
 	BenchVersion string `json:"bench_version"`
@@ -77,26 +79,13 @@ type Run struct {
 	Host        string    `json:"host"`
 	Model       string    `json:"model"`
 	ModelDigest string    `json:"model_digest"`
-	Temperature float64   `json:"temperature"`
-	NumCtx      int       `json:"num_ctx"`
-	TopP        float64   `json:"top_p,omitempty"`
-	MaxTokens   int       `json:"max_tokens,omitempty"` // cap on one reply (--max-tokens; Ollama num_predict, OpenAI max_tokens)
-	Think       bool      `json:"think"`
 	Seeds       []int     `json:"seeds"`
 	Tasks       []TaskRef `json:"tasks"`
 	Tracks      []string  `json:"tracks"`
-	Posture     string    `json:"posture"`
-	MaxTurns    int       `json:"max_turns"`
-	TokenLimit  int       `json:"token_limit"` // the agent's token budget per episode (--token-limit); 0 = none
-	Tries       int       `json:"tries"`
-	Parallel    int       `json:"parallel"`
 	Started     time.Time `json:"started"`
 	// PromptsSHA256 is the digest of the fixed text (prompts, tool schemas)
 	// of the run's tracks: runs with different prompts are never twins.
 	PromptsSHA256 string `json:"prompts_sha256,omitempty"`
-	// EpisodeTimeoutMS is the wall-clock limit of one episode
-	// (--episode-timeout) in milliseconds; 0 = none.
-	EpisodeTimeoutMS int64 `json:"episode_timeout_ms,omitempty"`
 	// Models lists the run's models with their digests, in the order
 	// given (--model a,b). A run of several models names them all in
 	// Model, joined by commas, and leaves ModelDigest empty.
@@ -104,23 +93,12 @@ type Run struct {
 	// Hosts lists the model servers of the run's pool (--host URL1,URL2);
 	// Host is the first. Each episode names the one that ran it.
 	Hosts []string `json:"hosts,omitempty"`
-	// ParallelPerHost is how many episodes one server takes at once.
-	ParallelPerHost int `json:"parallel_per_host,omitempty"`
 	// Shard is the part of the plan this run holds (--shard i/n); nil = all of it.
 	Shard *Shard `json:"shard,omitempty"`
-	// WorkflowModel is the model the hybrid track's run_workflow asks
-	// (--workflow-model), with the digest of its weights; "" = the
-	// episode's own model.
-	WorkflowModel       string `json:"workflow_model,omitempty"`
+	// WorkflowModelDigest is the digest of WorkflowModel's weights.
 	WorkflowModelDigest string `json:"workflow_model_digest,omitempty"`
 
-	// MaxReplyBytes is --max-reply-bytes: the cap on one reply's bytes
-	// (text, thinking, tool calls) that bench reads; 0 = the default, 4 ×
-	// MaxTokens (or NumCtx) × 16 bytes.
-	MaxReplyBytes int64 `json:"max_reply_bytes,omitempty"`
-	// WorkspaceLimit is --workspace-limit: the most an episode's workspace
-	// may hold and still be graded, in bytes; 0 = the default, 256 MiB.
-	WorkspaceLimit int64 `json:"workspace_limit,omitempty"`
+	RunSettings
 
 	// ReplayOf is, for a replay run (bench run --replay), the recorded
 	// run it replays; nil otherwise. Not a setting: the replay has the

@@ -45,15 +45,12 @@ func NewRun(spec Spec) (*Session, error) {
 	r := record.Run{
 		Format: record.FormatVersion, BenchVersion: spec.BenchVersion,
 		Backend: spec.Model.Backend, Model: spec.Model.Model,
-		Temperature: spec.Temperature, NumCtx: spec.NumCtx, TopP: spec.TopP, Think: spec.Think,
-		MaxTokens: spec.MaxTokens, TokenLimit: spec.TokenLimit, MaxTurns: spec.MaxTurns, Tries: spec.Tries,
-		Seeds: slices.Clone(spec.Seeds), Tasks: refs, Tracks: slices.Clone(spec.Tracks), Posture: spec.Posture,
-		PromptsSHA256:    PromptsDigest(spec.Tracks),
-		EpisodeTimeoutMS: spec.EpisodeTimeout.Milliseconds(),
-		Parallel:         spec.Parallel, Started: started,
-		ParallelPerHost: spec.ParallelPerHost, Shard: spec.Shard, UID: spec.UID,
-		MaxReplyBytes: spec.MaxReplyBytes, WorkspaceLimit: spec.WorkspaceLimit,
+		Seeds: slices.Clone(spec.Seeds), Tasks: refs, Tracks: slices.Clone(spec.Tracks),
+		PromptsSHA256: PromptsDigest(spec.Tracks), Started: started,
+		Shard: spec.Shard, UID: spec.UID,
+		RunSettings: spec.RunSettings,
 	}
+	r.WorkflowModel = "" // recorded below when a track calls a model
 	mcfg := spec.Model
 	mcfg.MaxReplyBytes = spec.MaxReplyBytes
 	var hosts []string
