@@ -99,6 +99,11 @@ type Run struct {
 	WorkflowModelDigest string `json:"workflow_model_digest,omitempty"`
 
 	RunSettings
+	// Dimensions are the run-defining settings given several values
+	// (--posture off,on), in Table's order: dimensions of the plan, as the
+	// model is. The settings above hold each dimension's first value; an
+	// episode's Variant says its own.
+	Dimensions []Dimension `json:"dimensions,omitempty"`
 
 	// ReplayOf is, for a replay run (bench run --replay), the recorded
 	// run it replays; nil otherwise. Not a setting: the replay has the
@@ -130,14 +135,18 @@ func (r Run) SeveralModels() bool { return len(r.Models) > 1 }
 
 // Episode is one finished episode: a line of episodes.jsonl.
 type Episode struct {
-	Format              int      `json:"format"`
-	Run                 string   `json:"run"`
-	Task                string   `json:"task"`
-	Track               string   `json:"track"`
-	Seed                int      `json:"seed"`
-	Repeat              int      `json:"repeat"`          // 0 for the first use of a seed, k for its k-th twin
-	Model               string   `json:"model,omitempty"` // the model asked; "" when no track called one
-	Host                string   `json:"host,omitempty"`  // the server that ran the episode
+	Format int    `json:"format"`
+	Run    string `json:"run"`
+	Task   string `json:"task"`
+	Track  string `json:"track"`
+	Seed   int    `json:"seed"`
+	Repeat int    `json:"repeat"`          // 0 for the first use of a seed, k for its k-th twin
+	Model  string `json:"model,omitempty"` // the model asked; "" when no track called one
+	Host   string `json:"host,omitempty"`  // the server that ran the episode
+	// Variant is the episode's values of the run's dimensions, name=value
+	// joined by one space in the order of Run.Dimensions ("max-turns=5
+	// posture=on"); "" when the run has none.
+	Variant             string   `json:"variant,omitempty"`
 	Passed              bool     `json:"passed"`
 	TestsPassed         int      `json:"tests_passed"`
 	TestsTotal          int      `json:"tests_total"`
@@ -208,12 +217,18 @@ func (e Episode) Lost() bool {
 	return e.ExitReason == ExitError && InfraError(e.ErrorKind)
 }
 
-// Key identifies an episode within a run: task/track[/model]/seed-S[-rK].
+// Key identifies an episode within a run:
+// task/track[/model][/variant]/seed-S[-rK], the variant as VariantDir
+// spells it.
 func (e Episode) Key() string {
-	if e.Model == "" {
-		return e.Task + "/" + e.Track + "/" + TrajectoryName(e.Seed, e.Repeat)
+	k := e.Task + "/" + e.Track + "/"
+	if e.Model != "" {
+		k += e.Model + "/"
 	}
-	return e.Task + "/" + e.Track + "/" + e.Model + "/" + TrajectoryName(e.Seed, e.Repeat)
+	if e.Variant != "" {
+		k += VariantDir(e.Variant) + "/"
+	}
+	return k + TrajectoryName(e.Seed, e.Repeat)
 }
 
 // ModelDir is the folder name of a model's trajectories in a run of
@@ -223,12 +238,16 @@ func ModelDir(name string) string {
 }
 
 // TrajectoryRel is the path of ep's trajectory inside the folder of run:
-// trajectories/<task>/<track>[/<model>]/seed-S[-rK].jsonl, the model's
-// folder only when the run has several models.
+// trajectories/<task>/<track>[/<model>][/<variant>]/seed-S[-rK].jsonl, the
+// model's folder only when the run has several models, the variant's
+// (VariantDir) only when it has dimensions.
 func TrajectoryRel(run Run, ep Episode) string {
 	parts := []string{TrajectoriesDir, ep.Task, ep.Track}
 	if run.SeveralModels() {
 		parts = append(parts, ModelDir(ep.Model))
+	}
+	if ep.Variant != "" {
+		parts = append(parts, VariantDir(ep.Variant))
 	}
 	return filepath.Join(append(parts, TrajectoryName(ep.Seed, ep.Repeat)+".jsonl")...)
 }

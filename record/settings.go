@@ -189,7 +189,9 @@ func (r Run) Settings() []Setting {
 			continue
 		}
 		s := Setting{Name: d.Name}
-		if d.Value != nil {
+		if i := slices.IndexFunc(r.Dimensions, func(dim Dimension) bool { return dim.Name == d.Name }); i >= 0 {
+			s.Value = strings.Join(r.Dimensions[i].Values, ",") // the values, as the flag took them
+		} else if d.Value != nil {
 			s.Value = d.Value(r)
 		} else {
 			s.Value = d.Format(v.FieldByName(d.Field).Interface())
