@@ -33,6 +33,12 @@ func (b Bound) Add(o Bound) Bound {
 	return Bound{Calls: b.Calls + o.Calls, ReplyTokens: b.ReplyTokens + o.ReplyTokens, Unbounded: b.Unbounded || o.Unbounded}
 }
 
+// Max is the larger of two bounds, field by field: the most one episode of
+// either may spend.
+func (b Bound) Max(o Bound) Bound {
+	return Bound{Calls: max(b.Calls, o.Calls), ReplyTokens: max(b.ReplyTokens, o.ReplyTokens), Unbounded: b.Unbounded || o.Unbounded}
+}
+
 // Times is n episodes of b.
 func (b Bound) Times(n int) Bound {
 	return Bound{Calls: b.Calls * n, ReplyTokens: b.ReplyTokens * n, Unbounded: b.Unbounded && n > 0}

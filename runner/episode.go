@@ -70,7 +70,7 @@ func episode(ctx context.Context, cfg Config, job Job, traj Trajectory) (record.
 	start := time.Now()
 	ep := record.Episode{
 		Format: record.FormatVersion, Run: cfg.RunID,
-		Task: job.Task.Name, Track: job.Track, Model: job.Model, Host: cfg.Host, Seed: job.Seed, Repeat: job.Repeat,
+		Task: job.Task.Name, Track: job.Track, Model: job.Model, Variant: job.Variant, Host: cfg.Host, Seed: job.Seed, Repeat: job.Repeat,
 		FailedTests: []string{}, ToolCalls: []string{}, Steps: []string{},
 	}
 	kept := &keeper{Trajectory: traj}
@@ -160,6 +160,11 @@ func runTrack(ctx context.Context, cfg Config, job Job, traj Trajectory, ep *rec
 	if i < 0 {
 		return track.Outcome{Err: fmt.Errorf("unknown track %q", job.Track)}, 0, "", ""
 	}
+	settings, err := cfg.RunSettings.WithVariant(job.Variant) // the episode runs with its variant's values
+	if err != nil {
+		return track.Outcome{Err: err}, 0, "", ""
+	}
+	cfg.RunSettings = settings
 	ws, err := newWorkspace(job.Task)
 	if err != nil {
 		return track.Outcome{Err: &Fault{Err: fmt.Errorf("making the workspace: %w", err)}}, 0, "", ""

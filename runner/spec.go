@@ -27,6 +27,9 @@ type Spec struct {
 	Tracks []string      // track words (TrackWords), each once
 	Seeds  []int         // a repeated seed is a twin run
 	record.RunSettings
+	// Dimensions are the settings given several values (--posture off,on),
+	// in record.Table's order; RunSettings holds each one's first value.
+	Dimensions   []record.Dimension
 	Dir          string    // the results folder; "" = DefaultDir
 	BenchVersion string    // recorded in run.json
 	Started      time.Time // zero = now
@@ -63,6 +66,9 @@ func (s Spec) Check() error {
 		}
 	}
 	if err := s.RunSettings.Check(); err != nil {
+		return err
+	}
+	if err := record.CheckDimensions(s.Dimensions, s.RunSettings); err != nil {
 		return err
 	}
 	if s.Model.Timeout <= 0 {

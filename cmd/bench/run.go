@@ -149,13 +149,13 @@ func specFrom(c *cli.Context) (runner.Spec, error) {
 	if err := record.CheckUID(c.String("run-uid")); err != nil {
 		return runner.Spec{}, usagef("--run-uid: %w", err)
 	}
-	settings, err := settingsFrom(c)
+	settings, dims, err := settingsFrom(c)
 	if err != nil {
 		return runner.Spec{}, err
 	}
 	return runner.Spec{
 		Model: mcfg, Models: splitRaw(mcfg.Model), Hosts: hostList(c), Shard: shard, UID: c.String("run-uid"),
-		Tasks: selected, Tracks: tracks, Seeds: seeds, RunSettings: settings,
+		Tasks: selected, Tracks: tracks, Seeds: seeds, RunSettings: settings, Dimensions: dims,
 		Dir: c.String("out"), BenchVersion: version(),
 	}, nil
 }
@@ -223,6 +223,9 @@ func settingFlags() []cli.Flag {
 // settingFlag is the flag of one setting.
 func settingFlag(d record.Def) cli.Flag {
 	def := d.Get(record.DefaultSettings())
+	if d.Dimension { // one value, or several: a dimension of the plan
+		return &cli.StringFlag{Name: d.Name, Value: fmt.Sprint(def), Usage: d.Help}
+	}
 	switch v := def.(type) {
 	case time.Duration:
 		return &cli.DurationFlag{Name: d.Name, Value: v, Usage: d.Help}
@@ -242,18 +245,34 @@ func settingFlag(d record.Def) cli.Flag {
 }
 
 // settingsFrom reads the flags of the settings' table into the run's
-// settings.
-func settingsFrom(c *cli.Context) (record.RunSettings, error) {
+// settings, and the dimensions: the settings that may be one given
+// several values, which hold their first.
+func settingsFrom(c *cli.Context) (record.RunSettings, []record.Dimension, error) {
 	s := record.DefaultSettings()
+	var dims []record.Dimension
 	for _, d := range record.Table {
 		if d.Source != record.FromTable {
 			continue
 		}
 		v := c.Value(d.Name)
+		if d.Dimension {
+			values := splitRaw(c.String(d.Name))
+			if len(values) == 0 {
+				return s, nil, usagef("--%s is empty: give a value, or several separated by commas", d.Name)
+			}
+			first, err := d.Parse(values[0])
+			if err != nil {
+				return s, nil, usage(err)
+			}
+			if len(values) > 1 {
+				dims = append(dims, record.Dimension{Name: d.Name, Values: values})
+			}
+			v = first
+		}
 		if d.Unit == record.UnitBytes {
 			n, err := grade.ParseSize(c.String(d.Name))
 			if err != nil {
-				return s, usagef("--%s: %w", d.Name, err)
+				return s, nil, usagef("--%s: %w", d.Name, err)
 			}
 			if n == grade.DefaultWorkspaceLimit {
 				n = 0 // run.json leaves the default out, as runs before the flag did
@@ -262,7 +281,7 @@ func settingsFrom(c *cli.Context) (record.RunSettings, error) {
 		}
 		d.Set(&s, v)
 	}
-	return s, nil
+	return s, dims, nil
 }
 
 // shardFlag reads --shard; nil when not given.

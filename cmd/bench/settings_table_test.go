@@ -20,7 +20,7 @@ func settingsParse(t *testing.T, args ...string) (record.RunSettings, error) {
 	cmd := runCommand()
 	cmd.Action = func(c *cli.Context) error {
 		var err error
-		got, err = settingsFrom(c)
+		got, _, err = settingsFrom(c)
 		return err
 	}
 	app := &cli.App{Name: "bench", Commands: []*cli.Command{cmd}, Writer: io.Discard, ErrWriter: io.Discard, ExitErrHandler: func(*cli.Context, error) {}}
