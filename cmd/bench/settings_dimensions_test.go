@@ -61,4 +61,22 @@ func TestSettingsDimensionsThroughTheCLI(t *testing.T) {
 	if len(seen) != 4 || len(data.Episodes) != 4 {
 		t.Errorf("%d episodes of variants %v, want one of each of 4", len(data.Episodes), seen)
 	}
+	// A replay plays each variant's recording back into the same variant.
+	replayed := filepath.Join(t.TempDir(), "replayed")
+	if _, stderr, err := runCLI(t, "run", "--replay", dir, "--out", replayed); err != nil {
+		t.Fatalf("bench run --replay: %v\n%s", err, stderr)
+	}
+	again, err := record.Read(replayed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ep := range again.Episodes {
+		if !seen[ep.Variant] || ep.Replay == nil || ep.Replay.Stopped != nil {
+			t.Errorf("replayed %s: variant %q, replay %+v", ep.Key(), ep.Variant, ep.Replay)
+		}
+		delete(seen, ep.Variant)
+	}
+	if len(seen) != 0 || len(again.Run.Dimensions) != 2 {
+		t.Errorf("the replay lacks the variants %v, or its run.json the dimensions %+v", seen, again.Run.Dimensions)
+	}
 }
