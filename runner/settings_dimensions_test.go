@@ -261,3 +261,31 @@ func TestSettingsNoDimensionsAsBefore(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestSettingsDimensionsRecordPlanAgrees: run.json's plan as arithmetic
+// (record.Run.Plan, which the report counts what is missing by) holds, for
+// each shard of a run of variants, as many episodes as the runner plans,
+// and each of them.
+func TestSettingsDimensionsRecordPlanAgrees(t *testing.T) {
+	for _, shard := range []*record.Shard{nil, {Index: 1, Count: 3}, {Index: 2, Count: 3}, {Index: 3, Count: 3}} {
+		spec := settingsDimSpec(t, 1, 2, 1)
+		spec.Tracks, spec.Shard = []string{"oracle", "workflow"}, shard
+		s, err := runner.NewRun(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := s.Run.Plan()
+		n := 0
+		for _, c := range p.Cells() {
+			n += c.Episodes
+		}
+		if n != len(s.Plan()) {
+			t.Errorf("shard %v: run.json's plan holds %d episodes, the runner's %d", shard, n, len(s.Plan()))
+		}
+		for _, j := range s.Plan() {
+			if !p.Holds(j.Task.Name, j.Track, j.Model, j.Seed, j.Repeat) {
+				t.Errorf("shard %v: run.json's plan lacks %s", shard, j.Key())
+			}
+		}
+	}
+}
