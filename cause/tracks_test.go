@@ -45,11 +45,7 @@ func episode(t *testing.T, task tasks.Task, trackName string, tune func(*runner.
 func run(t testing.TB, task tasks.Task, tracks []string, tune func(*runner.Config), script ...modeltest.Reply) record.Data {
 	t.Helper()
 	srv := modeltest.NewOllama(t, script...)
-	cfg := runner.ConfigFrom(record.Run{
-		ID: "cause", Temperature: runner.DefaultTemperature, NumCtx: runner.DefaultNumCtx,
-		MaxTokens: runner.DefaultMaxTokens, MaxTurns: runner.DefaultMaxTurns, Tries: runner.DefaultTries,
-		Posture: runner.DefaultPosture, EpisodeTimeoutMS: runner.DefaultEpisodeTimeout.Milliseconds(),
-	})
+	cfg := runner.ConfigFrom(record.Run{ID: "cause", RunSettings: record.DefaultSettings()})
 	cfg.Model, cfg.Host = srv.Client(t), srv.URL
 	if tune != nil {
 		tune(&cfg)
@@ -297,7 +293,7 @@ func TestBudgets(t *testing.T) {
 func TestTimeout(t *testing.T) {
 	tracktest.NeedPython(t)
 	task := tracktest.CourseTask(t, "leap_year")
-	ep, in := episode(t, task, "workflow", func(c *runner.Config) { c.EpisodeTimeout = 2 * time.Second }, modeltest.Hang())
+	ep, in := episode(t, task, "workflow", func(c *runner.Config) { c.EpisodeTimeoutMS = (2 * time.Second).Milliseconds() }, modeltest.Hang())
 	got := cause.Derive(in)
 	want(t, ep, got, cause.Timeout)
 	contains(t, got[0], "--episode-timeout")

@@ -19,9 +19,6 @@ import (
 	"bench/workspace"
 )
 
-// DefaultMaxTurns is the turn budget when env.MaxTurns is 0.
-const DefaultMaxTurns = 25
-
 // DefaultMaxToolCalls is the most tool calls run from one reply; the calls
 // past it get an error result each.
 const DefaultMaxToolCalls = 16
@@ -38,7 +35,7 @@ const DefaultMaxToolCalls = 16
 // goes on (it costs a turn). The loop stops with done when a reply asks for
 // no tool; with max_turns after one last call without tools once
 // env.MaxTurns turns are spent; with token_budget once the tokens spent
-// reach env.MaxTokens (see track.Conversation.Spent); with interrupted when ctx is
+// reach env.TokenLimit (see track.Conversation.Spent); with interrupted when ctx is
 // cancelled; with error when the model or the workspace fails.
 func Agent(ctx context.Context, env *track.Env) track.Outcome { return Spec{}.Run(ctx, env) }
 
@@ -49,7 +46,7 @@ func Agent(ctx context.Context, env *track.Env) track.Outcome { return Spec{}.Ru
 func (spec Spec) Run(ctx context.Context, env *track.Env) track.Outcome {
 	maxTurns := env.MaxTurns
 	if maxTurns <= 0 {
-		maxTurns = DefaultMaxTurns
+		maxTurns = record.DefaultMaxTurns
 	}
 	tools, maxCalls := newRegistry(spec.Tools), maxToolCalls(env)
 	specs := tools.specs()
@@ -120,9 +117,9 @@ func (spec Spec) Run(ctx context.Context, env *track.Env) track.Outcome {
 }
 
 // overBudget reports whether the episode has spent its token budget
-// (env.MaxTokens; 0 is none), the calls of its tools included.
+// (env.TokenLimit; 0 is none), the calls of its tools included.
 func overBudget(env *track.Env, conv *track.Conversation) bool {
-	return env.MaxTokens > 0 && conv.Spent() >= env.MaxTokens
+	return env.TokenLimit > 0 && conv.Spent() >= env.TokenLimit
 }
 
 // skipped is the result of the i-th (from 0) of n tool calls of one reply

@@ -143,8 +143,8 @@ func TestAgentDefaultTurnBudget(t *testing.T) {
 	}}
 	env, _ := newEnv(t, chat)
 	out := Agent(context.Background(), env)
-	if out.Exit != record.ExitMaxTurns || out.ModelCalls != DefaultMaxTurns+1 {
-		t.Errorf("exit %q after %d calls; want max_turns after %d", out.Exit, out.ModelCalls, DefaultMaxTurns+1)
+	if out.Exit != record.ExitMaxTurns || out.ModelCalls != record.DefaultMaxTurns+1 {
+		t.Errorf("exit %q after %d calls; want max_turns after %d", out.Exit, out.ModelCalls, record.DefaultMaxTurns+1)
 	}
 }
 
@@ -331,7 +331,7 @@ func TestAgentStopsAtTokenBudget(t *testing.T) {
 		return tracktest.FakeReply{Msg: tracktest.Calls("list_files", `{"path":"."}`), Usage: use}
 	}}
 	env, _ := newEnv(t, chat)
-	env.MaxTokens = 250
+	env.TokenLimit = 250
 	out := Agent(context.Background(), env)
 	if out.Exit != record.ExitTokenBudget || out.ModelCalls != 3 || out.Usage.Total() != 300 {
 		t.Errorf("exit %q after %d calls, %d tokens; want token_budget after 3 calls, 300 tokens", out.Exit, out.ModelCalls, out.Usage.Total())
@@ -346,7 +346,7 @@ func TestAgentTokenBudgetWithoutReportedUsage(t *testing.T) {
 		return tracktest.FakeReply{Msg: tracktest.Calls("list_files", `{"path":"."}`), Usage: use}
 	}}
 	env, _ := newEnv(t, chat)
-	env.MaxTokens = 250
+	env.TokenLimit = 250
 	out := Agent(context.Background(), env)
 	if out.Exit != record.ExitTokenBudget || out.ModelCalls != 3 {
 		t.Errorf("exit %q after %d calls; want token_budget after 3 calls", out.Exit, out.ModelCalls)

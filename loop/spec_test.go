@@ -122,7 +122,7 @@ func TestTokenBudgetCountsAToolsModelCalls(t *testing.T) {
 		return tracktest.FakeReply{Msg: tracktest.Calls("ask", `{}`), Usage: model.Usage{PromptTokens: 40, CompletionTokens: 10}}
 	}}
 	env, _ := newEnv(t, chat)
-	env.MaxTokens = 250
+	env.TokenLimit = 250
 	out := Spec{Tools: []Tool{ask}}.Run(context.Background(), env)
 	if out.Exit != record.ExitTokenBudget || out.Turns != 1 || out.ModelCalls != 2 || out.WorkflowCalls != 1 || out.Usage.Total() != 250 {
 		t.Errorf("exit %q after %d turns, %d calls (%d the tool's), %d tokens; want token_budget after the first tool: 1, 2 (1), 250",

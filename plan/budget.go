@@ -4,8 +4,8 @@ import (
 	"fmt"
 
 	"bench/loop"
+	"bench/record"
 	"bench/trackfacts"
-	"bench/workflow"
 )
 
 // Budget is what bounds one episode's model calls and reply tokens, as
@@ -33,6 +33,12 @@ func (b Bound) Add(o Bound) Bound {
 	return Bound{Calls: b.Calls + o.Calls, ReplyTokens: b.ReplyTokens + o.ReplyTokens, Unbounded: b.Unbounded || o.Unbounded}
 }
 
+// Max is the larger of two bounds, field by field: the most one episode of
+// either may spend.
+func (b Bound) Max(o Bound) Bound {
+	return Bound{Calls: max(b.Calls, o.Calls), ReplyTokens: max(b.ReplyTokens, o.ReplyTokens), Unbounded: b.Unbounded || o.Unbounded}
+}
+
 // Times is n episodes of b.
 func (b Bound) Times(n int) Bound {
 	return Bound{Calls: b.Calls * n, ReplyTokens: b.ReplyTokens * n, Unbounded: b.Unbounded && n > 0}
@@ -52,14 +58,14 @@ func (b Bound) Times(n int) Bound {
 // checked after each turn, so an episode stops once it has spent
 // TokenLimit: its replies stay under TokenLimit plus the last turn's.
 func EpisodeBound(track string, b Budget) (Bound, error) {
-	turns := cmpOr(b.MaxTurns, loop.DefaultMaxTurns)
+	turns := cmpOr(b.MaxTurns, record.DefaultMaxTurns)
 	perReply := cmpOr(b.MaxToolCalls, loop.DefaultMaxToolCalls)
 	var calls, lastTurn int // lastTurn: the calls one turn may make
 	switch track {
 	case trackfacts.Workflow:
 		calls = 1
 	case trackfacts.WorkflowRetry:
-		calls = cmpOr(b.Tries, workflow.DefaultTries)
+		calls = cmpOr(b.Tries, record.DefaultTries)
 	case trackfacts.Agent:
 		calls, lastTurn = turns+1, 1
 	case trackfacts.Hybrid:

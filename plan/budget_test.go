@@ -61,7 +61,7 @@ func TestEpisodeBoundHoldsForTheRealTracks(t *testing.T) {
 	} {
 		chat := &tracktest.FakeChatter{Next: func(int, model.Request) tracktest.FakeReply { return tracktest.FakeReply{Msg: c.say, Usage: full} }}
 		env := lessonEnv(t, chat)
-		env.MaxTurns, env.Tries, env.MaxTokens = c.b.MaxTurns, c.b.Tries, c.b.TokenLimit
+		env.MaxTurns, env.Tries, env.TokenLimit = c.b.MaxTurns, c.b.Tries, c.b.TokenLimit
 		out := c.run(context.Background(), env)
 		bound, err := EpisodeBound(c.name, c.b)
 		if err != nil {

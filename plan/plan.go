@@ -6,10 +6,8 @@ import (
 	"strings"
 
 	"bench/internal/words"
-	"bench/loop"
 	"bench/record"
 	"bench/runner"
-	"bench/workflow"
 )
 
 // Plan is what a run is to do: its dimensions, the episodes of its shard
@@ -20,10 +18,11 @@ type Plan struct {
 	Tasks, Tracks, Models    []string
 	WorkflowModel            string // the hybrid's --workflow-model, "" for the episode's model
 	Seeds                    []int
+	Variants                 []string // the variants of the run's dimensions (record.Run.Variants); nil without
 	Shard                    *record.Shard
 	Hosts                    []string
 	Episodes, Total, Pending int
-	Budget                   Budget
+	Budget                   Budget      // the first variant's, when the run has dimensions
 	Tracked                  []TrackCost // per track, in the run's order, of the pending episodes
 	Cost                     Bound       // the sum of Tracked
 	Workers                  int         // the episodes run at once
@@ -43,7 +42,7 @@ func Of(s *runner.Session, dir string) (Plan, error) {
 	r := s.Run
 	p := Plan{
 		Dir: s.Dir, Tracks: r.Tracks, WorkflowModel: r.WorkflowModel, Seeds: r.Seeds, Shard: r.Shard, Hosts: s.Hosts,
-		Budget: Budget{MaxTurns: r.MaxTurns, Tries: r.Tries, MaxTokens: r.MaxTokens, TokenLimit: r.TokenLimit},
+		Budget: budgetOf(r.RunSettings),
 	}
 	if dir != "" {
 		p.Dir = dir
@@ -55,27 +54,44 @@ func Of(s *runner.Session, dir string) (Plan, error) {
 		p.Models = s.ModelNames()
 	}
 	p.Episodes = len(s.Plan())
-	p.Total = len(runner.PlanModels(s.Tasks, r.Tracks, s.ModelNames(), r.Seeds))
+	p.Total = len(s.WholePlan())
 	pending := s.Pending()
 	p.Pending = len(pending)
 	p.Workers = max(1, s.Slots()*max(1, len(s.Hosts)))
 	if !runner.NeedsAnyModel(r.Tracks) {
 		p.Workers = max(1, r.Parallel)
 	}
-	per := map[string]int{}
+	if len(r.Dimensions) > 0 {
+		p.Variants = r.Variants()
+	}
+	per := map[[2]string]int{} // pending episodes by track and variant
 	for _, j := range pending {
-		per[j.Track]++
+		per[[2]string{j.Track, j.Variant}]++
 	}
 	for _, tr := range r.Tracks {
-		each, err := EpisodeBound(tr, p.Budget)
-		if err != nil {
-			return Plan{}, err
+		tc := TrackCost{Track: tr}
+		for _, v := range r.Variants() {
+			settings, err := r.RunSettings.WithVariant(v)
+			if err != nil {
+				return Plan{}, err
+			}
+			each, err := EpisodeBound(tr, budgetOf(settings))
+			if err != nil {
+				return Plan{}, err
+			}
+			n := per[[2]string{tr, v}]
+			tc.Episodes += n
+			tc.Each, tc.All = tc.Each.Max(each), tc.All.Add(each.Times(n))
 		}
-		tc := TrackCost{Track: tr, Episodes: per[tr], Each: each, All: each.Times(per[tr])}
 		p.Tracked = append(p.Tracked, tc)
 		p.Cost = p.Cost.Add(tc.All)
 	}
 	return p, nil
+}
+
+// budgetOf is the budget the settings s give one episode.
+func budgetOf(s record.RunSettings) Budget {
+	return Budget{MaxTurns: s.MaxTurns, Tries: s.Tries, MaxTokens: s.MaxTokens, TokenLimit: s.TokenLimit}
 }
 
 // EpisodesPhrase is how many episodes the run holds: "16 episodes", or
@@ -93,6 +109,9 @@ func (p Plan) Dims() string {
 	dims := []string{words.Plural(len(p.Tasks), "task"), words.Plural(len(p.Tracks), "track")}
 	if len(p.Models) > 1 {
 		dims = append(dims, words.Plural(len(p.Models), "model"))
+	}
+	if len(p.Variants) > 1 {
+		dims = append(dims, words.Plural(len(p.Variants), "variant"))
 	}
 	return strings.Join(append(dims, words.Plural(len(p.Seeds), "seed")), " × ")
 }
@@ -115,7 +134,7 @@ func (p Plan) budgets() string {
 	b := p.Budget
 	var parts []string
 	if p.has("agent", "hybrid") {
-		parts = append(parts, "--max-turns "+strconv.Itoa(cmpOr(b.MaxTurns, loop.DefaultMaxTurns)))
+		parts = append(parts, "--max-turns "+strconv.Itoa(cmpOr(b.MaxTurns, record.DefaultMaxTurns)))
 		if b.TokenLimit > 0 {
 			parts = append(parts, "--token-limit "+strconv.Itoa(b.TokenLimit))
 		} else {
@@ -123,7 +142,7 @@ func (p Plan) budgets() string {
 		}
 	}
 	if p.has("workflow-retry") {
-		parts = append(parts, "--tries "+strconv.Itoa(cmpOr(b.Tries, workflow.DefaultTries)))
+		parts = append(parts, "--tries "+strconv.Itoa(cmpOr(b.Tries, record.DefaultTries)))
 	}
 	return strings.Join(append(parts, "--max-tokens "+strconv.Itoa(b.MaxTokens)), ", ")
 }
@@ -167,10 +186,15 @@ func (p Plan) Dimensions() (header []string, rows [][]string) {
 		{"tracks", strconv.Itoa(len(p.Tracks)), strings.Join(p.Tracks, ", ")},
 		{"models", strconv.Itoa(len(p.Models)), models},
 		{"seeds", strconv.Itoa(len(p.Seeds)), strings.Join(seeds, ", ")},
+	}
+	if len(p.Variants) > 0 {
+		rows = append(rows, []string{"variants", strconv.Itoa(len(p.Variants)), strings.Join(p.Variants, "; ")})
+	}
+	rows = append(rows, [][]string{
 		{"shard", "", shard},
 		{"hosts", strconv.Itoa(len(p.Hosts)), hosts},
 		{"episodes", strconv.Itoa(p.Episodes), fmt.Sprintf("%s; %d to run, %d at once", p.EpisodesPhrase(), p.Pending, p.Workers)},
-	}
+	}...)
 	return []string{"plan", "n", "values"}, rows
 }
 

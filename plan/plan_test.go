@@ -20,8 +20,8 @@ func TestOfAShard(t *testing.T) {
 		t.Fatal(err)
 	}
 	s, err := runner.NewRun(runner.Spec{Model: modelConfig(), Tasks: course, Tracks: []string{"workflow", "agent"}, Seeds: []int{1, 2},
-		MaxTokens: 100, MaxTurns: 4, Tries: 2, Parallel: 1, Posture: "off", Temperature: 0.7, NumCtx: 8192, EpisodeTimeout: time.Minute,
-		Shard: &record.Shard{Index: 1, Count: 2}, Dir: t.TempDir() + "/lesson/run"})
+		RunSettings: record.RunSettings{MaxTokens: 100, MaxTurns: 4, Tries: 2, Parallel: 1, Posture: "off", Temperature: 0.7, NumCtx: 8192, EpisodeTimeoutMS: time.Minute.Milliseconds()},
+		Shard:       &record.Shard{Index: 1, Count: 2}, Dir: t.TempDir() + "/lesson/run"})
 	if err != nil {
 		t.Fatal(err)
 	}

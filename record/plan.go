@@ -14,6 +14,7 @@ type Plan struct {
 	uses                  map[int]int // each seed's uses
 	rank                  map[int]int // each distinct seed's place in seeds
 	task, model           map[string]int
+	variants              int // the run's variants (Run.Variants), 1 without dimensions
 	shard                 *Shard
 }
 
@@ -21,7 +22,8 @@ type Plan struct {
 // a run written before models were listed; "" when no track calls one).
 func (r Run) Plan() Plan {
 	p := Plan{tasks: make([]string, len(r.Tasks)), tracks: slices.Clone(r.Tracks), models: r.modelNames(),
-		uses: map[int]int{}, rank: map[int]int{}, task: map[string]int{}, model: map[string]int{}, shard: r.Shard}
+		uses: map[int]int{}, rank: map[int]int{}, task: map[string]int{}, model: map[string]int{}, shard: r.Shard,
+		variants: len(r.Variants())}
 	for i, t := range r.Tasks {
 		p.tasks[i] = t.Name
 		p.task[t.Name] = i
@@ -75,22 +77,32 @@ func (p Plan) Ref(task, track, model string) CellRef {
 // HoldsIn reports whether the plan holds the episode of seed and repeat of
 // the cell c (Ref).
 func (p Plan) HoldsIn(c CellRef, seed, repeat int) bool {
-	return c.ok && repeat >= 0 && repeat < p.uses[seed] && p.dealt(p.rank[seed], c.task, c.model)
+	return c.ok && repeat >= 0 && repeat < p.uses[seed] && p.dealtVariants(p.rank[seed], c.task, c.model) > 0
 }
 
-// dealt reports whether the group of the seed of rank r, task t and model
-// m (all its tracks and repeats) is the shard's: groups are dealt
-// round-robin in the order the plan first reaches them, seed by seed,
-// task by task, model by model.
-func (p Plan) dealt(r, t, m int) bool {
+// dealtVariants counts the variants v whose group of the seed of rank r,
+// task t, model m and variant v (all its tracks and repeats) is the
+// shard's: groups are dealt round-robin in the order the plan first
+// reaches them, seed by seed, task by task, model by model, variant by
+// variant. A run without dimensions has one variant. A plan's cell of
+// task, track and model holds the episodes of every variant.
+func (p Plan) dealtVariants(r, t, m int) int {
+	v := max(1, p.variants)
 	if p.shard == nil || p.shard.Count <= 1 {
-		return true
+		return v
 	}
-	g := (r*len(p.tasks)+t)*len(p.models) + m
-	return g%p.shard.Count == p.shard.Index-1
+	n := 0
+	for i := range v {
+		g := ((r*len(p.tasks)+t)*len(p.models)+m)*v + i
+		if g%p.shard.Count == p.shard.Index-1 {
+			n++
+		}
+	}
+	return n
 }
 
-// PlanCell is the planned episodes of one task, track and model.
+// PlanCell is the planned episodes of one task, track and model, of every
+// variant of the run's dimensions.
 type PlanCell struct {
 	Task, Track, Model string
 	Episodes           int
@@ -105,9 +117,7 @@ func (p Plan) Cells() []PlanCell {
 		for m, model := range p.models {
 			n := 0
 			for r, s := range p.seeds {
-				if p.dealt(r, t, m) {
-					n += p.uses[s]
-				}
+				n += p.uses[s] * p.dealtVariants(r, t, m)
 			}
 			for _, track := range p.tracks {
 				out = append(out, PlanCell{task, track, model, n})

@@ -63,7 +63,9 @@ type TaskRef struct {
 // OriginBuiltin is the origin of a task compiled into bench.
 const OriginBuiltin = "builtin"
 
-// Run describes what was run: run.json.
+// Run describes what was run: run.json. Its settings are the embedded
+// RunSettings (encoding/json flattens them); MarshalJSON keeps run.json's
+// keys in the order format 1 has always written them.
 type Run struct {
 	Format       int    `json:"format"`
 	BenchVersion string `json:"bench_version"`
@@ -77,26 +79,13 @@ type Run struct {
 	Host        string    `json:"host"`
 	Model       string    `json:"model"`
 	ModelDigest string    `json:"model_digest"`
-	Temperature float64   `json:"temperature"`
-	NumCtx      int       `json:"num_ctx"`
-	TopP        float64   `json:"top_p,omitempty"`
-	MaxTokens   int       `json:"max_tokens,omitempty"` // cap on one reply (--max-tokens; Ollama num_predict, OpenAI max_tokens)
-	Think       bool      `json:"think"`
 	Seeds       []int     `json:"seeds"`
 	Tasks       []TaskRef `json:"tasks"`
 	Tracks      []string  `json:"tracks"`
-	Posture     string    `json:"posture"`
-	MaxTurns    int       `json:"max_turns"`
-	TokenLimit  int       `json:"token_limit"` // the agent's token budget per episode (--token-limit); 0 = none
-	Tries       int       `json:"tries"`
-	Parallel    int       `json:"parallel"`
 	Started     time.Time `json:"started"`
 	// PromptsSHA256 is the digest of the fixed text (prompts, tool schemas)
 	// of the run's tracks: runs with different prompts are never twins.
 	PromptsSHA256 string `json:"prompts_sha256,omitempty"`
-	// EpisodeTimeoutMS is the wall-clock limit of one episode
-	// (--episode-timeout) in milliseconds; 0 = none.
-	EpisodeTimeoutMS int64 `json:"episode_timeout_ms,omitempty"`
 	// Models lists the run's models with their digests, in the order
 	// given (--model a,b). A run of several models names them all in
 	// Model, joined by commas, and leaves ModelDigest empty.
@@ -104,23 +93,17 @@ type Run struct {
 	// Hosts lists the model servers of the run's pool (--host URL1,URL2);
 	// Host is the first. Each episode names the one that ran it.
 	Hosts []string `json:"hosts,omitempty"`
-	// ParallelPerHost is how many episodes one server takes at once.
-	ParallelPerHost int `json:"parallel_per_host,omitempty"`
 	// Shard is the part of the plan this run holds (--shard i/n); nil = all of it.
 	Shard *Shard `json:"shard,omitempty"`
-	// WorkflowModel is the model the hybrid track's run_workflow asks
-	// (--workflow-model), with the digest of its weights; "" = the
-	// episode's own model.
-	WorkflowModel       string `json:"workflow_model,omitempty"`
+	// WorkflowModelDigest is the digest of WorkflowModel's weights.
 	WorkflowModelDigest string `json:"workflow_model_digest,omitempty"`
 
-	// MaxReplyBytes is --max-reply-bytes: the cap on one reply's bytes
-	// (text, thinking, tool calls) that bench reads; 0 = the default, 4 ×
-	// MaxTokens (or NumCtx) × 16 bytes.
-	MaxReplyBytes int64 `json:"max_reply_bytes,omitempty"`
-	// WorkspaceLimit is --workspace-limit: the most an episode's workspace
-	// may hold and still be graded, in bytes; 0 = the default, 256 MiB.
-	WorkspaceLimit int64 `json:"workspace_limit,omitempty"`
+	RunSettings
+	// Dimensions are the run-defining settings given several values
+	// (--posture off,on), in Table's order: dimensions of the plan, as the
+	// model is. The settings above hold each dimension's first value; an
+	// episode's Variant says its own.
+	Dimensions []Dimension `json:"dimensions,omitempty"`
 
 	// ReplayOf is, for a replay run (bench run --replay), the recorded
 	// run it replays; nil otherwise. Not a setting: the replay has the
@@ -152,14 +135,18 @@ func (r Run) SeveralModels() bool { return len(r.Models) > 1 }
 
 // Episode is one finished episode: a line of episodes.jsonl.
 type Episode struct {
-	Format              int      `json:"format"`
-	Run                 string   `json:"run"`
-	Task                string   `json:"task"`
-	Track               string   `json:"track"`
-	Seed                int      `json:"seed"`
-	Repeat              int      `json:"repeat"`          // 0 for the first use of a seed, k for its k-th twin
-	Model               string   `json:"model,omitempty"` // the model asked; "" when no track called one
-	Host                string   `json:"host,omitempty"`  // the server that ran the episode
+	Format int    `json:"format"`
+	Run    string `json:"run"`
+	Task   string `json:"task"`
+	Track  string `json:"track"`
+	Seed   int    `json:"seed"`
+	Repeat int    `json:"repeat"`          // 0 for the first use of a seed, k for its k-th twin
+	Model  string `json:"model,omitempty"` // the model asked; "" when no track called one
+	Host   string `json:"host,omitempty"`  // the server that ran the episode
+	// Variant is the episode's values of the run's dimensions, name=value
+	// joined by one space in the order of Run.Dimensions ("max-turns=5
+	// posture=on"); "" when the run has none.
+	Variant             string   `json:"variant,omitempty"`
 	Passed              bool     `json:"passed"`
 	TestsPassed         int      `json:"tests_passed"`
 	TestsTotal          int      `json:"tests_total"`
@@ -230,12 +217,18 @@ func (e Episode) Lost() bool {
 	return e.ExitReason == ExitError && InfraError(e.ErrorKind)
 }
 
-// Key identifies an episode within a run: task/track[/model]/seed-S[-rK].
+// Key identifies an episode within a run:
+// task/track[/model][/variant]/seed-S[-rK], the variant as VariantDir
+// spells it.
 func (e Episode) Key() string {
-	if e.Model == "" {
-		return e.Task + "/" + e.Track + "/" + TrajectoryName(e.Seed, e.Repeat)
+	k := e.Task + "/" + e.Track + "/"
+	if e.Model != "" {
+		k += e.Model + "/"
 	}
-	return e.Task + "/" + e.Track + "/" + e.Model + "/" + TrajectoryName(e.Seed, e.Repeat)
+	if e.Variant != "" {
+		k += VariantDir(e.Variant) + "/"
+	}
+	return k + TrajectoryName(e.Seed, e.Repeat)
 }
 
 // ModelDir is the folder name of a model's trajectories in a run of
@@ -245,12 +238,16 @@ func ModelDir(name string) string {
 }
 
 // TrajectoryRel is the path of ep's trajectory inside the folder of run:
-// trajectories/<task>/<track>[/<model>]/seed-S[-rK].jsonl, the model's
-// folder only when the run has several models.
+// trajectories/<task>/<track>[/<model>][/<variant>]/seed-S[-rK].jsonl, the
+// model's folder only when the run has several models, the variant's
+// (VariantDir) only when it has dimensions.
 func TrajectoryRel(run Run, ep Episode) string {
 	parts := []string{TrajectoriesDir, ep.Task, ep.Track}
 	if run.SeveralModels() {
 		parts = append(parts, ModelDir(ep.Model))
+	}
+	if ep.Variant != "" {
+		parts = append(parts, VariantDir(ep.Variant))
 	}
 	return filepath.Join(append(parts, TrajectoryName(ep.Seed, ep.Repeat)+".jsonl")...)
 }

@@ -24,8 +24,7 @@ func sampleRun() Run {
 		Seeds:        []int{1, 2},
 		Tasks:        []TaskRef{{Name: "leap_year", Checksum: "sha256:00"}},
 		Tracks:       []string{"workflow", "agent"},
-		Posture:      "auto",
-		MaxTurns:     20,
+		RunSettings:  RunSettings{Posture: "auto", MaxTurns: 20},
 		Started:      time.Date(2026, 11, 29, 22, 0, 0, 0, time.UTC),
 	}
 }

@@ -53,7 +53,7 @@ func (c *trajectoryCheck) judge(l *outcomeLine) (v Verdict, missing bool) {
 	if c == nil || c.dir == "" || v.Status == StatusLost {
 		return v, false
 	}
-	f := c.folder(l.task, l.track, l.model)
+	f := c.folder(l.task, l.track, l.model, l.variant)
 	if !f.holds(l.seed, l.repeat) {
 		if v.Pass() && len(l.trajectorySHA256) > 0 {
 			v = Verdict{StatusInconsistent, FlawTrajectoryMissing}
@@ -73,17 +73,21 @@ func (c *trajectoryCheck) judge(l *outcomeLine) (v Verdict, missing bool) {
 	return v, false
 }
 
-// folder returns the listing of the trajectory folder of a task, track and
-// model (the model's folder only in a run of several models).
-func (c *trajectoryCheck) folder(task, track, model []byte) *listing {
+// folder returns the listing of the trajectory folder of a task, track,
+// model and variant (the model's folder only in a run of several models,
+// the variant's only in a run with dimensions), as TrajectoryRel puts it.
+func (c *trajectoryCheck) folder(task, track, model, variant []byte) *listing {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.key = nameKey(c.key[:0], task, track, model)
+	c.key = nameKey(c.key[:0], task, track, model, variant)
 	f, ok := c.folders[string(c.key)]
 	if !ok {
 		parts := []string{c.dir, TrajectoriesDir, string(task), string(track)}
 		if c.run.SeveralModels() {
 			parts = append(parts, ModelDir(string(model)))
+		}
+		if len(variant) > 0 {
+			parts = append(parts, VariantDir(string(variant)))
 		}
 		f = &listing{path: filepath.Join(parts...)}
 		c.folders[string(c.key)] = f

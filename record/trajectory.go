@@ -63,13 +63,18 @@ func (w *Writer) trajectory(seed, repeat int, folders [][2]string) (*Trajectory,
 }
 
 // EpisodeTrajectory creates the trajectory file of episode ep (its task,
-// track, model, seed and repeat) where TrajectoryRel puts it: in a folder
-// per model when the run has several models.
+// track, model, variant, seed and repeat) where TrajectoryRel puts it: in
+// a folder per model when the run has several models, per variant when it
+// has dimensions.
 func (w *Writer) EpisodeTrajectory(ep Episode) (*Trajectory, error) {
-	if !w.run.SeveralModels() {
-		return w.Trajectory(ep.Task, ep.Track, ep.Seed, ep.Repeat)
+	folders := [][2]string{{"task", ep.Task}, {"track", ep.Track}}
+	if w.run.SeveralModels() {
+		folders = append(folders, [2]string{"model", ModelDir(ep.Model)})
 	}
-	return w.trajectory(ep.Seed, ep.Repeat, [][2]string{{"task", ep.Task}, {"track", ep.Track}, {"model", ModelDir(ep.Model)}})
+	if ep.Variant != "" {
+		folders = append(folders, [2]string{"variant", VariantDir(ep.Variant)})
+	}
+	return w.trajectory(ep.Seed, ep.Repeat, folders)
 }
 
 // mkdirSynced creates root/parts..., syncing each parent that gains an entry

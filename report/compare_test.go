@@ -218,8 +218,8 @@ func TestCompareSaysOnceWhenNIsTooSmall(t *testing.T) {
 // differ are what is compared, said in the header.
 func TestCompareWarnsWhenSettingsDiffer(t *testing.T) {
 	eps := []record.Episode{episode("t", "agent", 1, 0, true, 10)}
-	old := []record.Data{{Run: record.Run{ID: "o", Model: "m", Temperature: 0.7, Posture: "coding"}, Episodes: eps}}
-	new := []record.Data{{Run: record.Run{ID: "n", Model: "m", Temperature: 0.2, Posture: "coding"}, Episodes: eps}}
+	old := []record.Data{{Run: record.Run{ID: "o", Model: "m", RunSettings: record.RunSettings{Temperature: 0.7, Posture: "coding"}}, Episodes: eps}}
+	new := []record.Data{{Run: record.Run{ID: "n", Model: "m", RunSettings: record.RunSettings{Temperature: 0.2, Posture: "coding"}}, Episodes: eps}}
 	cmp := Compare(FromData(old), FromData(new), Alpha)
 	if !strings.Contains(cmp.Compared, "temperature (old: 0.7, new: 0.2)") || !strings.Contains(cmp.Header[0], "temperature (old: 0.7, new: 0.2)") {
 		t.Errorf("compared = %q, header %q: want temperature old 0.7, new 0.2 named", cmp.Compared, cmp.Header)

@@ -53,8 +53,8 @@ func TestReportKeepsModelsApart(t *testing.T) {
 }
 
 func TestMergedRunsOfTwoModelsAreNoSettingsDifference(t *testing.T) {
-	a := record.Data{Run: record.Run{ID: "ra", Model: "a", ModelDigest: "sha256:a", Temperature: 0.7}, Episodes: modelEpisodes("", 1)}
-	b := record.Data{Run: record.Run{ID: "rb", Model: "b", ModelDigest: "sha256:b", Temperature: 0.7}, Episodes: modelEpisodes("", 1)}
+	a := record.Data{Run: record.Run{ID: "ra", Model: "a", ModelDigest: "sha256:a", RunSettings: record.RunSettings{Temperature: 0.7}}, Episodes: modelEpisodes("", 1)}
+	b := record.Data{Run: record.Run{ID: "rb", Model: "b", ModelDigest: "sha256:b", RunSettings: record.RunSettings{Temperature: 0.7}}, Episodes: modelEpisodes("", 1)}
 	rep := Build([]record.Data{a, b})
 	if len(rep.Rows) != 4 || rep.Rows[0].Model != "a" {
 		t.Errorf("rows %+v: want the two runs' models apart, episodes without a model field given their run's", rep.Rows)

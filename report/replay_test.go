@@ -18,7 +18,7 @@ import (
 func TestReplayRunSaysHowItCompared(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "replayed")
 	run := record.Run{ID: "replayed", Tasks: []record.TaskRef{{Name: "a", Checksum: "x"}, {Name: "b", Checksum: "y"}, {Name: "c", Checksum: "z"}},
-		Tracks: []string{"workflow"}, Seeds: []int{1, 2}, Parallel: 1,
+		Tracks: []string{"workflow"}, Seeds: []int{1, 2}, RunSettings: record.RunSettings{Parallel: 1},
 		ReplayOf: &record.ReplayOf{ID: "lesson", UID: "u1", Dir: "results/lesson", Skipped: []record.ReplaySkip{{Key: "c/workflow/seed-2", Reason: "lost"}}}}
 	w, err := record.Create(dir, run)
 	if err != nil {

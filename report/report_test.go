@@ -44,8 +44,8 @@ func episode(task, track string, seed, repeat int, passed bool, tokens int, step
 }
 
 func TestMergedRunsDigestFootnoteAndTwinsAcrossRuns(t *testing.T) {
-	runA := record.Run{ID: "a", Model: "qwen3:8b", ModelDigest: "sha256:aaa", Temperature: 0.7}
-	runB := record.Run{ID: "b", Model: "qwen3:8b", ModelDigest: "sha256:bbb", Temperature: 0.7}
+	runA := record.Run{ID: "a", Model: "qwen3:8b", ModelDigest: "sha256:aaa", RunSettings: record.RunSettings{Temperature: 0.7}}
+	runB := record.Run{ID: "b", Model: "qwen3:8b", ModelDigest: "sha256:bbb", RunSettings: record.RunSettings{Temperature: 0.7}}
 	runC := runA
 	runC.ID = "c"
 	inputs := []record.Data{

@@ -45,7 +45,7 @@ func TestMcNemarPairsOnlyWithinOneRun(t *testing.T) {
 	}
 	rep := Build([]record.Data{
 		{Run: record.Run{ID: "a", Model: "m"}, Episodes: agent},
-		{Run: record.Run{ID: "w", Model: "m", Temperature: 0.5}, Episodes: workflow},
+		{Run: record.Run{ID: "w", Model: "m", RunSettings: record.RunSettings{Temperature: 0.5}}, Episodes: workflow},
 	})
 	if len(rep.McNemar) != 1 || rep.McNemar[0].Pairs != 0 {
 		t.Fatalf("McNemar = %+v, want one test with no pairs", rep.McNemar)

@@ -12,8 +12,8 @@ import (
 // give a footnote that every row pooling both refers to, and a row of one
 // run alone does not.
 func TestSettingsWarningNextToItsRows(t *testing.T) {
-	a := record.Run{ID: "a", Model: "m", MaxTurns: 25}
-	b := record.Run{ID: "b", Model: "m", MaxTurns: 4}
+	a := record.Run{ID: "a", Model: "m", RunSettings: record.RunSettings{MaxTurns: 25}}
+	b := record.Run{ID: "b", Model: "m", RunSettings: record.RunSettings{MaxTurns: 4}}
 	rep := Build([]record.Data{
 		{Run: a, Episodes: []record.Episode{episode("t", "agent", 1, 0, true, 10), episode("u", "agent", 1, 0, true, 10)}},
 		{Run: b, Episodes: []record.Episode{episode("t", "agent", 1, 0, false, 10)}},

@@ -200,11 +200,7 @@ func runTests() modeltest.Reply { return modeltest.Calls(modeltest.Call("run_tes
 // with its trajectory.
 func runEpisode(t *testing.T, srv *modeltest.Server, tk tasks.Task, trackName string) (record.Episode, *fakeTrajectory) {
 	t.Helper()
-	cfg := runner.ConfigFrom(record.Run{
-		ID: "archetypes", Temperature: runner.DefaultTemperature, NumCtx: runner.DefaultNumCtx,
-		MaxTokens: runner.DefaultMaxTokens, MaxTurns: runner.DefaultMaxTurns, Tries: runner.DefaultTries,
-		Posture: runner.DefaultPosture, EpisodeTimeoutMS: runner.DefaultEpisodeTimeout.Milliseconds(),
-	})
+	cfg := runner.ConfigFrom(record.Run{ID: "archetypes", RunSettings: record.DefaultSettings()})
 	cfg.Model, cfg.Host = srv.Client(t), srv.URL
 	sink := &fakeSink{}
 	if err := runner.Run(context.Background(), cfg, sink, runner.Plan([]tasks.Task{tk}, []string{trackName}, []int{1}), 1, nil); err != nil {

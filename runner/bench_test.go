@@ -58,7 +58,7 @@ func benchRun(b *testing.B, word string, seeds []int, parallel int) (wall, test 
 		b.Fatal(err)
 	}
 	defer w.Close()
-	cfg := Config{RunID: "bench", Model: newFakeInstantModel(b, all), Tracks: Tracks(), MaxTurns: 5, Tries: 2}
+	cfg := Config{RunID: "bench", Model: newFakeInstantModel(b, all), Tracks: Tracks(), RunSettings: record.RunSettings{MaxTurns: 5, Tries: 2}}
 	jobs := Plan(all, []string{word}, seeds)
 	start := time.Now()
 	err = Run(context.Background(), cfg, WriterSink{W: w}, jobs, parallel, func(ep record.Episode) {

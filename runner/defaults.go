@@ -1,29 +1,26 @@
 package runner
 
-import (
-	"time"
+import "bench/record"
 
-	"bench/model"
-)
-
-// Defaults of a run's settings, which the command line's flags show.
+// Defaults of a run's settings, which the command line's flags show: the
+// table's (record.Table), under the runner's names that callers know.
 const (
-	DefaultTemperature    = 0.7 // low enough for mostly stable code, high enough that seeds matter
-	DefaultNumCtx         = model.DefaultNumCtx
-	DefaultMaxTokens      = 4096 // cap on one reply: without one, Ollama lets a looping model generate until the call times out
-	DefaultMaxTurns       = 25
-	DefaultTries          = 2
-	DefaultPosture        = PostureOff
-	DefaultParallel       = 1
-	MaxParallel           = 64 // more episodes at once than any machine bench targets runs well
-	DefaultEpisodeTimeout = 10 * time.Minute
+	DefaultTemperature    = record.DefaultTemperature
+	DefaultNumCtx         = record.DefaultNumCtx
+	DefaultMaxTokens      = record.DefaultMaxTokens
+	DefaultMaxTurns       = record.DefaultMaxTurns
+	DefaultTries          = record.DefaultTries
+	DefaultPosture        = record.DefaultPosture
+	DefaultParallel       = record.DefaultParallel
+	MaxParallel           = record.MaxParallel
+	DefaultEpisodeTimeout = record.DefaultEpisodeTimeout
 )
 
 // Values of --posture.
 const (
-	PostureOff  = "off"
-	PostureAuto = "auto"
-	PostureOn   = "on"
+	PostureOff  = record.PostureOff
+	PostureAuto = record.PostureAuto
+	PostureOn   = record.PostureOn
 )
 
 // ResultsDir is the folder new runs are written under when no folder is named.

@@ -21,25 +21,26 @@ type Trajectory interface {
 	Close() error
 }
 
-// Config is what every episode of a run shares.
+// Config is what every episode of a run shares: the run's settings
+// (record.RunSettings: sampling, budgets, posture, the episode's time
+// limit, the workspace limit; a zero EpisodeTimeoutMS is none) and the
+// clients that run them.
 type Config struct {
-	RunID          string
-	Model          model.Chatter // nil is fine for the oracle track
-	Host           string        // the server Model talks to, recorded on the episode
-	Options        model.Options // Seed is set per episode
-	MaxTurns       int
-	TokenLimit     int // the agent's token budget per episode; 0 = none
-	Tries          int
-	Posture        string        // off, auto or on
-	Keep           bool          // keep workspaces after grading
-	Tracks         []track.Track // the registry (Tracks()), or fakes in tests
-	EpisodeTimeout time.Duration // wall-clock limit of one episode's track; 0 = none
-	WorkspaceLimit int64         // the most a workspace may hold to be graded; 0 = grade's default
+	RunID  string
+	Model  model.Chatter // nil is fine for the oracle track
+	Host   string        // the server Model talks to, recorded on the episode
+	Keep   bool          // keep workspaces after grading
+	Tracks []track.Track // the registry (Tracks()), or fakes in tests
+	record.RunSettings
+	// WorkflowModel is the client of RunSettings.WorkflowModel, the model
+	// the hybrid's run_workflow asks; nil asks Model.
+	WorkflowModel model.Chatter
+}
 
-	// WorkflowModelName is the model the hybrid's run_workflow asks
-	// (--workflow-model; "" = Model), and WorkflowModel its client.
-	WorkflowModelName string
-	WorkflowModel     model.Chatter
+// ModelOptions are the options every request of an episode with seed
+// sends, as the settings s say.
+func ModelOptions(s record.RunSettings, seed int) model.Options {
+	return model.Options{Seed: seed, Temperature: s.Temperature, NumCtx: s.NumCtx, TopP: s.TopP, Think: s.Think, MaxReplyTokens: s.MaxTokens}
 }
 
 // Episode runs one job: a fresh workspace, the track, grading with pristine
@@ -69,12 +70,12 @@ func episode(ctx context.Context, cfg Config, job Job, traj Trajectory) (record.
 	start := time.Now()
 	ep := record.Episode{
 		Format: record.FormatVersion, Run: cfg.RunID,
-		Task: job.Task.Name, Track: job.Track, Model: job.Model, Host: cfg.Host, Seed: job.Seed, Repeat: job.Repeat,
+		Task: job.Task.Name, Track: job.Track, Model: job.Model, Variant: job.Variant, Host: cfg.Host, Seed: job.Seed, Repeat: job.Repeat,
 		FailedTests: []string{}, ToolCalls: []string{}, Steps: []string{},
 	}
 	kept := &keeper{Trajectory: traj}
 	counted := &tally{Trajectory: kept}
-	trackCtx, cancel := episodeContext(ctx, cfg.EpisodeTimeout)
+	trackCtx, cancel := episodeContext(ctx, cfg.EpisodeTimeout())
 	defer cancel()
 	var calls *meter
 	if cfg.Model != nil {
@@ -82,7 +83,7 @@ func episode(ctx context.Context, cfg Config, job Job, traj Trajectory) (record.
 		cfg.Model = calls
 	}
 	out, testTime, left, graded := runTrack(trackCtx, cfg, job, counted, &ep)
-	settle(&ep, exitReason(ctx, trackCtx, out), out.Err, cfg.EpisodeTimeout, job.Task.Timeout)
+	settle(&ep, exitReason(ctx, trackCtx, out), out.Err, cfg.EpisodeTimeout(), job.Task.Timeout)
 	retries, cut := counted.counts()
 	ep.Retries, ep.CutReplies = retries+errorRetries(out.Err), cut
 	ep.Turns, ep.ModelCalls = out.Turns, out.ModelCalls
@@ -159,6 +160,11 @@ func runTrack(ctx context.Context, cfg Config, job Job, traj Trajectory, ep *rec
 	if i < 0 {
 		return track.Outcome{Err: fmt.Errorf("unknown track %q", job.Track)}, 0, "", ""
 	}
+	settings, err := cfg.RunSettings.WithVariant(job.Variant) // the episode runs with its variant's values
+	if err != nil {
+		return track.Outcome{Err: err}, 0, "", ""
+	}
+	cfg.RunSettings = settings
 	ws, err := newWorkspace(job.Task)
 	if err != nil {
 		return track.Outcome{Err: &Fault{Err: fmt.Errorf("making the workspace: %w", err)}}, 0, "", ""
@@ -177,11 +183,9 @@ func runTrack(ctx context.Context, cfg Config, job Job, traj Trajectory, ep *rec
 			}
 		}()
 	}
-	opts := cfg.Options
-	opts.Seed = job.Seed
 	env := &track.Env{
-		Task: job.Task, Dir: ws.Dir, Model: cfg.Model, WorkflowModel: cfg.WorkflowModel, Options: opts,
-		MaxTurns: cfg.MaxTurns, MaxTokens: cfg.TokenLimit, Tries: cfg.Tries, Rec: traj,
+		Task: job.Task, Dir: ws.Dir, Model: cfg.Model, WorkflowModel: cfg.WorkflowModel,
+		Options: ModelOptions(cfg.RunSettings, job.Seed), RunSettings: cfg.RunSettings, Rec: traj,
 	}
 	tr := cfg.Tracks[i]
 	if tr.UsesPosture {

@@ -47,7 +47,7 @@ func runQuick(t *testing.T, cfg Config, fn track.Func) (record.Episode, *memTraj
 
 // workflowConfig is a Config with the real workflow track talking to srv.
 func workflowConfig(t *testing.T, srv *modeltest.Server) Config {
-	cfg := ConfigFrom(record.Run{ID: "infra", Temperature: 0.7, NumCtx: 8192, MaxTurns: 5, Tries: 2, Posture: "off"})
+	cfg := ConfigFrom(record.Run{ID: "infra", RunSettings: record.RunSettings{Temperature: 0.7, NumCtx: 8192, MaxTurns: 5, Tries: 2, Posture: "off"}})
 	cfg.Model = srv.Client(t)
 	return cfg
 }
@@ -125,7 +125,7 @@ func TestEpisodeTimeoutEndsTheEpisode(t *testing.T) {
 		<-ctx.Done()
 		return track.Outcome{Exit: track.ExitFor(ctx, ctx.Err()), Err: ctx.Err()}
 	}
-	cfg := Config{Tracks: []track.Track{{Name: "stall", Run: stall}}, EpisodeTimeout: 100 * time.Millisecond}
+	cfg := Config{Tracks: []track.Track{{Name: "stall", Run: stall}}, RunSettings: record.RunSettings{EpisodeTimeoutMS: 100}}
 	ep, traj := runJob(t, cfg, "leap_year", "stall")
 	if ep.ExitReason != record.ExitTimeout || ep.Passed {
 		t.Fatalf("exit %s, passed %v; want timeout, not a pass", ep.ExitReason, ep.Passed)

@@ -170,14 +170,14 @@ func TestEpisodePosture(t *testing.T) {
 	}
 	for _, c := range cases {
 		fn, env := spy(oracle.Oracle) // registered as the agent, the one track that takes a posture
-		ep, _ := runJob(t, Config{Posture: c.posture, Tracks: []track.Track{{Name: "agent", Run: fn, UsesPosture: true}}}, "parse_date", "agent")
+		ep, _ := runJob(t, Config{RunSettings: record.RunSettings{Posture: c.posture}, Tracks: []track.Track{{Name: "agent", Run: fn, UsesPosture: true}}}, "parse_date", "agent")
 		if ep.Posture != c.label || (env.Guidance == detect.GuidanceFor(env.Snapshot != "")) != c.guidance || (env.Guidance != "") != c.guidance {
 			t.Errorf("posture %s: recorded %q, guidance given %v; want %q, %v", c.posture, ep.Posture, env.Guidance != "", c.label, c.guidance)
 		}
 	}
 	// Tracks that take no posture record none, whatever --posture says.
 	fn, env := spy(oracle.Oracle)
-	ep, _ := runJob(t, Config{Posture: "on", Tracks: []track.Track{{Name: "oracle", Run: fn}}}, "parse_date", "oracle")
+	ep, _ := runJob(t, Config{RunSettings: record.RunSettings{Posture: "on"}, Tracks: []track.Track{{Name: "oracle", Run: fn}}}, "parse_date", "oracle")
 	if ep.Posture != "" || env.Guidance != "" {
 		t.Errorf("oracle with --posture on: recorded %q, guidance given %v", ep.Posture, env.Guidance != "")
 	}

@@ -98,7 +98,7 @@ func serverConfig(cfg Config, srv Server, j Job) Config {
 	if c, ok := srv.Clients[j.Model]; ok {
 		cfg.Model = c
 	}
-	if c, ok := srv.Clients[cfg.WorkflowModelName]; ok {
+	if c, ok := srv.Clients[cfg.RunSettings.WorkflowModel]; ok {
 		cfg.WorkflowModel = c
 	}
 	return cfg

@@ -6,33 +6,42 @@ import (
 )
 
 // Job is one planned episode: a task, a track word, the model to ask ("" in
-// a run that calls none), a seed and which use of that seed it is (Repeat 0
-// for the first, k for its k-th twin).
+// a run that calls none), the variant of the run's dimensions ("" in a run
+// without; record.Episode.Variant), a seed and which use of that seed it
+// is (Repeat 0 for the first, k for its k-th twin).
 type Job struct {
-	Task   tasks.Task
-	Track  string
-	Model  string
-	Seed   int
-	Repeat int
+	Task    tasks.Task
+	Track   string
+	Model   string
+	Variant string
+	Seed    int
+	Repeat  int
 }
 
 // Key identifies the job within a run; it equals record.Episode.Key of the
 // episode the job produces.
 func (j Job) Key() string {
-	return record.Episode{Task: j.Task.Name, Track: j.Track, Model: j.Model, Seed: j.Seed, Repeat: j.Repeat}.Key()
+	return j.episode().Key()
+}
+
+// episode is the job's names on an episode record: what the episode and
+// its trajectory are filed under.
+func (j Job) episode() record.Episode {
+	return record.Episode{Task: j.Task.Name, Track: j.Track, Model: j.Model, Variant: j.Variant, Seed: j.Seed, Repeat: j.Repeat}
 }
 
 // twinKey names the job's twin group: the jobs of the same task, track,
-// model and seed, which run on the same server.
+// model, variant and seed, which run on the same server.
 func (j Job) twinKey() string {
-	return record.Episode{Task: j.Task.Name, Track: j.Track, Model: j.Model, Seed: j.Seed}.Key()
+	return record.Episode{Task: j.Task.Name, Track: j.Track, Model: j.Model, Variant: j.Variant, Seed: j.Seed}.Key()
 }
 
 // shardKey names the jobs that a shard keeps together: the same task,
-// model and seed on every track and every repeat, so that the paired tracks
-// (McNemar) and the twins of a merged report pair as in one run.
+// model, variant and seed on every track and every repeat, so that the
+// paired tracks (McNemar) and the twins of a merged report pair as in one
+// run.
 func (j Job) shardKey() string {
-	return record.Episode{Task: j.Task.Name, Model: j.Model, Seed: j.Seed}.Key()
+	return record.Episode{Task: j.Task.Name, Model: j.Model, Variant: j.Variant, Seed: j.Seed}.Key()
 }
 
 // Plan returns every episode of a run in a stable dispatch order: seed
@@ -50,15 +59,26 @@ func Plan(ts []tasks.Task, tracks []string, seeds []int) []Job {
 // model and seed run one after the other. A run that calls no model has
 // the one model "".
 func PlanModels(ts []tasks.Task, tracks, models []string, seeds []int) []Job {
-	jobs := make([]Job, 0, len(ts)*len(tracks)*len(models)*len(seeds))
+	return PlanVariants(ts, tracks, models, []string{""}, seeds)
+}
+
+// PlanVariants is PlanModels with the variants of the run's dimensions
+// (record.Run.Variants) as one more: seed by seed, task by task, model by
+// model, variant by variant, track by track, so that the tracks of one
+// task, model, variant and seed run one after the other. A run without
+// dimensions has the one variant "".
+func PlanVariants(ts []tasks.Task, tracks, models, variants []string, seeds []int) []Job {
+	jobs := make([]Job, 0, len(ts)*len(tracks)*len(models)*len(variants)*len(seeds))
 	uses := make(map[int]int, len(seeds))
 	for _, seed := range seeds {
 		repeat := uses[seed]
 		uses[seed]++
 		for _, t := range ts {
 			for _, m := range models {
-				for _, tr := range tracks {
-					jobs = append(jobs, Job{Task: t, Track: tr, Model: m, Seed: seed, Repeat: repeat})
+				for _, v := range variants {
+					for _, tr := range tracks {
+						jobs = append(jobs, Job{Task: t, Track: tr, Model: m, Variant: v, Seed: seed, Repeat: repeat})
+					}
 				}
 			}
 		}

@@ -101,7 +101,7 @@ func (r *ReplayRun) Jobs() []Job {
 	jobs := make([]Job, len(r.Source.Episodes))
 	for i, e := range r.Source.Episodes {
 		rec := e.Recorded
-		jobs[i] = Job{Task: e.Task, Track: rec.Track, Model: rec.Model, Seed: rec.Seed, Repeat: rec.Repeat}
+		jobs[i] = Job{Task: e.Task, Track: rec.Track, Model: rec.Model, Variant: rec.Variant, Seed: rec.Seed, Repeat: rec.Repeat}
 	}
 	return jobs
 }

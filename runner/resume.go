@@ -57,6 +57,9 @@ func Resume(dir string, all []tasks.Task, opts ResumeOptions) (*Session, error) 
 	if d := PromptsDigest(r.Tracks); r.PromptsSHA256 != "" && d != r.PromptsSHA256 {
 		return nil, fmt.Errorf("cannot resume %s: this bench sends other prompts than the one that started the run (prompts digest %.12s, run.json has %.12s); finish it with that build, or start a new run with --out", dir, d, r.PromptsSHA256)
 	}
+	if err := record.CheckDimensions(r.Dimensions, r.RunSettings); err != nil {
+		return nil, fmt.Errorf("cannot resume %s: its run.json's dimensions: %w", dir, err)
+	}
 	r.Parallel = cmp.Or(opts.Parallel, r.Parallel, DefaultParallel)
 	r.ParallelPerHost = cmp.Or(opts.ParallelPerHost, r.ParallelPerHost)
 	s := &Session{

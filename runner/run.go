@@ -32,7 +32,7 @@ func Run(ctx context.Context, cfg Config, sink Sink, jobs []Job, parallel int, p
 // fault. It also returns whether the episode met a full disk, which stops
 // the run.
 func runOne(ctx context.Context, cfg Config, sink Sink, j Job) (record.Episode, bool) {
-	traj, err := sink.Trajectory(record.Episode{Task: j.Task.Name, Track: j.Track, Model: j.Model, Seed: j.Seed, Repeat: j.Repeat})
+	traj, err := sink.Trajectory(j.episode())
 	if err != nil {
 		traj = &lostTrajectory{err: fmt.Errorf("opening the trajectory: %w", err)}
 	}

@@ -45,15 +45,12 @@ func NewRun(spec Spec) (*Session, error) {
 	r := record.Run{
 		Format: record.FormatVersion, BenchVersion: spec.BenchVersion,
 		Backend: spec.Model.Backend, Model: spec.Model.Model,
-		Temperature: spec.Temperature, NumCtx: spec.NumCtx, TopP: spec.TopP, Think: spec.Think,
-		MaxTokens: spec.MaxTokens, TokenLimit: spec.TokenLimit, MaxTurns: spec.MaxTurns, Tries: spec.Tries,
-		Seeds: slices.Clone(spec.Seeds), Tasks: refs, Tracks: slices.Clone(spec.Tracks), Posture: spec.Posture,
-		PromptsSHA256:    PromptsDigest(spec.Tracks),
-		EpisodeTimeoutMS: spec.EpisodeTimeout.Milliseconds(),
-		Parallel:         spec.Parallel, Started: started,
-		ParallelPerHost: spec.ParallelPerHost, Shard: spec.Shard, UID: spec.UID,
-		MaxReplyBytes: spec.MaxReplyBytes, WorkspaceLimit: spec.WorkspaceLimit,
+		Seeds: slices.Clone(spec.Seeds), Tasks: refs, Tracks: slices.Clone(spec.Tracks),
+		PromptsSHA256: PromptsDigest(spec.Tracks), Started: started,
+		Shard: spec.Shard, UID: spec.UID,
+		RunSettings: spec.RunSettings, Dimensions: slices.Clone(spec.Dimensions),
 	}
+	r.WorkflowModel = "" // recorded below when a track calls a model
 	mcfg := spec.Model
 	mcfg.MaxReplyBytes = spec.MaxReplyBytes
 	var hosts []string
@@ -133,7 +130,13 @@ func NeedsAnyModel(tracks []string) bool { return slices.ContainsFunc(tracks, Ne
 // Plan is every episode of the run (of its shard, when it is one), in
 // dispatch order.
 func (s *Session) Plan() []Job {
-	return Shard(PlanModels(s.Tasks, s.Run.Tracks, s.ModelNames(), s.Run.Seeds), s.Run.Shard)
+	return Shard(s.WholePlan(), s.Run.Shard)
+}
+
+// WholePlan is every episode of the run's whole plan, all its shards', in
+// dispatch order.
+func (s *Session) WholePlan() []Job {
+	return PlanVariants(s.Tasks, s.Run.Tracks, s.ModelNames(), s.Run.Variants(), s.Run.Seeds)
 }
 
 // ModelNames are the run's models in the order given: one "" when no

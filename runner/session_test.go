@@ -36,7 +36,7 @@ func TestNewRunRejectsBadSpecs(t *testing.T) {
 		"parallel 65":     {func(s *Spec) { s.Parallel = 65 }, "--parallel must be at most 64, got 65"},
 		"parallel 0":      {func(s *Spec) { s.Parallel = 0 }, "--parallel must be at least 1"},
 		"timeout":         {func(s *Spec) { s.Model.Timeout = -5 * time.Second }, "--timeout must be positive"},
-		"episode timeout": {func(s *Spec) { s.EpisodeTimeout = 0 }, "--episode-timeout must be positive"},
+		"episode timeout": {func(s *Spec) { s.EpisodeTimeoutMS = 0 }, "--episode-timeout must be positive"},
 		"track":           {func(s *Spec) { s.Tracks = []string{"agnet"} }, `unknown track "agnet"`},
 		"seed":            {func(s *Spec) { s.Seeds = []int{-1} }, "seed -1 is negative"},
 		"posture":         {func(s *Spec) { s.Posture = "maybe" }, `unknown --posture "maybe"`},
@@ -83,7 +83,7 @@ func TestNewRunExecuteAndResume(t *testing.T) {
 	if done, passed := r.Finished(); done != 2 || passed != 2 || len(r.Pending()) != 0 {
 		t.Fatalf("resumed: %d done, %d passed, %d pending", done, passed, len(r.Pending()))
 	}
-	if got := ConfigFrom(r.Run); got.EpisodeTimeout != DefaultEpisodeTimeout || got.Options.MaxReplyTokens != DefaultMaxTokens || got.MaxTurns != DefaultMaxTurns {
+	if got := ConfigFrom(r.Run); got.EpisodeTimeout() != DefaultEpisodeTimeout || ModelOptions(got.RunSettings, 0).MaxReplyTokens != DefaultMaxTokens || got.MaxTurns != DefaultMaxTurns {
 		t.Fatalf("ConfigFrom(run.json) = %+v", got)
 	}
 	// A missing trajectory is named when the run is resumed.
@@ -101,7 +101,7 @@ func TestNewRunExecuteAndResume(t *testing.T) {
 
 func TestExecuteFailedStartLeavesNothing(t *testing.T) {
 	root := filepath.Join(t.TempDir(), "new")
-	s := &Session{Dir: filepath.Join(root, "run"), Run: record.Run{ID: "run", Temperature: math.NaN()}}
+	s := &Session{Dir: filepath.Join(root, "run"), Run: record.Run{ID: "run", RunSettings: record.RunSettings{Temperature: math.NaN()}}}
 	if err := s.Execute(context.Background(), nil, ExecOptions{}); err == nil {
 		t.Fatal("a run.json that cannot be written was accepted")
 	}

@@ -14,13 +14,16 @@ import (
 
 // Env is everything a track may touch during one episode.
 type Env struct {
-	Task      tasks.Task
-	Dir       string // absolute path of the episode's workspace
-	Model     model.Chatter
-	Options   model.Options
-	MaxTurns  int // agent: model turns before the final call without tools
-	MaxTokens int // agent: backend-reported tokens per episode; 0 = no limit
-	Tries     int // workflow-retry: attempts
+	Task    tasks.Task
+	Dir     string // absolute path of the episode's workspace
+	Model   model.Chatter
+	Options model.Options // what every request sends: the sampling settings and the episode's seed
+	// RunSettings are the run's settings; a track reads its budgets
+	// there: MaxTurns (agent: model turns before the final call without
+	// tools; 0 = the loop's default), TokenLimit (agent: backend-reported
+	// tokens per episode; 0 = no limit), Tries (workflow-retry: attempts).
+	// Its WorkflowModel is the name of the model WorkflowModel asks.
+	record.RunSettings
 	// MaxToolCalls caps the tool calls run from one reply (agent); 0 means
 	// the loop's default.
 	MaxToolCalls int

@@ -11,22 +11,19 @@ import (
 	"bench/workspace"
 )
 
-// DefaultTries is the number of attempts of workflow-retry when env.Tries is 0.
-const DefaultTries = 2
-
 // Retry is the evaluator-optimizer workflow (named "workflow-retry"). It asks
 // as Workflow does, but a reply without the FILE: line, naming another file
 // than the task's source, or without exactly one code block is rejected:
 // nothing is written, a reject event names the problem, and the model is
 // asked again, told what was wrong. A well-formed reply is written and the
 // tests rerun; their exit code is the evaluator. Up to env.Tries attempts
-// (DefaultTries when 0), each failed one followed by the new test output.
+// (record.DefaultTries when 0), each failed one followed by the new test output.
 // It ends with done when the tests pass, and with max_turns when every try
 // is spent without that.
 func Retry(ctx context.Context, env *track.Env) track.Outcome {
 	tries := env.Tries
 	if tries <= 0 {
-		tries = DefaultTries
+		tries = record.DefaultTries
 	}
 	conv := track.NewConversation(env, systemPrompt)
 	if p, err := (Fix{}).open(ctx, conv); err != nil {

@@ -21,11 +21,11 @@ func TestOllamaRetrySpendingEveryTryEndsWithMaxTurns(t *testing.T) {
 	partial := fileReply("dateparse.py", tracktest.ReadOverlay(t, env, "partial", "dateparse.py"))
 	env.Model, _ = ollama(t, modeltest.Text(partial), modeltest.Text(partial))
 	out := Retry(context.Background(), env)
-	if out.Exit != record.ExitMaxTurns || out.ModelCalls != DefaultTries || out.Err != nil {
-		t.Errorf("outcome = %+v; want max_turns after %d calls", out, DefaultTries)
+	if out.Exit != record.ExitMaxTurns || out.ModelCalls != record.DefaultTries || out.Err != nil {
+		t.Errorf("outcome = %+v; want max_turns after %d calls", out, record.DefaultTries)
 	}
-	if n := len(rec.Of(record.EventTestRun)); n != DefaultTries+1 {
-		t.Errorf("%d test runs, want %d", n, DefaultTries+1)
+	if n := len(rec.Of(record.EventTestRun)); n != record.DefaultTries+1 {
+		t.Errorf("%d test runs, want %d", n, record.DefaultTries+1)
 	}
 }
 

@@ -275,8 +275,8 @@ func TestRetryDefaultTries(t *testing.T) {
 	t.Parallel()
 	chat := &tracktest.FakeChatter{Next: func(int, model.Request) tracktest.FakeReply { return tracktest.Say(tracktest.Text("no idea")) }}
 	env, _ := tracktest.Fixture(t, "slugify", chat)
-	if out := Retry(context.Background(), env); out.ModelCalls != DefaultTries || out.Exit != record.ExitMaxTurns {
-		t.Errorf("%d calls, exit %q; want %d and max_turns", out.ModelCalls, out.Exit, DefaultTries)
+	if out := Retry(context.Background(), env); out.ModelCalls != record.DefaultTries || out.Exit != record.ExitMaxTurns {
+		t.Errorf("%d calls, exit %q; want %d and max_turns", out.ModelCalls, out.Exit, record.DefaultTries)
 	}
 }
 

@@ -39,7 +39,7 @@ func countingBench(t *testing.T, args ...string) (stdout, stderr string, code in
 func countingRunFolder(t *testing.T, field, value string) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "run")
-	run := record.Run{ID: "run", Seeds: []int{1}, Tracks: []string{"oracle"}, Posture: "off", MaxTurns: 20, Tries: 2, Parallel: 1,
+	run := record.Run{ID: "run", Seeds: []int{1}, Tracks: []string{"oracle"}, RunSettings: record.RunSettings{Posture: "off", MaxTurns: 20, Tries: 2, Parallel: 1},
 		Tasks:   []record.TaskRef{{Name: "leap_year", Checksum: "sha256:00", Origin: record.OriginBuiltin}},
 		Started: time.Date(2026, 11, 29, 22, 0, 0, 0, time.UTC)}
 	w, err := record.Create(dir, run)

@@ -107,7 +107,7 @@ func TestLessonRunHeaderNamesEveryModel(t *testing.T) {
 // is named in the header with its digest.
 func TestLessonModelLineNamesTheWorkflowModel(t *testing.T) {
 	s := &runner.Session{Run: record.Run{Backend: "ollama", Tracks: []string{"hybrid"}, Models: []record.ModelRef{{Name: "agent:8b", Digest: "sha256:0123456789abcdef"}},
-		WorkflowModel: "editor:1b", WorkflowModelDigest: "sha256:e1e1e1e1e1e1e1e1"}}
+		WorkflowModelDigest: "sha256:e1e1e1e1e1e1e1e1", RunSettings: record.RunSettings{WorkflowModel: "editor:1b"}}}
 	want := "model: ollama agent:8b (digest 0123456789ab); the hybrid's run_workflow asks editor:1b (digest e1e1e1e1e1e1)"
 	if got := modelLine(s, true); got != want {
 		t.Errorf("got  %q\nwant %q", got, want)

@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"bench/model"
+	"bench/record"
 	"bench/runner"
 )
 
@@ -14,12 +15,18 @@ import (
 // commands that talk to one (doctor, run).
 func modelFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "backend", Value: model.BackendOllama, Usage: "model server protocol: ollama or openai (mlx_lm.server, llama.cpp, vLLM)"},
+		&cli.StringFlag{Name: "backend", Value: model.BackendOllama, Usage: settingHelp("backend")},
 		&cli.StringFlag{Name: "host", Usage: "model server URL or host:port (default: $OLLAMA_HOST or " + model.DefaultOllamaHost + "; openai: $OPENAI_BASE_URL or " + model.DefaultOpenAIHost + ")"},
-		&cli.StringFlag{Name: "model", Value: model.DefaultModel, Usage: "model name as the server knows it"},
+		&cli.StringFlag{Name: "model", Value: model.DefaultModel, Usage: settingHelp("model")},
 		&cli.DurationFlag{Name: "timeout", Value: model.DefaultTimeout, Usage: "limit for one model call"},
 		&cli.DurationFlag{Name: "retry-window", Usage: fmt.Sprintf("how long a model server that cannot be reached is waited for before the episode is lost to it; 0 waits not at all (default %s, %s with several --host)", model.DefaultRetryWindow, runner.PoolRetryWindow)},
 	}
+}
+
+// settingHelp is the help of a setting of the table (record.Table).
+func settingHelp(name string) string {
+	d, _ := record.Lookup(name)
+	return d.Help
 }
 
 // retryWindow reads --retry-window as model.Config takes it: 0 when it is

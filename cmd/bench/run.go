@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"syscall"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -43,29 +44,15 @@ func runCommand() *cli.Command {
 			"  bench run --model qwen3:8b,gemma3:4b --host http://gpu1:11434,http://gpu2:11434 --seeds 1,2,3\n" +
 			"  bench run --shard 2/3 --seeds 1,2,3 --out results/sweep/shard-2   # one of three machines\n" +
 			"  bench run --resume results/lesson",
-		Flags: append(modelFlags(),
+		Flags: slices.Concat(modelFlags(), []cli.Flag{
 			&cli.StringFlag{Name: "tasks", Aliases: []string{"task"}, Usage: "comma-separated task names, or all (default: the four course tasks)"},
 			tasksDirFlag(),
 			&cli.StringFlag{Name: "tracks", Aliases: []string{"track"}, Value: "workflow,agent", Usage: "comma-separated tracks: " + strings.Join(runner.TrackWords(), ", ")},
 			&cli.StringFlag{Name: "seeds", Aliases: []string{"seed"}, Value: "1", Usage: "comma-separated seeds; a repeated seed is a twin run"},
-			&cli.Float64Flag{Name: "temperature", Value: runner.DefaultTemperature, Usage: "sampling temperature"},
-			&cli.IntFlag{Name: "num-ctx", Value: runner.DefaultNumCtx, Usage: "context window sent with every request"},
-			&cli.IntFlag{Name: "max-tokens", Value: runner.DefaultMaxTokens, Usage: "cap on one reply's tokens, sent with every request as num_predict / max_tokens (0 = the server's default, unlimited on Ollama)"},
-			&cli.Int64Flag{Name: "max-reply-bytes", Usage: fmt.Sprintf("cap on the bytes of one reply bench reads (text, thinking, tool calls); a reply past it is the model's failure, reply_too_large (0 = %d × --max-tokens × %d bytes: 256 KiB for 4096)", model.ReplyCapTokensFactor, model.BytesPerToken)},
-			&cli.Float64Flag{Name: "top-p", Usage: "nucleus sampling; 0 leaves the server's default"},
-			&cli.BoolFlag{Name: "think", Usage: "let thinking models think"},
-			&cli.IntFlag{Name: "max-turns", Value: runner.DefaultMaxTurns, Usage: "agent: model turns before the final call without tools"},
-			&cli.IntFlag{Name: "token-limit", Usage: "agent: token budget per episode (0 = none)"},
-			&cli.IntFlag{Name: "tries", Value: runner.DefaultTries, Usage: "workflow-retry: attempts"},
-			&cli.StringFlag{Name: "workflow-model", Usage: "hybrid: the model run_workflow asks, on the same servers (default: the episode's model)"},
-			&cli.StringFlag{Name: "posture", Value: runner.DefaultPosture, Usage: "coding guidance and workspace snapshot for the agent: off, auto (ask the detector) or on"},
-			&cli.IntFlag{Name: "parallel", Value: runner.DefaultParallel, Usage: fmt.Sprintf("episodes run at once (at most %d)", runner.MaxParallel)},
-			&cli.IntFlag{Name: "parallel-per-host", Usage: "episodes one model server takes at once (default: --parallel spread over the --host servers, at least 1)"},
+		}, settingFlags(), []cli.Flag{
 			&cli.StringFlag{Name: "shard", Usage: "run part i of n of the plan (i/n, e.g. 2/3): the same split on every machine; merge the parts with bench report A B C"},
 			&cli.StringFlag{Name: "run-uid", Usage: "the run's identity in run.json (default: a new random one); give every shard of one sweep the same to report them as one run"},
-			&cli.DurationFlag{Name: "episode-timeout", Value: runner.DefaultEpisodeTimeout, Usage: "wall-clock limit of one episode; one that reaches it ends with exit reason timeout and does not pass"},
 			sandboxFlag(),
-			&cli.StringFlag{Name: "workspace-limit", Value: "256MiB", Usage: "the most an episode's workspace may hold (its files' sizes, sparse or not) and still be graded; over it the episode fails, saying why"},
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "results folder (default: " + runner.ResultsDir + "/<UTC time>-<model>)"},
 			&cli.StringFlag{Name: "resume", Usage: "finish the run in this results folder, as its run.json describes it (only --host, --parallel, --parallel-per-host, --timeout, --retry-window, --tasks-dir, --sandbox, --keep-workspaces and --format may be given)"},
 			&cli.BoolFlag{Name: "keep-workspaces", Usage: "keep each episode's workspace after grading"},
@@ -73,7 +60,7 @@ func runCommand() *cli.Command {
 			&cli.BoolFlag{Name: "dry-run", Usage: "print the plan (tasks × tracks × models × seeds, shard, hosts), its episodes and the most model calls and reply tokens it may spend, and exit: no server is asked, nothing is written"},
 			&cli.StringFlag{Name: "calibrate", Usage: "estimate the wall time from the episodes of a previous run of the same model in `DIR` (else the estimate comes after the first episodes)"},
 			formatFlag(reportFormats...),
-		),
+		}),
 		Action: runAction,
 	}
 }
@@ -163,19 +150,13 @@ func specFrom(c *cli.Context) (runner.Spec, error) {
 	if err := record.CheckUID(c.String("run-uid")); err != nil {
 		return runner.Spec{}, usagef("--run-uid: %w", err)
 	}
-	limit, err := grade.ParseSize(c.String("workspace-limit"))
+	settings, dims, err := settingsFrom(c)
 	if err != nil {
-		return runner.Spec{}, usagef("--workspace-limit: %w", err)
-	}
-	if limit == grade.DefaultWorkspaceLimit {
-		limit = 0 // run.json leaves the default out, as runs before the flag did
+		return runner.Spec{}, err
 	}
 	return runner.Spec{
-		Model: mcfg, Models: splitRaw(mcfg.Model), WorkflowModel: c.String("workflow-model"), Hosts: hostList(c), ParallelPerHost: c.Int("parallel-per-host"), Shard: shard, UID: c.String("run-uid"),
-		Tasks: selected, Tracks: tracks, Seeds: seeds,
-		Temperature: c.Float64("temperature"), NumCtx: c.Int("num-ctx"), TopP: c.Float64("top-p"), Think: c.Bool("think"),
-		MaxTokens: c.Int("max-tokens"), MaxReplyBytes: c.Int64("max-reply-bytes"), TokenLimit: c.Int("token-limit"), MaxTurns: c.Int("max-turns"), Tries: c.Int("tries"),
-		Posture: c.String("posture"), Parallel: c.Int("parallel"), EpisodeTimeout: c.Duration("episode-timeout"), WorkspaceLimit: limit,
+		Model: mcfg, Models: splitRaw(mcfg.Model), Hosts: hostList(c), Shard: shard, UID: c.String("run-uid"),
+		Tasks: selected, Tracks: tracks, Seeds: seeds, RunSettings: settings, Dimensions: dims,
 		Dir: c.String("out"), BenchVersion: version(),
 	}, nil
 }
@@ -210,10 +191,99 @@ func resumeSession(c *cli.Context, dir string) (*runner.Session, error) {
 }
 
 // runDefiningFlags are the flags whose values run.json records; a resumed
-// run takes them from there and refuses new ones.
+// run takes them from there and refuses new ones: the plan's, and the
+// settings that define the run (record.Def.Defines).
 // --host is not among them: a server may move between sessions, and the
 // model digest check in Connect still proves the same weights answer.
-var runDefiningFlags = []string{"backend", "model", "tasks", "tracks", "seeds", "temperature", "num-ctx", "top-p", "max-tokens", "max-reply-bytes", "think", "max-turns", "token-limit", "tries", "workflow-model", "posture", "episode-timeout", "workspace-limit", "out", "shard", "run-uid"}
+var runDefiningFlags = slices.Concat([]string{"tasks", "tracks", "seeds"}, definingSettings(), []string{"out", "shard", "run-uid"})
+
+// definingSettings are the flags of the settings that define the run.
+func definingSettings() []string {
+	var out []string
+	for _, d := range record.Table {
+		if d.Defines && d.Source != record.Recorded {
+			out = append(out, d.Name)
+		}
+	}
+	return out
+}
+
+// settingFlags are the flags of bench run made from the settings' table
+// (record.Table): each one's name, default and help, of the kind its
+// field holds.
+func settingFlags() []cli.Flag {
+	var out []cli.Flag
+	for _, d := range record.Table {
+		if d.Source == record.FromTable {
+			out = append(out, settingFlag(d))
+		}
+	}
+	return out
+}
+
+// settingFlag is the flag of one setting.
+func settingFlag(d record.Def) cli.Flag {
+	def := d.Get(record.DefaultSettings())
+	if d.Dimension { // one value, or several: a dimension of the plan
+		return &cli.StringFlag{Name: d.Name, Value: fmt.Sprint(def), Usage: d.Help}
+	}
+	switch v := def.(type) {
+	case time.Duration:
+		return &cli.DurationFlag{Name: d.Name, Value: v, Usage: d.Help}
+	case float64:
+		return &cli.Float64Flag{Name: d.Name, Value: v, Usage: d.Help}
+	case bool:
+		return &cli.BoolFlag{Name: d.Name, Value: v, Usage: d.Help}
+	case int:
+		return &cli.IntFlag{Name: d.Name, Value: v, Usage: d.Help}
+	case int64:
+		if d.Unit == record.UnitBytes {
+			return &cli.StringFlag{Name: d.Name, Value: d.Shown, Usage: d.Help}
+		}
+		return &cli.Int64Flag{Name: d.Name, Value: v, Usage: d.Help}
+	}
+	return &cli.StringFlag{Name: d.Name, Value: fmt.Sprint(def), Usage: d.Help}
+}
+
+// settingsFrom reads the flags of the settings' table into the run's
+// settings, and the dimensions: the settings that may be one given
+// several values, which hold their first.
+func settingsFrom(c *cli.Context) (record.RunSettings, []record.Dimension, error) {
+	s := record.DefaultSettings()
+	var dims []record.Dimension
+	for _, d := range record.Table {
+		if d.Source != record.FromTable {
+			continue
+		}
+		v := c.Value(d.Name)
+		if d.Dimension {
+			values := splitRaw(c.String(d.Name))
+			if len(values) == 0 {
+				return s, nil, usagef("--%s is empty: give a value, or several separated by commas", d.Name)
+			}
+			first, err := d.Parse(values[0])
+			if err != nil {
+				return s, nil, usage(err)
+			}
+			if len(values) > 1 {
+				dims = append(dims, record.Dimension{Name: d.Name, Values: values})
+			}
+			v = first
+		}
+		if d.Unit == record.UnitBytes {
+			n, err := grade.ParseSize(c.String(d.Name))
+			if err != nil {
+				return s, nil, usagef("--%s: %w", d.Name, err)
+			}
+			if n == grade.DefaultWorkspaceLimit {
+				n = 0 // run.json leaves the default out, as runs before the flag did
+			}
+			v = n
+		}
+		d.Set(&s, v)
+	}
+	return s, dims, nil
+}
 
 // shardFlag reads --shard; nil when not given.
 func shardFlag(c *cli.Context) (*record.Shard, error) {

@@ -117,9 +117,9 @@ func genShowRun(t *testing.T, dir string) {
 	w, err := record.Create(dir, record.Run{
 		Format: record.FormatVersion, BenchVersion: "synthetic", ID: "synthetic-scripted-fake-model",
 		Backend: "ollama", Host: "http://127.0.0.1:11434 (a fake server in a test)", Model: modeltest.DefaultModel,
-		Temperature: 0.7, NumCtx: 8192, Seeds: []int{1, 1}, Tracks: []string{"workflow", "workflow-retry", "agent"}, Tasks: refs,
-		Posture: "off", MaxTurns: 10, Tries: 2, Parallel: 1,
-		Started: time.Date(2026, 11, 29, 22, 0, 0, 0, time.UTC),
+		Seeds: []int{1, 1}, Tracks: []string{"workflow", "workflow-retry", "agent"}, Tasks: refs,
+		RunSettings: record.RunSettings{Temperature: 0.7, NumCtx: 8192, Posture: "off", MaxTurns: 10, Tries: 2, Parallel: 1},
+		Started:     time.Date(2026, 11, 29, 22, 0, 0, 0, time.UTC),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -154,7 +154,7 @@ func scriptedEpisode(t *testing.T, w *record.Writer, task tasks.Task, se showEpi
 		t.Fatal(err)
 	}
 	env := &track.Env{Task: task, Dir: ws, Model: chat, Options: model.Options{Seed: se.seed, Temperature: 0.7, NumCtx: 8192},
-		MaxTurns: 10, Tries: 2, Rec: traj}
+		RunSettings: record.RunSettings{MaxTurns: 10, Tries: 2}, Rec: traj}
 	out := se.run(context.Background(), env)
 	g, err := runner.Grade(context.Background(), task, ws)
 	if err != nil {

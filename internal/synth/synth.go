@@ -125,9 +125,9 @@ func Run(n int, opt Options) record.Run {
 	r := record.Run{
 		Format: record.FormatVersion, BenchVersion: "synthetic", ID: id, UID: fmt.Sprintf("synthetic-%d-%d", n, opt.Seed),
 		Backend: "ollama", Host: "http://127.0.0.1:11434", Model: Model, ModelDigest: "sha256:synthetic",
-		Models: []record.ModelRef{{Name: Model, Digest: "sha256:synthetic"}}, Temperature: 0.7, NumCtx: 8192, MaxTokens: 4096,
-		Seeds: Plan(n), Tracks: Tracks, Posture: "off", MaxTurns: 25, Tries: 2, Parallel: 2,
-		Started: time.Date(2026, 11, 29, 22, 0, 0, 0, time.UTC),
+		Models: []record.ModelRef{{Name: Model, Digest: "sha256:synthetic"}}, Seeds: Plan(n), Tracks: Tracks,
+		RunSettings: record.RunSettings{Temperature: 0.7, NumCtx: 8192, MaxTokens: 4096, Posture: "off", MaxTurns: 25, Tries: 2, Parallel: 2},
+		Started:     time.Date(2026, 11, 29, 22, 0, 0, 0, time.UTC),
 	}
 	for _, t := range Tasks {
 		r.Tasks = append(r.Tasks, record.TaskRef{Name: t, Checksum: "sha256:synthetic", Origin: record.OriginBuiltin})

@@ -23,8 +23,8 @@ func genRun(tb testing.TB, dir string) []record.Data {
 	tb.Helper()
 	start := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
 	run := record.Run{Format: 1, BenchVersion: "synthetic", ID: "generated-1000", Backend: "ollama", Model: "qwen3:8b",
-		ModelDigest: "sha256:0000", Temperature: 0.7, NumCtx: 8192, Tracks: []string{"workflow", "agent"},
-		Posture: "coding", MaxTurns: 12, Tries: 1, Started: start}
+		ModelDigest: "sha256:0000", Tracks: []string{"workflow", "agent"}, Started: start,
+		RunSettings: record.RunSettings{Temperature: 0.7, NumCtx: 8192, Posture: "coding", MaxTurns: 12, Tries: 1}}
 	for s := 1; s <= 25; s++ {
 		run.Seeds = append(run.Seeds, s, s)
 	}
