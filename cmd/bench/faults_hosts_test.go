@@ -13,7 +13,7 @@ import (
 // the server's own account (Ollama's total_duration): a server that takes
 // 5 ms by its clock while the call waits 300 ms shows both.
 func TestFaultsModelTimeIsTheClientsWait(t *testing.T) {
-	paceFullOnly(t, "runner's pool tests (pyramid_pool_test.go, hostpool_test.go)")
+	paceFullOnly(t, "runner's TestPyramidModelTimeIsTheClientsWait, with a fake track")
 	t.Parallel()
 	solver := newFakeModel(t)
 	srv := modeltest.NewOllama(t, modeltest.Always(modeltest.Func(func(r modeltest.Request) modeltest.Reply {
@@ -34,7 +34,6 @@ func TestFaultsModelTimeIsTheClientsWait(t *testing.T) {
 // the model once (it was asked twice, once by the checks and once to
 // connect), and all of them at once (BenchmarkFaultsHostsAddUp).
 func TestFaultsRunAsksEachServerOnce(t *testing.T) {
-	paceFullOnly(t, "runner's TestPyramidTwoHosts")
 	t.Parallel()
 	solver := newFakeModel(t)
 	a := modeltest.NewOllama(t, modeltest.Always(modeltest.Func(solver.reply)))
