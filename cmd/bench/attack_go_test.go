@@ -252,7 +252,7 @@ func poisonThenFix(t *testing.T, args ...string) (poisoned, fixed record.Episode
 // for the next episode, whose correct fix passes both its own run_tests
 // and grading.
 func TestAttackGoCachePoisonReachesNoLaterEpisode(t *testing.T) {
-	paceFullOnly(t, "the sandbox package's TestWritesOnlyInTheWorkspace; each episode here builds go_clamp four times")
+	paceFullOnly(t, "the sandbox package's TestWritesOnlyInTheWorkspace; this test and its control each copy the user's Go build caches (hundreds of MB)")
 	t.Parallel()
 	needGoTask(t)
 	needSandbox(t, "fs")
