@@ -21,13 +21,15 @@ OLLAMA_DIR := $(or $(BENCH_OLLAMA_DIR),$(shell d="$$PWD"; while p=$$(dirname "$$
 # skipped (go test prints only "ok" for a package whose tests all skipped).
 ollama_note = if [ ! -f '$(OLLAMA_DIR)/start' ]; then echo '*** $@: no real Ollama server (../shared/ollama beside the clone, or BENCH_OLLAMA_DIR): the real-server suite bench/integration SKIPPED every test; its "ok" is not a pass. CI sets BENCH_OLLAMA_REQUIRED=1, which makes it fail. ***' >&2; fi
 
-# test is the README's test command: every package in short mode, the CLI
-# end to end against protocol fakes and the real-Ollama suite included; short
-# mode leaves out only the long tests (every task of the suite through both
-# tracks, the 1,000-episode browser page, the kill tests, the sweeps on real
-# Slurm and GNU parallel), which test-full and CI take. vet runs once, in
-# lint (-vet=off: go test would run part of it again). BENCH_OLLAMA_DIR is
-# passed on so that Go's test cache keys on whether the server is there.
+# test is the README's test command: every package in short mode, a fast
+# tier. Short mode leaves out the long tests (every task of the suite
+# through both tracks, the 1,000-episode browser page, the kill tests, the
+# sweeps on real Slurm and GNU parallel), the command-line tests that drive
+# whole runs with real grading for seconds each (each names the faster test
+# that covers it; docs/TESTING.md), and the real-Ollama suite but its smoke
+# test; test-full and CI run them all. vet runs once, in lint (-vet=off: go
+# test would run part of it again). BENCH_OLLAMA_DIR is passed on so that
+# Go's test cache keys on whether the server is there.
 test: lint
 	@echo 'BENCH_OLLAMA_DIR=$(OLLAMA_DIR) $(GO) test -short -vet=off ./...'
 	@status=0; BENCH_OLLAMA_DIR='$(OLLAMA_DIR)' $(GO) test -short -vet=off ./... || status=$$?; $(ollama_note); exit $$status

@@ -10,7 +10,7 @@ import (
 // no tool call; the agent is told and goes on, and never ends "done" on a
 // cut reply.
 func TestAgentCutReply(t *testing.T) {
-	need(t)
+	needFull(t)
 	t.Parallel()
 	j := job{model: modelTools, tracks: "agent", seeds: "1", replyCap: 8, maxTurns: 2}
 	j.run(t)

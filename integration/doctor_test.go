@@ -82,7 +82,7 @@ func doctorLines(t *testing.T, args ...string) (r result, checks map[string]stri
 // TestDoctor: every line of bench doctor against the real server, with the
 // digest and the tool support the server reports.
 func TestDoctor(t *testing.T) {
-	need(t)
+	needFull(t)
 	t.Parallel()
 	var version struct{ Version string }
 	getJSON(t, "GET", "/api/version", nil, &version)
@@ -128,7 +128,7 @@ func TestDoctor(t *testing.T) {
 // TestDoctorCapabilities: the doctor shows the model's capabilities as
 // the server's /api/show lists them.
 func TestDoctorCapabilities(t *testing.T) {
-	need(t)
+	needFull(t)
 	t.Parallel()
 	truth := askServer(t, modelPlain)
 	r, checks, _ := doctorLines(t, flagHost, suite.server.URL, flagModel, modelPlain, flagTasks, task)
@@ -142,7 +142,7 @@ func TestDoctorCapabilities(t *testing.T) {
 // TestDoctorWorkflowOnly: for the workflow track alone, a model without
 // tool support is ready (bench doctor --tracks).
 func TestDoctorWorkflowOnly(t *testing.T) {
-	need(t)
+	needFull(t)
 	t.Parallel()
 	r, checks, last := doctorLines(t, flagHost, suite.server.URL, flagModel, modelPlain, flagTracks, "workflow", flagTasks, task)
 	if r.code != 0 || last != "ready: a run can start" || strings.HasPrefix(checks["tools"], "✗") {
@@ -153,7 +153,7 @@ func TestDoctorWorkflowOnly(t *testing.T) {
 // TestDoctorOpenAI: the doctor of the OpenAI backend against Ollama's /v1
 // finds the model by its name without a tag, as the Ollama side does.
 func TestDoctorOpenAI(t *testing.T) {
-	need(t)
+	needFull(t)
 	t.Parallel()
 	for _, model := range []string{modelPlain + ":latest", modelPlain} {
 		t.Run(model, func(t *testing.T) {

@@ -81,7 +81,7 @@ func faultsFileDigest(t *testing.T, path string) string {
 // the gguf itself. Re-created on one of them with another template, the
 // model is refused by both alike.
 func TestFaultsTwoRealServersOneModel(t *testing.T) {
-	need(t)
+	needFull(t)
 	second, dir := faultsSecondServer(t)
 	a, b := suite.server.URL, second.URL
 	if faultsTagsDigest(t, a, modelPlain) == faultsTagsDigest(t, b, modelPlain) {
@@ -123,7 +123,7 @@ func TestFaultsTwoRealServersOneModel(t *testing.T) {
 // run cannot start is its own message, naming the model's fault as the
 // model's and the server's as the server's, and nothing is created.
 func TestFaultsRefusalsByCause(t *testing.T) {
-	need(t)
+	needFull(t)
 	t.Parallel()
 	hostport := strings.TrimPrefix(suite.server.URL, "http://")
 	closed := "http://127.0.0.1:1"

@@ -114,6 +114,18 @@ func need(t *testing.T) {
 	}
 }
 
+// needFull is need for a test that runs in full mode only (go test
+// ./integration, as CI runs it): in short mode (make test) the suite runs
+// TestSmoke alone, since the tiny model answers one call at a time and the
+// whole suite queues for over a minute on two cores.
+func needFull(t *testing.T) {
+	t.Helper()
+	need(t)
+	if testing.Short() {
+		t.Skip("full mode only (CI runs go test ./integration): short mode runs TestSmoke against the real server")
+	}
+}
+
 // consultPresence reads the environment variables that steer the suite and
 // stats presenceLink, so that Go's test cache keys on them.
 func consultPresence() {

@@ -18,7 +18,7 @@ import (
 // When the server did not start the reply within the second (a loaded
 // machine), it tries once more with a longer limit.
 func TestTimeoutMidReply(t *testing.T) {
-	need(t)
+	needFull(t)
 	// The same prompt once first, so the server has it cached and starts
 	// the reply quickly.
 	warm := job{model: modelPlain, tracks: "workflow", seeds: "1", replyCap: 1}
@@ -67,7 +67,7 @@ func lastChatStatus(t *testing.T) string {
 // TestThinkRefused: --think on a model whose /api/show lacks "thinking" is
 // refused before anything starts: non-zero exit, no results folder.
 func TestThinkRefused(t *testing.T) {
-	need(t)
+	needFull(t)
 	t.Parallel()
 	j := job{model: modelPlain, tracks: "workflow", seeds: "1", replyCap: 1, think: true}
 	r := bench(t, j.args(t)...)
@@ -82,7 +82,7 @@ func TestThinkRefused(t *testing.T) {
 // TestUnknownModel: a model the server does not have gets bench's own
 // message, on both backends, and nothing is created.
 func TestUnknownModel(t *testing.T) {
-	need(t)
+	needFull(t)
 	t.Parallel()
 	for _, backend := range []string{"ollama", "openai"} {
 		t.Run(backend, func(t *testing.T) {
@@ -112,7 +112,7 @@ func hostOf(j job) string {
 // OpenAI side asked for tools a model cannot use) reads as bench's own
 // message, either before the run or on the episode.
 func TestRefusedRequest(t *testing.T) {
-	need(t)
+	needFull(t)
 	t.Parallel()
 	j := job{backend: "openai", model: modelPlain + ":latest", tracks: "agent", seeds: "1", replyCap: 1, maxTurns: 1}
 	r := bench(t, j.args(t)...)
@@ -143,7 +143,7 @@ func noRawJSON(t *testing.T, text string) {
 // TestOpenAIBackend: the OpenAI backend against Ollama's /v1 runs the
 // workflow with a name without a tag, and its twins are identical too.
 func TestOpenAIBackend(t *testing.T) {
-	need(t)
+	needFull(t)
 	t.Parallel()
 	j := job{backend: "openai", model: modelPlain, tracks: "workflow", seeds: "1,1", replyCap: workflowReplyCap,
 		out: filepath.Join(t.TempDir(), "openai")}

@@ -41,7 +41,7 @@ func workflowRun(t *testing.T) string {
 // TestWorkflowTwins: with the same seed the real server's sampling repeats
 // itself byte for byte, and bench's report says so; another seed differs.
 func TestWorkflowTwins(t *testing.T) {
-	need(t)
+	needFull(t)
 	t.Parallel()
 	dir := workflowRun(t)
 	checkTwins(t, dir, "workflow", true)
@@ -110,7 +110,7 @@ func hasLine(text string, words ...string) bool {
 // TestServerTokenCounts: the server's own token counts are what the episode
 // records; the offline estimate's error on the first prompt is logged.
 func TestServerTokenCounts(t *testing.T) {
-	need(t)
+	needFull(t)
 	t.Parallel()
 	dir := workflowRun(t)
 	for name, ep := range episodes(t, dir) {
@@ -147,7 +147,7 @@ func TestServerTokenCounts(t *testing.T) {
 // TestWorkflowCutReply: a reply the server cut at the reply cap is recorded
 // with the server's stop reason "length" and counted on the episode.
 func TestWorkflowCutReply(t *testing.T) {
-	need(t)
+	needFull(t)
 	t.Parallel()
 	dir := workflowRun(t)
 	ep := episode(t, dir, "workflow", "seed-1")

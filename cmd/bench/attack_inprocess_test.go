@@ -249,6 +249,7 @@ func inProcessSeeds() string {
 // TestAttackInProcessFakesFailThroughTheCLI: each fake fools the agent's
 // own run_tests (6/6), and grading fails it and says why.
 func TestAttackInProcessFakesFailThroughTheCLI(t *testing.T) {
+	paceFullOnly(t, "grade's fake-pass tests and TestAttackBytecodeForALaterTestModule")
 	t.Parallel()
 	needPython(t)
 	reply, scripts := inProcessModel(t)
@@ -295,6 +296,7 @@ func init() {
 // negative controls switched off, every fake is graded as a pass, so the
 // checks of TestAttackInProcessFakesFailThroughTheCLI can see one.
 func TestAttackInProcessFakesPassWithoutControls(t *testing.T) {
+	paceFullOnly(t, "the control of TestAttackInProcessFakesFailThroughTheCLI, which runs in full mode")
 	t.Parallel()
 	needPython(t)
 	reply, _ := inProcessModel(t)

@@ -26,6 +26,7 @@ _time.sleep(20)
 // too: a correct fix whose grading would take 20 s on a 6 s limit ends as
 // a timeout within the limit, not as a pass.
 func TestAttackGradingWithinTheEpisodeLimit(t *testing.T) {
+	paceFullOnly(t, "grade's TestControlsGrowTheTimeout and TestAttackWorkspaceOverTheLimit")
 	t.Parallel()
 	needPython(t)
 	fix := readTaskFile(t, leapTask(t), "solution")
@@ -85,6 +86,7 @@ func TestAttackWorkspaceOverTheLimit(t *testing.T) {
 // TestAttackSparseWorkspaceUnderTheLimit: the same 240 MiB of sparse files
 // under the default limit are graded as they are: the fix passes.
 func TestAttackSparseWorkspaceUnderTheLimit(t *testing.T) {
+	paceFullOnly(t, "grade's TestSealKeepsSparseFilesSparse and TestAttackWorkspaceOverTheLimit")
 	t.Parallel()
 	needPython(t)
 	ep, _ := sparseRun(t, 60)

@@ -84,6 +84,7 @@ func customTasks(t *testing.T) string {
 // its reference fix passes, and a fake that fools the agent's run_tests
 // is graded failed with a reason.
 func TestAttackFakesFailOnTasksDirTasks(t *testing.T) {
+	paceFullOnly(t, "grade's fake-pass tests and TestTasksDirRunResumesWithoutTheFlag")
 	t.Parallel()
 	needPython(t)
 	dir := customTasks(t)

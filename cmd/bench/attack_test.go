@@ -148,6 +148,7 @@ func escapeModel(t *testing.T, e escape) modeltest.Reply {
 // write to $HOME or the results folder (episodes.jsonl included), reach a
 // loopback listener, or leave a setsid child behind once bench has exited.
 func TestAttackEscapesFailThroughTheCLI(t *testing.T) {
+	paceFullOnly(t, "the sandbox package's TestWritesOnlyInTheWorkspace and TestNoUnixSocketOutside")
 	t.Parallel()
 	needPython(t)
 	needSandbox(t, "fs", "net", "pid")
@@ -217,6 +218,7 @@ func TestAttackEscapesFailThroughTheCLI(t *testing.T) {
 // the same payload does write, connect, forge and leave a child, so the
 // checks of TestAttackEscapesFailThroughTheCLI can see an escape.
 func TestAttackEscapesSucceedUnsandboxed(t *testing.T) {
+	paceFullOnly(t, "the control of TestAttackEscapesFailThroughTheCLI, which runs in full mode")
 	t.Parallel()
 	needPython(t)
 	dir := filepath.Join(t.TempDir(), "run")
@@ -274,6 +276,7 @@ for _n in dir(_u.TestCase):
 // tests run twice) and by the workflow (leap.py planting the same files
 // when its tests run). Each episode must be graded failed and flagged.
 func TestAttackFakePassesThroughTheCLI(t *testing.T) {
+	paceFullOnly(t, "grade's fake-pass tests (attack_test.go) and TestAttackBytecodeForALaterTestModule")
 	t.Parallel()
 	needPython(t)
 	buggy := readTaskFile(t, leapTask(t), "repo")
@@ -404,6 +407,7 @@ func oddFilesRun(t *testing.T, mode string) {
 // from an honest fix: both tracks pass leap_year, unflagged, with every
 // layer this kernel offers recorded on the run and the episodes.
 func TestAttackCorrectFixStillPasses(t *testing.T) {
+	paceFullOnly(t, "TestEndToEndSolvingModel (correct fixes pass with every control on) and grade's TestCorrectFixPassesInTheSandbox")
 	t.Parallel()
 	needPython(t)
 	fix := readTaskFile(t, leapTask(t), "solution")

@@ -55,6 +55,7 @@ func TestFaultsHugeReplyIsTheModelsFailure(t *testing.T) {
 // within --episode-timeout plus the grace; a reply that streams slowly is
 // cut at the episode's limit.
 func TestFaultsRaisedReplyCapStaysWithinTheLimits(t *testing.T) {
+	paceFullOnly(t, "TestFaultsReplyCapFlag and TestFaultsHugeReplyIsTheModelsFailure")
 	t.Parallel()
 	const limit = 8 * time.Second
 	for name, rep := range map[string]modeltest.Reply{

@@ -206,6 +206,7 @@ func TestHybridDelegatesOnceAndPasses(t *testing.T) {
 // the masked second failure in the tool's result and fixes it itself. The
 // workflow track, given the same reply, fails.
 func TestHybridSeesTheMaskedBugAndFixesTheRest(t *testing.T) {
+	paceFullOnly(t, "TestHybridDelegatesOnceAndPasses and the hybrid package's tests")
 	t.Parallel()
 	edit, _ := json.Marshal(map[string]string{"path": "dateparse.py", "old": "return number\n", "new": "return number + 1\n"})
 	f := hybridFake{
@@ -296,6 +297,7 @@ func TestHybridWorkflowCallFailureEndsTheEpisode(t *testing.T) {
 // TestHybridTwinsAreIdentical: two episodes of one seed make the same
 // steps, tokens and workflow figures, and the report calls them identical.
 func TestHybridTwinsAreIdentical(t *testing.T) {
+	paceFullOnly(t, "the hybrid package's tests and runner's TestPlanOrderAndTwins")
 	t.Parallel()
 	edit, _ := json.Marshal(map[string]string{"path": "dateparse.py", "old": "return number\n", "new": "return number + 1\n"})
 	f := hybridFake{
@@ -336,6 +338,7 @@ func TestHybridTwinsAreIdentical(t *testing.T) {
 // tasks, the workflow and the agent as the lesson's model plays them: the
 // report pairs the hybrid with both (token ratio and McNemar per task).
 func TestHybridBesideWorkflowAndAgent(t *testing.T) {
+	paceFullOnly(t, "TestHybridDelegatesOnceAndPasses and runner's TestPyramidShardsCoverThePlanOnce")
 	t.Parallel()
 	f := hybridFake{
 		lesson: newLessonModel(t),

@@ -168,6 +168,7 @@ func TestReplaycliRefusesATruncatedTrajectory(t *testing.T) {
 // and goes on; the agent, whose next call answers a run_tests result that
 // changed, stops at that request with replay_diverged.
 func TestReplaycliEditedTaskDivergesAtTheStep(t *testing.T) {
+	paceFullOnly(t, "replay's TestReplayEditedTestsDiverge and TestReplaycliReplaysWithTheServerStopped")
 	tracktest.NeedPython(t)
 	tasksDir := t.TempDir()
 	replaycliCopyTask(t, "leap_year", filepath.Join(tasksDir, "leap_edited"))
@@ -300,6 +301,7 @@ func TestReplaycliRefusesBadParallel(t *testing.T) {
 // replays the workflow alone, run.json's replay_of lists the agent's as
 // skipped and why, and the report counts it skipped, not unfinished.
 func TestReplaycliSkipsWhatTheRecordingDidNotFinish(t *testing.T) {
+	paceFullOnly(t, "the replay package's tests and TestReplaycliReplaysWithTheServerStopped")
 	tracktest.NeedPython(t)
 	rec, _ := replaycliRecord(t, "", "--tasks", "leap_year")
 	path := filepath.Join(rec, record.EpisodesFile)

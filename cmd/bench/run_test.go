@@ -164,6 +164,7 @@ func TestRunWorkflowNeedsNoToolSupport(t *testing.T) {
 // stops early, exits non-zero and says how to resume; resumed against a
 // restarted server it finishes, with every episode on disk once.
 func TestRunStopsWhenTheServerGoesAway(t *testing.T) {
+	paceFullOnly(t, "runner's TestResumeAfterTheServerWentAway and TestRunBreakerCountsOnlyConsecutiveLosses")
 	t.Parallel()
 	solver := newFakeModel(t)
 	var first *modeltest.Server

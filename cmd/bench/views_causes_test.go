@@ -72,6 +72,7 @@ func viewsCauseRun(t *testing.T) (string, record.Data) {
 // carries its causes on its line, derived as it ended; the passing agent
 // episodes carry none, and every episode names the files it wrote.
 func TestViewsCausesRecordedByTheRun(t *testing.T) {
+	paceFullOnly(t, "runner's causes tests (causes_test.go)")
 	t.Parallel()
 	_, data := viewsCauseRun(t)
 	want := map[string]record.CauseName{
