@@ -43,10 +43,12 @@ func streamFor(seed uint64, label string) *rand.Rand {
 // found by counting how often each distinct value is drawn (tallies), not
 // by sorting the values drawn: the same medians, from the same draws, in
 // time linear in the resample (a report over a million episodes resamples
-// hundreds of thousands of pairs 2000 times).
+// hundreds of thousands of pairs 2000 times). What a draw reads of a pair
+// or an episode is packed in one small record (draw), as the draws jump
+// across the whole sample.
 func bootstrap(strata []*stratum, overTasks bool, resamples int, rng *rand.Rand) replicates {
 	r := replicates{make([]float64, resamples), make([]float64, resamples), make([]float64, resamples)}
-	tok, turn := newTallies(strata, tokensOf), newTallies(strata, turnsOf)
+	t := newTallies(strata)
 	drawn := make([]int, len(strata))
 	for b := range resamples {
 		for i := range drawn {
@@ -59,113 +61,132 @@ func bootstrap(strata []*stratum, overTasks bool, resamples int, rng *rand.Rand)
 		}
 		num, weight := 0.0, 0.0
 		for _, si := range drawn {
-			s := strata[si]
-			tk, tn := &tok.ranks[si], &turn.ranks[si]
-			if s.paired() {
-				for range s.pairs {
-					j := rng.IntN(len(s.pairs))
-					p := &s.pairs[j]
-					num += (float64(b2i(p.new.passed)) - float64(b2i(p.old.passed))) / 2
+			s := &t.strata[si]
+			if n := len(s.pairs); n > 0 {
+				for range n {
+					d := &s.pairs[rng.IntN(n)]
+					num += float64(d.passed) / 2 // the new pass minus the old, as (new − old)/2 in float64 gives it
 					weight += 0.5
-					tok.old.add(tk.pairOld[j])
-					tok.new.add(tk.pairNew[j])
-					turn.old.add(tn.pairOld[j])
-					turn.new.add(tn.pairNew[j])
+					t.oldTok.add(d.oldTok)
+					t.newTok.add(d.newTok)
+					t.oldTurn.add(d.oldTurn)
+					t.newTurn.add(d.newTurn)
 				}
 				continue
 			}
 			n0, n1 := len(s.onlyOld), len(s.onlyNew)
 			pass0, pass1 := 0, 0
 			for range n0 {
-				j := rng.IntN(n0)
-				pass0 += b2i(s.onlyOld[j].passed)
-				tok.old.add(tk.onlyOld[j])
-				turn.old.add(tn.onlyOld[j])
+				d := &s.onlyOld[rng.IntN(n0)]
+				pass0 += int(d.passed)
+				t.oldTok.add(d.oldTok)
+				t.oldTurn.add(d.oldTurn)
 			}
 			for range n1 {
-				j := rng.IntN(n1)
-				pass1 += b2i(s.onlyNew[j].passed)
-				tok.new.add(tk.onlyNew[j])
-				turn.new.add(tn.onlyNew[j])
+				d := &s.onlyNew[rng.IntN(n1)]
+				pass1 += int(d.passed)
+				t.newTok.add(d.newTok)
+				t.newTurn.add(d.newTurn)
 			}
 			w := float64(n0*n1) / float64(n0+n1)
 			num += w * (float64(pass1)/float64(n1) - float64(pass0)/float64(n0))
 			weight += w
 		}
 		r.diff[b] = num / weight
-		r.tokens[b] = tok.new.median(tok.values) / tok.old.median(tok.values)
-		r.turns[b] = turn.new.median(turn.values) / turn.old.median(turn.values)
+		r.tokens[b] = t.newTok.median(t.tokens) / t.oldTok.median(t.tokens)
+		r.turns[b] = t.newTurn.median(t.turns) / t.oldTurn.median(t.turns)
 	}
 	return r
 }
 
-// tallies are, for one measure (tokens or turns), its distinct values
-// over the strata, ascending, each observation's rank among them, and the
-// count of each value drawn on each side in the resample being drawn.
+// tallies are the strata as the bootstrap draws them: the distinct values
+// of tokens and of turns, ascending, each observation as its values'
+// ranks among them (draw), and the count of each value drawn on each side
+// in the resample being drawn.
 type tallies struct {
-	values   []float64
-	ranks    []strataRanks // per stratum
-	old, new tally
+	tokens, turns    []float64
+	strata           []drawStratum
+	oldTok, newTok   tally
+	oldTurn, newTurn tally
 }
 
-// strataRanks are the ranks of one stratum's observations, parallel to
-// its pairs, onlyOld and onlyNew.
-type strataRanks struct {
-	pairOld, pairNew, onlyOld, onlyNew []int32
+// drawStratum is one stratum's pairs, and episodes without a pair, as
+// draws, in its order.
+type drawStratum struct{ pairs, onlyOld, onlyNew []draw }
+
+// draw is what a resample reads of a pair (or of one side's episode,
+// which fills that side's ranks only): the ranks of its tokens and turns,
+// and its passes, new minus old for a pair (−1, 0 or 1), else 1 for a
+// pass.
+type draw struct {
+	oldTok, newTok, oldTurn, newTurn int32
+	passed                           int8
 }
 
-// tally counts the draws of each value of one side.
+// tally counts the draws of each value of one measure on one side.
 type tally struct {
 	counts []int32
 	n      int
 }
 
-// newTallies ranks the values of the measure value over the strata.
-func newTallies(strata []*stratum, value func(obs) float64) *tallies {
-	seen := map[float64]bool{}
-	each := func(f func(float64)) {
-		for _, s := range strata {
-			for _, p := range s.pairs {
-				f(value(p.old))
-				f(value(p.new))
-			}
-			for _, o := range s.onlyOld {
-				f(value(o))
-			}
-			for _, o := range s.onlyNew {
-				f(value(o))
-			}
-		}
-	}
-	t := &tallies{}
-	each(func(v float64) {
-		if !seen[v] {
-			seen[v] = true
-			t.values = append(t.values, v)
-		}
-	})
-	slices.Sort(t.values)
-	rank := make(map[float64]int32, len(t.values))
-	for i, v := range t.values {
-		rank[v] = int32(i)
-	}
-	ranksOf := func(os []obs) []int32 {
-		out := make([]int32, len(os))
+// newTallies ranks the values of the strata.
+func newTallies(strata []*stratum) *tallies {
+	tokRank, tokens := ranksOf(strata, tokensOf)
+	turnRank, turns := ranksOf(strata, turnsOf)
+	t := &tallies{tokens: tokens, turns: turns}
+	side := func(os []obs, newSide bool) []draw {
+		out := make([]draw, len(os))
 		for i, o := range os {
-			out[i] = rank[value(o)]
+			d := draw{passed: int8(b2i(o.passed))}
+			if newSide {
+				d.newTok, d.newTurn = tokRank[o.tokens], turnRank[o.turns]
+			} else {
+				d.oldTok, d.oldTurn = tokRank[o.tokens], turnRank[o.turns]
+			}
+			out[i] = d
 		}
 		return out
 	}
 	for _, s := range strata {
-		var r strataRanks
-		for _, p := range s.pairs {
-			r.pairOld, r.pairNew = append(r.pairOld, rank[value(p.old)]), append(r.pairNew, rank[value(p.new)])
+		ds := drawStratum{pairs: make([]draw, len(s.pairs)), onlyOld: side(s.onlyOld, false), onlyNew: side(s.onlyNew, true)}
+		for i, p := range s.pairs {
+			ds.pairs[i] = draw{tokRank[p.old.tokens], tokRank[p.new.tokens], turnRank[p.old.turns], turnRank[p.new.turns], int8(b2i(p.new.passed) - b2i(p.old.passed))}
 		}
-		r.onlyOld, r.onlyNew = ranksOf(s.onlyOld), ranksOf(s.onlyNew)
-		t.ranks = append(t.ranks, r)
+		t.strata = append(t.strata, ds)
 	}
-	t.old.counts, t.new.counts = make([]int32, len(t.values)), make([]int32, len(t.values))
+	t.oldTok.counts, t.newTok.counts = make([]int32, len(tokens)), make([]int32, len(tokens))
+	t.oldTurn.counts, t.newTurn.counts = make([]int32, len(turns)), make([]int32, len(turns))
 	return t
+}
+
+// ranksOf returns the distinct values of the measure value over the
+// strata, ascending, and the rank of each.
+func ranksOf(strata []*stratum, value func(obs) float64) (map[float64]int32, []float64) {
+	rank := map[float64]int32{}
+	var values []float64
+	see := func(o obs) {
+		if _, ok := rank[value(o)]; !ok {
+			rank[value(o)] = 0
+			values = append(values, value(o))
+		}
+	}
+	for _, s := range strata {
+		for _, p := range s.pairs {
+			see(p.old)
+			see(p.new)
+		}
+		for _, o := range s.onlyOld {
+			see(o)
+		}
+		for _, o := range s.onlyNew {
+			see(o)
+		}
+	}
+	slices.Sort(values)
+	for i, v := range values {
+		rank[v] = int32(i)
+	}
+	return rank, values
 }
 
 // add counts one draw of the value of rank r.
