@@ -14,6 +14,7 @@ import (
 // (for the interner to decode once per distinct list).
 type outcomeLine struct {
 	task, track, model, exitReason, errorKind, trajectorySHA256 []byte
+	variant                                                     []byte
 	toolCalls, steps                                            []byte // a JSON array of strings, "null" or nothing
 	format, seed, repeat, testsPassed, testsTotal, turns        int
 	promptTokens, completionTokens                              int
@@ -141,6 +142,8 @@ func (l *outcomeLine) set(s *scanner, key []byte) bool {
 		return s.textTo(&l.track)
 	case "model":
 		return s.textTo(&l.model)
+	case "variant":
+		return s.textTo(&l.variant)
 	case "exit_reason":
 		return s.textTo(&l.exitReason)
 	case "error_kind":
@@ -211,7 +214,7 @@ func (l *outcomeLine) set(s *scanner, key []byte) bool {
 // test checks it) and the "status" its lines carry (MarshalJSON); set
 // reads all of them but "replay".
 var plainFields = []string{
-	"task", "track", "model", "exit_reason", "error_kind", "trajectory_sha256", "run", "host", "posture", "error", "status",
+	"task", "track", "model", "variant", "exit_reason", "error_kind", "trajectory_sha256", "run", "host", "posture", "error", "status",
 	"tool_calls", "steps", "failed_tests", "tamper_reasons", "causes", "files_written", "replay",
 	"format", "seed", "repeat", "tests_passed", "tests_total", "turns", "prompt_tokens", "completion_tokens",
 	"est_prompt_tokens", "est_completion_tokens", "retries", "cut_replies", "model_calls", "wall_ms", "model_ms", "server_ms", "test_ms",

@@ -19,7 +19,10 @@ import (
 // of them, in the form it needs, and a run of a million episodes is never
 // held as a million records.
 type Line struct {
-	Task, Track, Model    []byte
+	Task, Track, Model []byte
+	// Variant is the episode's values of its run's dimensions, as
+	// Episode.Variant ("" when the run has none).
+	Variant               []byte
 	ExitReason, ErrorKind []byte
 	ToolCalls, Steps      []byte // the JSON text of a list of strings, "null" or nothing: read them with Strings
 	// ToolCodes is the tool calls as the index of each in
@@ -277,7 +280,7 @@ func namesHash(task, track, model []byte) uint64 {
 // fill fills p's Line from l, its cell and its place, and returns it.
 func (p *placer) fill(l *outcomeLine, cell, pos int, replaces bool) *Line {
 	p.line = Line{
-		Task: l.task, Track: l.track, Model: l.model, ExitReason: l.exitReason, ErrorKind: l.errorKind,
+		Task: l.task, Track: l.track, Model: l.model, Variant: l.variant, ExitReason: l.exitReason, ErrorKind: l.errorKind,
 		ToolCalls: l.toolCalls, ToolCodes: l.toolCodes, ToolsHash: l.toolsHash, Steps: l.steps, Seed: l.seed, Repeat: l.repeat,
 		TestsPassed: l.testsPassed, TestsTotal: l.testsTotal, Turns: l.turns,
 		Tokens: l.promptTokens + l.completionTokens, EstTokens: l.estPromptTokens + l.estCompletionTokens,
