@@ -152,14 +152,19 @@ func (r Run) SeveralModels() bool { return len(r.Models) > 1 }
 
 // Episode is one finished episode: a line of episodes.jsonl.
 type Episode struct {
-	Format              int      `json:"format"`
-	Run                 string   `json:"run"`
-	Task                string   `json:"task"`
-	Track               string   `json:"track"`
-	Seed                int      `json:"seed"`
-	Repeat              int      `json:"repeat"`          // 0 for the first use of a seed, k for its k-th twin
-	Model               string   `json:"model,omitempty"` // the model asked; "" when no track called one
-	Host                string   `json:"host,omitempty"`  // the server that ran the episode
+	Format int    `json:"format"`
+	Run    string `json:"run"`
+	Task   string `json:"task"`
+	Track  string `json:"track"`
+	Seed   int    `json:"seed"`
+	Repeat int    `json:"repeat"`          // 0 for the first use of a seed, k for its k-th twin
+	Model  string `json:"model,omitempty"` // the model asked; "" when no track called one
+	// Variant is this episode's values of the run's dimensions
+	// (Run.Dimensions), "name=value" joined by one space, in their order
+	// (e.g. "max-turns=5 posture=on"); "" when the run has none. Twins and
+	// pairs stay within one variant, as they stay within one model.
+	Variant             string   `json:"variant,omitempty"`
+	Host                string   `json:"host,omitempty"` // the server that ran the episode
 	Passed              bool     `json:"passed"`
 	TestsPassed         int      `json:"tests_passed"`
 	TestsTotal          int      `json:"tests_total"`
