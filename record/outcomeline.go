@@ -61,7 +61,7 @@ func lineOf(ep *Episode) outcomeLine {
 		return b
 	}
 	return outcomeLine{
-		task: []byte(ep.Task), track: []byte(ep.Track), model: []byte(ep.Model),
+		task: []byte(ep.Task), track: []byte(ep.Track), model: []byte(ep.Model), variant: []byte(ep.Variant),
 		exitReason: []byte(ep.ExitReason), errorKind: []byte(ep.ErrorKind), trajectorySHA256: []byte(ep.TrajectorySHA256),
 		toolCalls: list(ep.ToolCalls), steps: list(ep.Steps),
 		format: ep.Format, seed: ep.Seed, repeat: ep.Repeat, testsPassed: ep.TestsPassed, testsTotal: ep.TestsTotal, turns: ep.Turns,

@@ -101,6 +101,10 @@ func trickyLines(t testing.TB) []string {
 		`{"format":1,"task":"causes","track":"agent","seed":31,"causes":[{"name":"budget","evidence":"\u12G4"}]}`,
 		`{"format":1,"task":"tamper","track":"agent","seed":32,"tamper_reasons":[{"code":"c","detail":"d \"e\""}],"failed_tests":["t\u0031"]}`,
 		`{"format":1,"task":"tamper","track":"agent","seed":33,"tamper_reasons":[{"code":"c","extra":true}]}`,
+		episodeLine(t, 7, func(e *Episode) { e.Variant = "max-turns=5 posture=on" }),
+		`{"format":1,"task":"variant","track":"agent","seed":34,"variant":"posture=\u006fn"}`,
+		`{"format":1,"task":"variant","track":"agent","seed":35,"variant":null}`,
+		`{"format":1,"task":"variant","track":"agent","seed":36,"variant":5}`,
 		`[1,2]`,
 		`null`,
 		`{}`,
@@ -111,15 +115,16 @@ func trickyLines(t testing.TB) []string {
 // scanned is a Line as a test compares it: its bytes as strings, its
 // lists decoded.
 type scanned struct {
-	Task, Track, Model, ExitReason, ErrorKind string
-	ToolCalls, Steps                          []string
-	Seed, Repeat, TestsPassed, TestsTotal     int
-	Turns, Tokens, EstTokens                  int
-	Retries, CutReplies                       int
-	GradingTimedOut, TrajectoryMissing        bool
-	Verdict                                   Verdict
-	Cell                                      int
-	Causes                                    CauseSet
+	Task, Track, Model, Variant, ExitReason string
+	ErrorKind                               string
+	ToolCalls, Steps                        []string
+	Seed, Repeat, TestsPassed, TestsTotal   int
+	Turns, Tokens, EstTokens                int
+	Retries, CutReplies                     int
+	GradingTimedOut, TrajectoryMissing      bool
+	Verdict                                 Verdict
+	Cell                                    int
+	Causes                                  CauseSet
 }
 
 // snapshot copies what l says, lists as nil when absent or null.
@@ -131,7 +136,7 @@ func snapshot(l *Line) scanned {
 		}
 		return out
 	}
-	return scanned{string(l.Task), string(l.Track), string(l.Model), string(l.ExitReason), string(l.ErrorKind),
+	return scanned{string(l.Task), string(l.Track), string(l.Model), string(l.Variant), string(l.ExitReason), string(l.ErrorKind),
 		list(l.ToolCalls), list(l.Steps), l.Seed, l.Repeat, l.TestsPassed, l.TestsTotal, l.Turns, l.Tokens, l.EstTokens,
 		l.Retries, l.CutReplies, l.GradingTimedOut, l.TrajectoryMissing, l.Verdict, l.Cell, l.Causes}
 }
@@ -276,6 +281,7 @@ func TestSampleLinesArePlain(t *testing.T) {
 			e.TamperReasons = []TamperReason{{Code: "test_file_changed", Detail: "tests/test_leap.py: \"changed\""}}
 		}),
 		episodeLine(t, 4, func(e *Episode) { e.Passed, e.Causes = false, []Cause{} }),
+		episodeLine(t, 5, func(e *Episode) { e.Variant = "max-turns=5 posture=on" }),
 	} {
 		var l outcomeLine
 		if !l.readPlain([]byte(line)) {
