@@ -23,6 +23,7 @@ type outcomeLine struct {
 	workflowCalls, workflowTokens                               int
 	passed, gradingTimedOut                                     bool
 	causes                                                      CauseSet // the names of its causes; see CauseSet
+	causesRead                                                  bool     // the plain parser has read a "causes"
 	size                                                        int      // of the line, in bytes
 
 	verdict   Verdict // the episode's, with its trajectory checked (trajectoryCheck.judge)
@@ -150,13 +151,13 @@ func (l *outcomeLine) set(s *scanner, key []byte) bool {
 	case "trajectory_sha256":
 		return s.textTo(&l.trajectorySHA256)
 	case "run", "host", "posture", "error", "status":
-		return s.textTo(nil)
+		return s.skipText()
 	case "tool_calls":
 		return s.list(&l.toolCalls)
 	case "steps":
 		return s.list(&l.steps)
 	case "failed_tests", "files_written":
-		return s.list(nil)
+		return s.skipList()
 	case "format":
 		return s.integer(&l.format)
 	case "seed":
@@ -195,15 +196,23 @@ func (l *outcomeLine) set(s *scanner, key []byte) bool {
 		return s.boolean(nil)
 	case "sandbox":
 		return s.sandbox()
-	case "tamper_reasons", "causes", "replay": // lists of objects: encoding/json reads the line
+	case "causes":
+		if l.causesRead { // encoding/json decodes a second list into the first's elements
+			return false
+		}
+		l.causesRead = true
+		return s.causes(&l.causes)
+	case "tamper_reasons":
+		return s.tamperReasons()
+	case "replay": // an object of objects: encoding/json reads the line
 		return false
 	}
 	return false // another spelling (encoding/json matches names in any case) or a field Episode lacks
 }
 
-// plainFields are the JSON names set reads: every field of Episode (a test
-// checks it), the "status" its lines carry (MarshalJSON), and
-// "tamper_reasons", a list grading is to record.
+// plainFields are the JSON names set knows: every field of Episode (a
+// test checks it) and the "status" its lines carry (MarshalJSON); set
+// reads all of them but "replay".
 var plainFields = []string{
 	"task", "track", "model", "variant", "exit_reason", "error_kind", "trajectory_sha256", "run", "host", "posture", "error", "status",
 	"tool_calls", "steps", "failed_tests", "tamper_reasons", "causes", "files_written", "replay",
@@ -413,4 +422,178 @@ func (s *scanner) sandbox() bool {
 			return false
 		}
 	}
+}
+
+// skipText reads a string whose text is not kept: any string encoding/json
+// reads without an error, escapes included (as JSON spells them), and
+// bytes past ASCII as they are (encoding/json mends bad UTF-8 in a string,
+// it does not refuse it). A control character or a bad escape is refused,
+// for encoding/json to word the error.
+func (s *scanner) skipText() bool {
+	if !s.consume('"') {
+		return false
+	}
+	i := s.i
+	for {
+		for i+8 <= len(s.b) && !special(binary.LittleEndian.Uint64(s.b[i:])) {
+			i += 8
+		}
+		if i >= len(s.b) {
+			return false
+		}
+		switch c := s.b[i]; {
+		case c == '"':
+			s.i = i + 1
+			return true
+		case c == '\\':
+			n := escapeSize(s.b[i:])
+			if n == 0 {
+				return false
+			}
+			i += n
+		case c < 0x20:
+			return false
+		default:
+			i++
+		}
+	}
+}
+
+// escapeSize is the length of the JSON escape b starts with (at its
+// backslash), 0 when it is none.
+func escapeSize(b []byte) int {
+	if len(b) < 2 {
+		return 0
+	}
+	switch b[1] {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		return 2
+	case 'u':
+		if len(b) < 6 {
+			return 0
+		}
+		for _, c := range b[2:6] {
+			if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+				return 0
+			}
+		}
+		return 6
+	}
+	return 0
+}
+
+// skipList reads null or a list of strings whose text is not kept (see
+// skipText).
+func (s *scanner) skipList() bool {
+	if s.literal("null") {
+		return true
+	}
+	return s.elements(s.skipText)
+}
+
+// elements reads a list whose elements each reads, after its '['.
+func (s *scanner) elements(each func() bool) bool {
+	if !s.consume('[') {
+		return false
+	}
+	if s.consume(']') {
+		return true
+	}
+	for {
+		if !each() {
+			return false
+		}
+		if s.consume(']') {
+			return true
+		}
+		if !s.consume(',') {
+			return false
+		}
+	}
+}
+
+// object reads an object whose keys are each spelled as one of the field
+// names field knows (it reads the value and reports whether it is one);
+// any other key, or a value of another type, is refused.
+func (s *scanner) object(field func(key []byte) bool) bool {
+	if !s.consume('{') {
+		return false
+	}
+	if s.consume('}') {
+		return true
+	}
+	for {
+		key, ok := s.text()
+		if !ok || !s.consume(':') || !field(key) {
+			return false
+		}
+		if s.consume('}') {
+			return true
+		}
+		if !s.consume(',') {
+			return false
+		}
+	}
+}
+
+// causes reads null or a list of Cause objects into *dst: the bits of
+// their names, with CausesRecorded for a list (CauseSetOf). A name is
+// kept only when plain (text); the other fields are checked, not kept.
+func (s *scanner) causes(dst *CauseSet) bool {
+	if s.literal("null") {
+		*dst = 0
+		return true
+	}
+	set := CausesRecorded
+	ok := s.elements(func() bool {
+		var name []byte
+		if !s.object(func(key []byte) bool {
+			switch string(key) {
+			case "name":
+				return s.textTo(&name)
+			case "evidence", "file":
+				return s.skipText()
+			case "tests", "lost":
+				return s.skipList()
+			case "fallback":
+				return s.boolean(nil)
+			}
+			return false
+		}) {
+			return false
+		}
+		set |= causeBit(name)
+		return true
+	})
+	if ok {
+		*dst = set
+	}
+	return ok
+}
+
+// causeBit is the CauseSet bit of the cause named name, as CauseName.bit.
+func causeBit(name []byte) CauseSet {
+	for i, v := range CauseVocabulary {
+		if string(v.Name) == string(name) {
+			return 1 << i
+		}
+	}
+	return CauseOther
+}
+
+// tamperReasons reads null or a list of TamperReason objects, checked,
+// not kept.
+func (s *scanner) tamperReasons() bool {
+	if s.literal("null") {
+		return true
+	}
+	return s.elements(func() bool {
+		return s.object(func(key []byte) bool {
+			switch string(key) {
+			case "code", "detail":
+				return s.skipText()
+			}
+			return false
+		})
+	})
 }

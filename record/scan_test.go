@@ -86,6 +86,25 @@ func trickyLines(t testing.TB) []string {
 		"{\"format\":1,\"task\":\"bad-utf8-\xff\",\"track\":\"agent\",\"seed\":15}",
 		`{"format":1,"task":"a\u0000b","track":"c","seed":17}`, // names of one label must not run into each other
 		`{"format":1,"task":"a","track":"b\u0000c","seed":17}`,
+		`{"format":1,"task":"causes","track":"agent","seed":19,"causes":null}`,
+		`{"format":1,"task":"causes","track":"agent","seed":20,"causes":[]}`,
+		`{"format":1,"task":"causes","track":"agent","seed":21,"causes":[null]}`,
+		`{"format":1,"task":"causes","track":"agent","seed":22,"causes":[{"name":"wrong_fix"}],"causes":[{"evidence":"x"}]}`,
+		`{"format":1,"task":"causes","track":"agent","seed":23,"causes":[{"name":"wrong_fix","Name":"no_change"}]}`,
+		`{"format":1,"task":"causes","track":"agent","seed":24,"causes":[{"name":"no_change","name":"budget","other":1}]}`,
+		`{"format":1,"task":"causes","track":"agent","seed":25,"causes":[{"name":"no\u005fchange"}]}`,
+		`{"format":1,"task":"causes","track":"agent","seed":26,"causes":[{"name":"wrong_fix","tests":[1]}]}`,
+		`{"format":1,"task":"causes","track":"agent","seed":27,"causes":[{"name":"wrong_fix","evidence":"bad \x escape"}]}`,
+		"{\"format\":1,\"task\":\"causes\",\"track\":\"agent\",\"seed\":28,\"causes\":[{\"name\":\"wrong_fix\",\"evidence\":\"a\tcontrol\"}]}",
+		"{\"format\":1,\"task\":\"causes\",\"track\":\"agent\",\"seed\":29,\"error\":\"bad-utf8-\xff \\\"quoted\\\"\",\"causes\":[{\"name\":\"budget\",\"fallback\":\"yes\"}]}",
+		`{"format":1,"task":"causes","track":"agent","seed":30,"causes":[{"name":"budget","evidence":"\ud800 \u00e9 \/ \b\f\n\r\t","tests":["a\"b",null],"file":"f","lost":null,"fallback":true}, {"name":"timeout"} ]}`,
+		`{"format":1,"task":"causes","track":"agent","seed":31,"causes":[{"name":"budget","evidence":"\u12G4"}]}`,
+		`{"format":1,"task":"tamper","track":"agent","seed":32,"tamper_reasons":[{"code":"c","detail":"d \"e\""}],"failed_tests":["t\u0031"]}`,
+		`{"format":1,"task":"tamper","track":"agent","seed":33,"tamper_reasons":[{"code":"c","extra":true}]}`,
+		episodeLine(t, 7, func(e *Episode) { e.Variant = "max-turns=5 posture=on" }),
+		`{"format":1,"task":"variant","track":"agent","seed":34,"variant":"posture=\u006fn"}`,
+		`{"format":1,"task":"variant","track":"agent","seed":35,"variant":null}`,
+		`{"format":1,"task":"variant","track":"agent","seed":36,"variant":5}`,
 		`[1,2]`,
 		`null`,
 		`{}`,
@@ -96,14 +115,16 @@ func trickyLines(t testing.TB) []string {
 // scanned is a Line as a test compares it: its bytes as strings, its
 // lists decoded.
 type scanned struct {
-	Task, Track, Model, ExitReason, ErrorKind string
-	ToolCalls, Steps                          []string
-	Seed, Repeat, TestsPassed, TestsTotal     int
-	Turns, Tokens, EstTokens                  int
-	Retries, CutReplies                       int
-	GradingTimedOut, TrajectoryMissing        bool
-	Verdict                                   Verdict
-	Cell                                      int
+	Task, Track, Model, Variant, ExitReason string
+	ErrorKind                               string
+	ToolCalls, Steps                        []string
+	Seed, Repeat, TestsPassed, TestsTotal   int
+	Turns, Tokens, EstTokens                int
+	Retries, CutReplies                     int
+	GradingTimedOut, TrajectoryMissing      bool
+	Verdict                                 Verdict
+	Cell                                    int
+	Causes                                  CauseSet
 }
 
 // snapshot copies what l says, lists as nil when absent or null.
@@ -115,9 +136,9 @@ func snapshot(l *Line) scanned {
 		}
 		return out
 	}
-	return scanned{string(l.Task), string(l.Track), string(l.Model), string(l.ExitReason), string(l.ErrorKind),
+	return scanned{string(l.Task), string(l.Track), string(l.Model), string(l.Variant), string(l.ExitReason), string(l.ErrorKind),
 		list(l.ToolCalls), list(l.Steps), l.Seed, l.Repeat, l.TestsPassed, l.TestsTotal, l.Turns, l.Tokens, l.EstTokens,
-		l.Retries, l.CutReplies, l.GradingTimedOut, l.TrajectoryMissing, l.Verdict, l.Cell}
+		l.Retries, l.CutReplies, l.GradingTimedOut, l.TrajectoryMissing, l.Verdict, l.Cell, l.Causes}
 }
 
 // collect is the episodes a scan passes, each at its place (a later line
@@ -249,6 +270,18 @@ func TestSampleLinesArePlain(t *testing.T) {
 			e.WorkflowCalls, e.WorkflowTokens, e.WorkflowEstTokens = 1, 600, 580
 			e.FilesWritten = []string{"leap.py", "sub/util.py"} // every episode that wrote has them: they stay plain
 		}),
+		episodeLine(t, 3, func(e *Episode) { // a failed episode of a run that records causes, and an error quoting a test's output
+			e.Passed, e.Error, e.ErrorKind = false, "the server said \"no\"\n\tat line 3 \\ é", ErrorModel
+			e.FailedTests = []string{"test_\"quoted\""}
+			e.Causes = []Cause{
+				{Name: CauseWrongFix, Evidence: "test_a still fails: `assert \"x\" == y`", Tests: []string{"test_a", "test_b"}, File: "leap.py"},
+				{Name: CauseLostContent, Evidence: "lost <import re>", Lost: []string{"import re", "def f():"}, Fallback: true},
+				{Name: "made_up", Evidence: "?"},
+			}
+			e.TamperReasons = []TamperReason{{Code: "test_file_changed", Detail: "tests/test_leap.py: \"changed\""}}
+		}),
+		episodeLine(t, 4, func(e *Episode) { e.Passed, e.Causes = false, []Cause{} }),
+		episodeLine(t, 5, func(e *Episode) { e.Variant = "max-turns=5 posture=on" }),
 	} {
 		var l outcomeLine
 		if !l.readPlain([]byte(line)) {

@@ -38,7 +38,7 @@ func (a *Aggregate) pooledTracks(cells []*cell, notes *footnotes) []TrackPooled 
 		if len(old) == 0 || len(new) == 0 {
 			continue
 		}
-		c, err := paired.Compare(old, new, paired.Options{AcrossTracks: true, Seed: 1})
+		c, err := paired.Compare(old, new, paired.Options{AcrossTracks: true, Seed: 1, PooledOnly: true})
 		if err != nil { // the episodes' counts are never negative: no error can come
 			continue
 		}

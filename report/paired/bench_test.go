@@ -2,6 +2,7 @@ package paired
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -36,5 +37,34 @@ func BenchmarkCompareSuite(b *testing.B) {
 		if _, err := Compare(old, new, Options{}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkBootstrapPooled draws 100 resamples of a pooled answer over 4
+// tasks × 20,000 pairs (the size of a report over 240,000 episodes), by
+// tallies as bootstrap does and by sorting each resample as it did
+// (bootstrapBySort): ns/draw is the time per pair drawn.
+func BenchmarkBootstrapPooled(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var strata []*stratum
+	for range 4 {
+		s := &stratum{}
+		for seed := range 20_000 {
+			o := func() obs { return obs{rng.IntN(3) > 0, float64(900 + rng.IntN(100_000)), float64(1 + rng.IntN(25))} }
+			s.pairs = append(s.pairs, pair{seed, o(), o()})
+		}
+		strata = append(strata, s)
+	}
+	const resamples = 100
+	for _, way := range []struct {
+		name string
+		draw func([]*stratum, bool, int, *rand.Rand) replicates
+	}{{"tally", bootstrap}, {"sort", bootstrapBySort}} {
+		b.Run(way.name, func(b *testing.B) {
+			for b.Loop() {
+				way.draw(strata, true, resamples, rand.New(rand.NewPCG(1, 1)))
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/(resamples*4*20_000), "ns/draw")
+		})
 	}
 }

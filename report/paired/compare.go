@@ -98,7 +98,9 @@ func Compare(old, new []Episode, o Options) (Comparison, error) {
 	}
 	groups := map[Group][]*stratum{}
 	for _, s := range strata {
-		c.Cells = append(c.Cells, cellResult(s, o))
+		if !o.PooledOnly {
+			c.Cells = append(c.Cells, cellResult(s, o))
+		}
 		groups[s.cell.group()] = append(groups[s.cell.group()], s)
 	}
 	for _, g := range slices.SortedFunc(maps.Keys(groups), compareGroups) {

@@ -450,3 +450,19 @@ func countDupEpisodes(eps []Episode) int {
 	}
 	return n
 }
+
+// TestPooledOnlySamePooled checks that PooledOnly computes no cell and
+// the same pooled answers, field for field.
+func TestPooledOnlySamePooled(t *testing.T) {
+	old, new := fourTasks()
+	all := mustCompare(t, old, new, Options{Seed: 3})
+	only := mustCompare(t, old, new, Options{Seed: 3, PooledOnly: true})
+	if len(only.Cells) != 0 || len(all.Cells) == 0 {
+		t.Fatalf("%d cells with PooledOnly, %d without; want 0 and some", len(only.Cells), len(all.Cells))
+	}
+	a, _ := json.Marshal(all.Pooled)
+	b, _ := json.Marshal(only.Pooled)
+	if string(a) != string(b) {
+		t.Errorf("pooled answers differ:\n%s\n%s", a, b)
+	}
+}

@@ -19,6 +19,10 @@ type Options struct {
 	Power        float64 // the power SeedsNeeded asks for; default 0.8
 	Seed         uint64  // seeds every bootstrap: the same data and Seed give the same intervals
 	Resamples    int     // bootstrap resamples; default 2000
+	// PooledOnly leaves Comparison.Cells empty: only the pooled answers
+	// are computed (each has its own bootstrap stream, so they are the
+	// same either way), for a caller that reads no cell.
+	PooledOnly bool
 }
 
 // Defaults of Options.
