@@ -101,6 +101,10 @@ type Run struct {
 	// given (--model a,b). A run of several models names them all in
 	// Model, joined by commas, and leaves ModelDigest empty.
 	Models []ModelRef `json:"models,omitempty"`
+	// Dimensions are the run-defining settings given more than one value
+	// (--posture off,on, --max-turns 5,25), in flag order: each episode
+	// runs one variant, a value of each. The model dimension stays Models.
+	Dimensions []Dimension `json:"dimensions,omitempty"`
 	// Hosts lists the model servers of the run's pool (--host URL1,URL2);
 	// Host is the first. Each episode names the one that ran it.
 	Hosts []string `json:"hosts,omitempty"`
@@ -135,6 +139,13 @@ type Run struct {
 type ModelRef struct {
 	Name   string `json:"name"`
 	Digest string `json:"digest"`
+}
+
+// Dimension is a run-defining setting of a plan given more than one
+// value, each value as the flag spells it.
+type Dimension struct {
+	Name   string   `json:"name"`
+	Values []string `json:"values"`
 }
 
 // Shard is part Index (1-based) of Count parts of a plan.
@@ -188,6 +199,11 @@ type Episode struct {
 	// sorted by code (the codes are listed in docs/SANDBOX.md).
 	TamperReasons    []TamperReason `json:"tamper_reasons,omitempty"`
 	TrajectorySHA256 string         `json:"trajectory_sha256,omitempty"` // digest of the trajectory file as it was when the episode ended
+
+	// Variant is this episode's values of the run's Dimensions,
+	// name=value joined by one space in their order ("max-turns=5
+	// posture=on"); "" when the run has none.
+	Variant string `json:"variant,omitempty"`
 
 	// WorkflowCalls, WorkflowTokens and WorkflowEstTokens are the share of
 	// ModelCalls and of the tokens (the server's prompt plus completion
