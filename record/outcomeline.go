@@ -14,6 +14,7 @@ import (
 // (for the interner to decode once per distinct list).
 type outcomeLine struct {
 	task, track, model, exitReason, errorKind, trajectorySHA256 []byte
+	variant                                                     []byte // the episode's values of the run's dimensions (Episode.Variant)
 	toolCalls, steps                                            []byte // a JSON array of strings, "null" or nothing
 	format, seed, repeat, testsPassed, testsTotal, turns        int
 	promptTokens, completionTokens                              int
@@ -28,7 +29,7 @@ type outcomeLine struct {
 	missing   bool    // its trajectory file is missing
 	toolCodes []byte  // see Line.ToolCodes
 	toolsHash uint64  // see Line.ToolsHash
-	cellHash  uint64  // a hash of task, track and model (namesHash)
+	cellHash  uint64  // a hash of task, track, model and variant (namesHash)
 }
 
 // decodeOutcomeLine decodes an episode line into l. A plain line — an
@@ -59,7 +60,7 @@ func lineOf(ep *Episode) outcomeLine {
 		return b
 	}
 	return outcomeLine{
-		task: []byte(ep.Task), track: []byte(ep.Track), model: []byte(ep.Model),
+		task: []byte(ep.Task), track: []byte(ep.Track), model: []byte(ep.Model), variant: []byte(ep.Variant),
 		exitReason: []byte(ep.ExitReason), errorKind: []byte(ep.ErrorKind), trajectorySHA256: []byte(ep.TrajectorySHA256),
 		toolCalls: list(ep.ToolCalls), steps: list(ep.Steps),
 		format: ep.Format, seed: ep.Seed, repeat: ep.Repeat, testsPassed: ep.TestsPassed, testsTotal: ep.TestsTotal, turns: ep.Turns,
@@ -140,6 +141,8 @@ func (l *outcomeLine) set(s *scanner, key []byte) bool {
 		return s.textTo(&l.track)
 	case "model":
 		return s.textTo(&l.model)
+	case "variant":
+		return s.textTo(&l.variant)
 	case "exit_reason":
 		return s.textTo(&l.exitReason)
 	case "error_kind":
@@ -202,7 +205,7 @@ func (l *outcomeLine) set(s *scanner, key []byte) bool {
 // checks it), the "status" its lines carry (MarshalJSON), and
 // "tamper_reasons", a list grading is to record.
 var plainFields = []string{
-	"task", "track", "model", "exit_reason", "error_kind", "trajectory_sha256", "run", "host", "posture", "error", "status",
+	"task", "track", "model", "variant", "exit_reason", "error_kind", "trajectory_sha256", "run", "host", "posture", "error", "status",
 	"tool_calls", "steps", "failed_tests", "tamper_reasons", "causes", "files_written", "replay",
 	"format", "seed", "repeat", "tests_passed", "tests_total", "turns", "prompt_tokens", "completion_tokens",
 	"est_prompt_tokens", "est_completion_tokens", "retries", "cut_replies", "model_calls", "wall_ms", "model_ms", "server_ms", "test_ms",

@@ -52,7 +52,7 @@ func read(dir string) (Data, jsonlTail, error) {
 			return newerFormat(path, line, ep.Format)
 		}
 		status := ep.Verdict().Status
-		pos, prev, _ := seen.place(episodeKey{ep.Task, ep.Track, ep.Model, ep.Seed, ep.Repeat}, line, status == StatusInterrupted || status == StatusLost)
+		pos, prev, _ := seen.place(episodeKey{ep.Task, ep.Track, ep.Model, ep.Variant, ep.Seed, ep.Repeat}, line, status == StatusInterrupted || status == StatusLost)
 		if prev > 0 {
 			data.Warnings = append(data.Warnings, repeatWarning(path, line, ep.Key(), prev))
 		}
@@ -85,10 +85,11 @@ func scanFile[T any](path string, decode func([]byte, *T) error, visit func(line
 	return scanJSONL(f, path, decode, visit)
 }
 
-// episodeKey identifies an episode within a run, as Episode.Key does.
+// episodeKey identifies an episode within a run: its task, track, model,
+// variant (the run's dimensions), seed and repeat.
 type episodeKey struct {
-	task, track, model string
-	seed, repeat       int
+	task, track, model, variant string
+	seed, repeat                int
 }
 
 // latest keeps where each episode read sits, by a key K that identifies

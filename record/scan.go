@@ -19,7 +19,10 @@ import (
 // of them, in the form it needs, and a run of a million episodes is never
 // held as a million records.
 type Line struct {
-	Task, Track, Model    []byte
+	Task, Track, Model []byte
+	// Variant is the episode's values of its run's dimensions
+	// (Episode.Variant), empty when the run has none.
+	Variant               []byte
 	ExitReason, ErrorKind []byte
 	ToolCalls, Steps      []byte // the JSON text of a list of strings, "null" or nothing: read them with Strings
 	// ToolCodes is the tool calls as the index of each in
@@ -54,7 +57,7 @@ type Line struct {
 	// in the folder (lost episodes are not looked at).
 	TrajectoryMissing bool
 
-	// Cell numbers the line's task, track and model within the folder:
+	// Cell numbers the line's task, track, model and variant within the folder:
 	// lines with the same names have the same Cell, from 0 up.
 	Cell int
 	// Pos is the episode's place among the folder's episodes, the index
@@ -122,7 +125,7 @@ func (f Folder) Scan(visit func(*Line) error) (warnings []string, err error) {
 			return err
 		}
 		l.verdict, l.missing = check.judge(l)
-		l.toolCodes, l.cellHash = toolCodes(l.toolCalls), namesHash(l.task, l.track, l.model)
+		l.toolCodes, l.cellHash = toolCodes(l.toolCalls), namesHash(l.task, l.track, l.model, l.variant)
 		l.toolsHash = maphash.Bytes(hashSeed, l.toolCodes)
 		return nil
 	}
@@ -161,7 +164,7 @@ func (d Data) Scan(visit func(*Line) error) error {
 	for i := range d.Episodes {
 		l := lineOf(&d.Episodes[i])
 		l.verdict, l.missing = check.judge(&l)
-		l.toolCodes, l.cellHash = toolCodes(l.toolCalls), namesHash(l.task, l.track, l.model)
+		l.toolCodes, l.cellHash = toolCodes(l.toolCalls), namesHash(l.task, l.track, l.model, l.variant)
 		l.toolsHash = maphash.Bytes(hashSeed, l.toolCodes)
 		out := p.fill(&l, p.cell(&l), i, false)
 		if err := visit(out); err != nil {
@@ -174,9 +177,9 @@ func (d Data) Scan(visit func(*Line) error) error {
 // placer numbers the cells of the lines of one folder and places each
 // episode (see Line.Pos), reusing one Line.
 type placer struct {
-	cells  map[string]int // by nameKey of task, track and model
+	cells  map[string]int // by nameKey of task, track, model and variant
 	byHash map[uint64]int // by namesHash, the first cell of each hash
-	names  [][3]string    // the names of each cell
+	names  [][4]string    // the names of each cell
 	seen   latest[uint64]
 	first  denseFirst
 	keys   packer
@@ -240,19 +243,19 @@ func (d *denseFirst) slot(cell, seed, repeat int) *int32 {
 // else by the names themselves.
 func (p *placer) cell(l *outcomeLine) int {
 	if c, ok := p.byHash[l.cellHash]; ok {
-		if n := p.names[c]; n[0] == string(l.task) && n[1] == string(l.track) && n[2] == string(l.model) {
+		if n := p.names[c]; n[0] == string(l.task) && n[1] == string(l.track) && n[2] == string(l.model) && n[3] == string(l.variant) {
 			return c
 		}
 	}
 	if p.cells == nil {
 		p.cells, p.byHash = map[string]int{}, map[uint64]int{}
 	}
-	p.key = nameKey(p.key[:0], l.task, l.track, l.model)
+	p.key = nameKey(p.key[:0], l.task, l.track, l.model, l.variant)
 	cell, ok := p.cells[string(p.key)]
 	if !ok {
 		cell = len(p.cells)
 		p.cells[string(p.key)] = cell
-		p.names = append(p.names, [3]string{string(l.task), string(l.track), string(l.model)})
+		p.names = append(p.names, [4]string{string(l.task), string(l.track), string(l.model), string(l.variant)})
 	}
 	if _, ok := p.byHash[l.cellHash]; !ok {
 		p.byHash[l.cellHash] = cell
@@ -263,11 +266,11 @@ func (p *placer) cell(l *outcomeLine) int {
 // hashSeed seeds namesHash, once per process.
 var hashSeed = maphash.MakeSeed()
 
-// namesHash is a hash of task, track and model, each after its length.
-func namesHash(task, track, model []byte) uint64 {
+// namesHash is a hash of task, track, model and variant, each after its length.
+func namesHash(task, track, model, variant []byte) uint64 {
 	var h maphash.Hash
 	h.SetSeed(hashSeed)
-	for _, n := range [...][]byte{task, track, model} {
+	for _, n := range [...][]byte{task, track, model, variant} {
 		h.WriteByte(byte(len(n)))
 		h.Write(n)
 	}
@@ -277,7 +280,7 @@ func namesHash(task, track, model []byte) uint64 {
 // fill fills p's Line from l, its cell and its place, and returns it.
 func (p *placer) fill(l *outcomeLine, cell, pos int, replaces bool) *Line {
 	p.line = Line{
-		Task: l.task, Track: l.track, Model: l.model, ExitReason: l.exitReason, ErrorKind: l.errorKind,
+		Task: l.task, Track: l.track, Model: l.model, Variant: l.variant, ExitReason: l.exitReason, ErrorKind: l.errorKind,
 		ToolCalls: l.toolCalls, ToolCodes: l.toolCodes, ToolsHash: l.toolsHash, Steps: l.steps, Seed: l.seed, Repeat: l.repeat,
 		TestsPassed: l.testsPassed, TestsTotal: l.testsTotal, Turns: l.turns,
 		Tokens: l.promptTokens + l.completionTokens, EstTokens: l.estPromptTokens + l.estCompletionTokens,
