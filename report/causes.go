@@ -102,7 +102,7 @@ func causesTable(rep *Report) table {
 		if r.Failed() == 0 {
 			continue
 		}
-		t.rows = append(t.rows, []string{r.Task, trackLabel(r.Track, r.Model, several), fraction(r.Failed(), r.N), causesText(r),
+		t.rows = append(t.rows, []string{r.Task, variantLabel(trackLabel(r.Track, r.Model, several), r.Variant), fraction(r.Failed(), r.N), causesText(r),
 			"bench show " + showArgs(rep, r)})
 	}
 	return t
