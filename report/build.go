@@ -14,9 +14,12 @@ import (
 // read whole: FromData(inputs).Report().
 func Build(inputs []record.Data) *Report { return FromData(inputs).Report() }
 
-// Report computes the report of the aggregate: every table, statistic and
-// caveat, from one grouping of its episodes.
-func (a *Aggregate) Report() *Report {
+// Report computes the report of the aggregate with the default Options.
+func (a *Aggregate) Report() *Report { return a.ReportWith(Options{}) }
+
+// ReportWith computes the report of the aggregate: every table, statistic
+// and caveat, from one grouping of its episodes.
+func (a *Aggregate) ReportWith(o Options) *Report {
 	rep := &Report{observed: a.observedRuns()}
 	if a.keep {
 		rep.agg = a
@@ -40,7 +43,10 @@ func (a *Aggregate) Report() *Report {
 	noteDiverged(rep.Twins, notes)
 	markDivergedRows(rep, notes)
 	a.runNotes(rep.Rows, notes)
-	rep.Pooled = a.pooledTracks(cells, notes)
+	rep.Pooled = a.pooledTracks(cells, notes, o.Effect)
+	var variants []TrackPooled
+	rep.VariantTasks, variants = a.variantComparisons(cells, notes, o.Effect)
+	rep.Pooled = append(rep.Pooled, variants...)
 	rep.Footnotes = notes.list
 	rep.Design = designRows(a.inputs, rep.Rows)
 	rep.round()

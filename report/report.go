@@ -24,11 +24,22 @@ type Report struct {
 	Delegation []Delegation `json:"delegation,omitempty"`
 
 	// Pooled is the agent against each workflow track, pooled over tasks
-	// (pooled.go).
+	// (pooled.go), and then, for runs with dimensions, each value of a
+	// dimension against its first, per track (variantcompare.go).
 	Pooled []TrackPooled `json:"pooled"`
+	// VariantTasks compares, for runs with dimensions, each value of a
+	// dimension against its first, per task, track and model.
+	VariantTasks []VariantTask `json:"variant_tasks,omitempty"`
 
 	observed []predict.ObservedRun // each run's start, tasks and designs, for check
 	agg      *Aggregate            // what it was computed from, for the page's episodes (FromData only)
+}
+
+// Options are the settings of a report; the zero value is the default.
+type Options struct {
+	// Effect is the change in pass rate the seeds needed are powered for
+	// (bench report --effect); 0 = the observed change.
+	Effect float64
 }
 
 // RunInfo describes one of the merged run folders.
