@@ -24,7 +24,7 @@ func reportCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "report",
 		Usage:     "summarize one or more runs (merged): pass rates with intervals, pass@k, tokens, twins, paired tests",
-		ArgsUsage: "DIR... [--format text|markdown|csv|json|html] [--plot FILE.svg] [--predictions FILE]",
+		ArgsUsage: "DIR... [--format text|markdown|csv|json|html] [--plot FILE.svg] [--predictions FILE] [--effect 0.2]",
 		Description: "Reads the run folders (run.json and episodes.jsonl), merges their episodes and prints, per task and track,\n" +
 			"passes out of n with a Wilson 95% interval, pass@k, median tokens and turns, exit reasons; per task the\n" +
 			"agent/workflow token ratio and an exact McNemar test (episodes paired within one run); tool sequences\n" +
@@ -34,7 +34,10 @@ func reportCommand() *cli.Command {
 			"are never pooled. Caveats are footnotes. The CSV's columns are fixed, so the CSVs of several runs concatenate.\n" +
 			"--plot writes one SVG file with two panels: pass rate per task and track, and median tokens.\n" +
 			"--format html writes one self-contained page (charts, tables, every episode as a timeline, twins side by side)\n" +
-			"that opens from disk with no server; --predictions adds predicted against observed per task.\n\n" +
+			"that opens from disk with no server; --predictions adds predicted against observed per task.\n" +
+			"A run with a setting as a dimension (bench run --posture off,on) is compared value against value, paired, per\n" +
+			"task and pooled over tasks; a result within noise says how many seeds per task would detect its change (or\n" +
+			"--effect) with 80% power, as bench compare does.\n\n" +
 			"Examples:\n" +
 			"  bench report results/lesson\n" +
 			"  bench report results/lesson --format markdown --plot lesson.svg > lesson.md\n" +
@@ -43,6 +46,7 @@ func reportCommand() *cli.Command {
 			formatFlag(reportFormats...),
 			&cli.StringFlag{Name: "predictions", Usage: "html: show predictions from `FILE` (written by bench predict) against what happened"},
 			&cli.StringFlag{Name: "plot", Usage: "also write an SVG plot (pass rate with Wilson whiskers, median tokens) to `FILE`"},
+			&cli.Float64Flag{Name: "effect", Usage: "the change in pass rate (0 to 1) the seeds needed are powered for; default the observed one"},
 		},
 		Action: func(c *cli.Context) error {
 			dirs, err := argsWithTrailingFlags(c)
@@ -55,7 +59,10 @@ func reportCommand() *cli.Command {
 			if c.String("predictions") != "" && !strings.EqualFold(c.String("format"), "html") {
 				return usagef("--predictions is shown on the html page; add --format html, or use bench check --predictions %s for a table", c.String("predictions"))
 			}
-			return writeReport(c.App.Writer, dirs, c.String("format"), c.String("plot"), c.String("predictions"))
+			if e := c.Float64("effect"); !(e >= 0 && e <= 1) {
+				return usagef("--effect %v: the change in pass rate to power for is a number between 0 and 1, for example 0.2", e)
+			}
+			return writeReport(c.App.Writer, dirs, c.String("format"), c.String("plot"), c.String("predictions"), report.Options{Effect: c.Float64("effect")})
 		},
 	}
 }
@@ -63,13 +70,13 @@ func reportCommand() *cli.Command {
 // printReport prints the report of one run folder, as `bench run` does at
 // its end.
 func printReport(c *cli.Context, dir, format string) error {
-	return writeReport(c.App.Writer, []string{dir}, format, "", "")
+	return writeReport(c.App.Writer, []string{dir}, format, "", "", report.Options{})
 }
 
 // writeReport reads and merges the run folders, writes the report in format
 // to w, and the SVG plot to plotPath unless it is empty. (Merged runs whose
 // configurations differ get a footnote in the report.)
-func writeReport(w io.Writer, dirs []string, format, plotPath, predictions string) error {
+func writeReport(w io.Writer, dirs []string, format, plotPath, predictions string, opts report.Options) error {
 	write, err := reportWriter(format)
 	if err != nil {
 		return err
@@ -82,7 +89,7 @@ func writeReport(w io.Writer, dirs []string, format, plotPath, predictions strin
 			return err
 		}
 	}
-	rep, inputs, err := buildReport(dirs, strings.EqualFold(strings.TrimSpace(format), "html"))
+	rep, inputs, err := buildReport(dirs, strings.EqualFold(strings.TrimSpace(format), "html"), opts)
 	if err != nil {
 		return err
 	}
@@ -105,19 +112,19 @@ func writeReport(w io.Writer, dirs []string, format, plotPath, predictions strin
 // page shows every episode; for the other formats (withRuns false) the
 // folders are streamed into an aggregate of a few numbers per episode, and
 // the runs returned are nil. Both count through the same aggregate.
-func buildReport(dirs []string, withRuns bool) (*report.Report, []record.Data, error) {
+func buildReport(dirs []string, withRuns bool, opts report.Options) (*report.Report, []record.Data, error) {
 	if withRuns {
 		runs, err := readEach(dirs, record.Read)
 		if err != nil {
 			return nil, nil, err
 		}
-		return report.FromData(runs).Report(), runs, nil
+		return report.FromData(runs).ReportWith(opts), runs, nil
 	}
 	agg, err := readAggregate(dirs)
 	if err != nil {
 		return nil, nil, err
 	}
-	return agg.Report(), nil, nil
+	return agg.ReportWith(opts), nil, nil
 }
 
 // readAggregate streams the run folders into one aggregate, naming the
