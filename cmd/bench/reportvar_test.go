@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -434,4 +435,93 @@ func reportvarCSV(t *testing.T, dir string) [][]string {
 		t.Fatalf("not CSV: %v\n%s", err, out)
 	}
 	return recs
+}
+
+// reportvarRecords returns the CSV records whose column col holds value,
+// each as a map from the header.
+func reportvarRecords(recs [][]string, col, value string) []map[string]string {
+	var out []map[string]string
+	for _, r := range recs[1:] {
+		m := map[string]string{}
+		for i, h := range recs[0] {
+			m[h] = r[i]
+		}
+		if m[col] == value {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// TestReportVariantsCSV: the report's CSV holds, in its fixed columns,
+// each row's variant, the pooled answer of posture on against off per
+// track and the per-task comparisons, with the numbers the JSON gives
+// (recomputed here).
+func TestReportVariantsCSV(t *testing.T) {
+	dir := reportvarRun(t, []string{"a", "b", "c", "d"}, 8, reportvarWithinNoise)
+	recs := reportvarCSV(t, dir)
+	for _, r := range recs[1:] {
+		if len(r) != len(recs[0]) {
+			t.Fatalf("a record of %d fields under a header of %d", len(r), len(recs[0]))
+		}
+	}
+	rows := reportvarRecords(recs, "level", "row")
+	if len(rows) != 16 || rows[0]["variant"] != "posture=off" {
+		t.Fatalf("%d rows (first %v), want 16, posture=off first", len(rows), rows[0])
+	}
+	var agent map[string]string
+	for _, p := range reportvarRecords(recs, "level", "pooled") {
+		if p["compared"] == "posture" && p["track"] == "agent" {
+			agent = p
+		}
+	}
+	if agent == nil {
+		t.Fatalf("no pooled posture row for the agent: %v", reportvarRecords(recs, "level", "pooled"))
+	}
+	want := map[string]string{"old": "off", "new": "on", "old_passed": "16", "old_n": "32", "new_passed": "20", "new_n": "32",
+		"pass_change": "0.125", "pass_test": "stratified-exact", "pass_p": g6csv(compareBinomialP(4, 8)),
+		"tokens_ratio": "1.2", "tokens_ratio_low": "1.2", "tokens_ratio_high": "1.2",
+		"seeds_per_task": fmt.Sprint(reportvarSeedsNeeded(4, 12.0/32, 8.0/12)), "seeds_now": "8", "seeds_effect": "0.125"}
+	for k, v := range want {
+		if agent[k] != v {
+			t.Errorf("pooled %s = %q, want %q", k, agent[k], v)
+		}
+	}
+	lo, hi := reportvarNewcombe(12, 8, 4, 8)
+	for k, v := range map[string]float64{"pass_change_low": lo, "pass_change_high": hi} {
+		var got float64
+		if _, err := fmt.Sscan(agent[k], &got); err != nil || math.Abs(got-v) > 5e-4 {
+			t.Errorf("pooled %s = %q, want %.4f", k, agent[k], v)
+		}
+	}
+	if tasks := reportvarRecords(recs, "level", "task"); len(tasks) != 8 || tasks[0]["pass_test"] != "mcnemar-exact" || tasks[0]["task"] == "" {
+		t.Errorf("per-task comparisons %v, want 8 McNemar rows", tasks)
+	}
+}
+
+// g6csv formats a statistic as the CSV does, six significant digits.
+func g6csv(x float64) string { return strconv.FormatFloat(x, 'g', 6, 64) }
+
+// TestReportPooledCSV: the pooled answer of the agent against the
+// workflow within a run, which the text report gives, is in the CSV too,
+// with the same p and difference.
+func TestReportPooledCSV(t *testing.T) {
+	var eps []record.Episode
+	for _, task := range []string{"a", "b", "c", "d"} {
+		for s := 1; s <= 4; s++ {
+			eps = append(eps, countingEp(task, "workflow", "m", s, 0, s > 2, 1000), countingEp(task, "agent", "m", s, 0, true, 5000))
+		}
+	}
+	dir := countingRun(t, filepath.Join(t.TempDir(), "run"), record.Run{Model: "m", Seeds: []int{1, 2, 3, 4}}, eps...)
+	pooled := reportvarRecords(reportvarCSV(t, dir), "level", "pooled")
+	if len(pooled) != 1 {
+		t.Fatalf("pooled records %v, want agent against workflow", pooled)
+	}
+	p := pooled[0]
+	for k, v := range map[string]string{"compared": "track", "old": "workflow", "new": "agent", "model": "m", "pass_change": "0.5",
+		"pass_test": "stratified-exact", "pass_p": g6csv(compareBinomialP(0, 8)), "tokens_ratio": "5", "seeds_per_task": ""} {
+		if p[k] != v {
+			t.Errorf("pooled %s = %q, want %q", k, p[k], v)
+		}
+	}
 }
