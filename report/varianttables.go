@@ -95,3 +95,26 @@ func verdictText(significant bool, p float64) string {
 	}
 	return fmt.Sprintf("within noise (stratified exact p = %.3g)", p)
 }
+
+// Table is a titled table of strings, as a renderer other than text and
+// Markdown (the page) shows it.
+type Table struct {
+	Title  string
+	Header []string
+	Rows   [][]string
+}
+
+// ComparisonTables are the report's comparisons as the text report lays
+// them out: the agent against each workflow track pooled over tasks, and
+// the comparisons of settings pooled and per task; none without any.
+func ComparisonTables(rep *Report) []Table {
+	var out []Table
+	for _, t := range append(pooledTables(trackPooled(rep.Pooled)), variantTables(rep)...) {
+		out = append(out, Table{Title: t.title, Header: t.header, Rows: t.rows})
+	}
+	return out
+}
+
+// AnswerLines are the one-line answers of the comparisons of settings, as
+// the text report prints them under its runs.
+func AnswerLines(rep *Report) []string { return answerLines(rep) }

@@ -525,3 +525,48 @@ func TestReportPooledCSV(t *testing.T) {
 		}
 	}
 }
+
+// TestReportVariantsPage: the HTML page shows the pooled answers, the
+// comparisons of settings and a row per variant, each with its own id and
+// its own episodes.
+func TestReportVariantsPage(t *testing.T) {
+	dir := reportvarRun(t, []string{"a", "b"}, 8, reportvarWithinNoise)
+	page, errOut, err := runCLI(t, "report", "--format", "html", dir)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, errOut)
+	}
+	for _, want := range []string{`<section id="compared">`, "Settings compared, pooled over tasks", "Settings compared per task",
+		"Agent against workflow, pooled over tasks", "posture on against off, agent over 2 tasks: pass rate &#43;12.5pp [",
+		`id="row-a-agent-posture=on"`, `id="row-a-agent-posture=off"`, "agent [posture=on]"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+	if n := strings.Count(page, `id="row-a-agent-posture=on"`); n != 1 {
+		t.Errorf("the row id of a/agent with posture on appears %d times", n)
+	}
+}
+
+// TestReportPooledPage: the pooled answer of the agent against the
+// workflow within a run is on the page, as in the text report.
+func TestReportPooledPage(t *testing.T) {
+	var eps []record.Episode
+	for _, task := range []string{"a", "b", "c", "d"} {
+		for s := 1; s <= 4; s++ {
+			eps = append(eps, countingEp(task, "workflow", "m", s, 0, s > 2, 1000), countingEp(task, "agent", "m", s, 0, true, 5000))
+		}
+	}
+	dir := countingRun(t, filepath.Join(t.TempDir(), "run"), record.Run{Model: "m", Seeds: []int{1, 2, 3, 4}}, eps...)
+	page, errOut, err := runCLI(t, "report", "--format", "html", dir)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, errOut)
+	}
+	for _, want := range []string{"Agent against workflow, pooled over tasks", fmt.Sprintf("stratified exact p=%.3f changed", compareBinomialP(0, 8)), "&#43;50.0pp ["} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+	if strings.Contains(page, "Settings compared") {
+		t.Error("the page of a run without dimensions compares settings")
+	}
+}

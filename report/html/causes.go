@@ -33,7 +33,7 @@ func causeRows(rep *report.Report, eps []*episode) []causeRow {
 		if model != "" {
 			track += " · " + model
 		}
-		v := causeRow{Task: r.Task, Track: track, Failed: fraction(r.Failed(), r.N), Causes: causesText(r), Href: "#" + rowID(r.Task, r.Track, model)}
+		v := causeRow{Task: r.Task, Track: track, Failed: fraction(r.Failed(), r.N), Causes: causesText(r), Href: "#" + rowID(r.Task, r.Track, model, r.Variant)}
 		for _, e := range eps {
 			if e.Task != r.Task || e.Track != r.Track || e.Model != model || !e.Finished || e.Passed || len(e.Causes) == 0 {
 				continue
@@ -91,7 +91,7 @@ func delegationRows(rep *report.Report) []delegationRow {
 		model := shownModel(rep, d.Model)
 		v := delegationRow{Task: d.Task, Track: d.Track, Delegated: fraction(d.Delegated, d.N), PassedWhen: fraction(d.DelegatedPassed, d.Delegated),
 			PassedWithout: fraction(d.OwnPassed, d.N-d.Delegated), Share: report.Undefined, Calls: d.WorkflowCalls, Tokens: d.WorkflowTokens,
-			Href: "#" + rowID(d.Task, d.Track, model)}
+			Href: "#" + rowID(d.Task, d.Track, model, "")}
 		if model != "" {
 			v.Track += " · " + model
 		}
