@@ -570,3 +570,83 @@ func TestReportPooledPage(t *testing.T) {
 		t.Error("the page of a run without dimensions compares settings")
 	}
 }
+
+// TestReportVariantsTwoDimensions: with --max-turns 5,25 and --posture
+// off,on, each dimension is compared with the other held fixed: posture
+// on against off within max-turns=5 and within max-turns=25, and
+// max-turns 25 against 5 within each posture; the episodes of the four
+// variants never pair across the fixed one.
+func TestReportVariantsTwoDimensions(t *testing.T) {
+	var eps []record.Episode
+	for _, mt := range []string{"5", "25"} {
+		for _, po := range []string{"off", "on"} {
+			for _, task := range []string{"a", "b"} {
+				for s := 1; s <= 6; s++ {
+					pass := s <= 2 || (po == "on" && s <= 4) || (mt == "25" && s == 6)
+					ep := countingEp(task, "agent", "m", s, 0, pass, 100)
+					ep.Variant = "max-turns=" + mt + " posture=" + po
+					eps = append(eps, ep)
+				}
+			}
+		}
+	}
+	run := record.Run{Model: "m", Seeds: []int{1, 2, 3, 4, 5, 6}, Tracks: []string{"agent"},
+		Dimensions: []record.Dimension{{Name: "max-turns", Values: []string{"5", "25"}}, {Name: "posture", Values: []string{"off", "on"}}}}
+	dir := countingRun(t, filepath.Join(t.TempDir(), "run"), run, eps...)
+	var doc reportvarDoc
+	countingJSON(t, &doc, "report", "--format", "json", dir)
+	if len(doc.Rows) != 8 {
+		t.Fatalf("%d rows, want 2 tasks × 4 variants", len(doc.Rows))
+	}
+	if doc.Rows[0].Variant != "max-turns=5 posture=off" || doc.Rows[1].Variant != "max-turns=5 posture=on" || doc.Rows[2].Variant != "max-turns=25 posture=off" {
+		t.Errorf("rows not in the dimensions' order (5 before 25, off before on): %+v", doc.Rows[:4])
+	}
+	for _, fixed := range []string{"max-turns=5", "max-turns=25"} {
+		p := doc.Pooled[reportvarPooled(t, doc, "posture", "agent", fixed)]
+		// posture on passes seeds 3 and 4 more on each task: 4 pairs one way.
+		if p.Pass.Table.Pairs != 12 || p.Pass.Table.OnlyNew != 4 || p.Pass.Table.OnlyOld != 0 || math.Abs(p.Pass.Test.P-compareBinomialP(0, 4)) > 1e-9 {
+			t.Errorf("posture within %s: %+v, p %v; want 12 pairs, 4 for posture on only, p %v", fixed, p.Pass.Table, p.Pass.Test.P, compareBinomialP(0, 4))
+		}
+	}
+	for _, fixed := range []string{"posture=off", "posture=on"} {
+		p := doc.Pooled[reportvarPooled(t, doc, "max-turns", "agent", fixed)]
+		if p.New != "25" || p.Old != "5" || p.Pass.Table.Pairs != 12 || p.Pass.Table.OnlyNew != 2 || p.Pass.Table.OnlyOld != 0 {
+			t.Errorf("max-turns within %s: %+v %+v; want 25 against 5, 12 pairs, 2 for 25 only", fixed, p, p.Pass.Table)
+		}
+	}
+}
+
+// TestCompareVariantsPairWithin: bench compare of two runs that both have
+// the dimension posture off,on compares each variant with the same
+// variant of the other run: a row per task, track and variant, each on
+// its own pairs.
+func TestCompareVariantsPairWithin(t *testing.T) {
+	old := reportvarRun(t, []string{"a"}, 8, reportvarOutcome{off: always8, on: always8})
+	new := reportvarRun(t, []string{"a"}, 8, reportvarOutcome{off: always8, on: func(s int) bool { return s > 6 }})
+	var doc struct {
+		Deltas []struct {
+			Task, Track, Variant string
+			Pairs                int
+			RateP                float64 `json:"rate_p"`
+		}
+	}
+	countingJSON(t, &doc, "compare", old, new, "--format", "json")
+	got := map[string]float64{}
+	for _, d := range doc.Deltas {
+		if d.Pairs != 8 {
+			t.Errorf("delta %+v: want 8 pairs within its variant", d)
+		}
+		got[d.Track+" "+d.Variant] = d.RateP
+	}
+	want := map[string]float64{"agent posture=off": 1, "agent posture=on": compareBinomialP(6, 0), "workflow posture=off": 1, "workflow posture=on": 1}
+	if len(got) != len(want) {
+		t.Fatalf("deltas %+v, want one per track and variant", doc.Deltas)
+	}
+	for k, p := range want {
+		if math.Abs(got[k]-p) > 1e-6 {
+			t.Errorf("%s: p %v, want %v", k, got[k], p)
+		}
+	}
+}
+
+func always8(int) bool { return true }
