@@ -61,7 +61,9 @@ func axes(rep *report.Report) (groups, tracks []string) {
 		}
 	}
 	for _, t := range rep.Tracks {
-		tracks = append(tracks, t.Track)
+		if !slices.Contains(tracks, t.Track) { // a track of several models or variants is one series
+			tracks = append(tracks, t.Track)
+		}
 	}
 	return groups, tracks
 }
@@ -231,9 +233,9 @@ func shownModel(rep *report.Report, model string) string {
 // model in a report of several models.
 func group(rep *report.Report, r report.Row) string {
 	if m := shownModel(rep, r.Model); m != "" {
-		return r.Task + " · " + m
+		return variantText(r.Task+" · "+m, r.Variant)
 	}
-	return r.Task
+	return variantText(r.Task, r.Variant)
 }
 
 // chartCSS sets the page's chart variables from the one chart style

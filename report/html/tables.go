@@ -30,11 +30,12 @@ func trackViews(rep *report.Report, colours map[string]string) []trackView {
 		if m := shownModel(rep, t.Model); m != "" {
 			v.Label += " · " + m
 		}
+		v.Label = variantText(v.Label, t.Variant)
 		if t.NotCounted > 0 {
 			v.SolvedText += fmt.Sprintf(" (%d not counted)", t.NotCounted)
 		}
 		for _, r := range rep.Rows {
-			if r.Track == t.Track && r.Model == t.Model && r.N > 0 && 2*r.Passed > r.N {
+			if r.Track == t.Track && r.Model == t.Model && r.Variant == t.Variant && r.N > 0 && 2*r.Passed > r.N {
 				v.Solved = append(v.Solved, r.Task)
 			}
 		}
