@@ -43,7 +43,9 @@ func csvComparisons(rep *Report, header []string, texts map[int]string) [][]stri
 	width, notesAt := len(header), slices.Index(header, "notes")
 	var runs []string
 	for _, r := range rep.Runs {
-		runs = append(runs, r.Label)
+		if !slices.Contains(runs, r.Label) { // a run given twice, or the shards of one sweep, once
+			runs = append(runs, r.Label)
+		}
 	}
 	var out [][]string
 	add := func(model, task, track string, notes []int, tail []string) {
