@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"bench/internal/words"
 	"bench/report/paired"
 )
 
@@ -72,8 +73,8 @@ func answerLines(rep *Report) []string {
 	several := rep.severalModels()
 	for _, p := range variantPooled(rep.Pooled) {
 		label := variantLabel(trackLabel(p.Track, p.Model, several), p.Variant)
-		line := fmt.Sprintf("%s %s against %s, %s over %d tasks: pass rate %s, %s", p.Dimension, p.New, p.Old, label, p.Tasks,
-			differenceText(p.Pass.Difference), verdictText(p.Pass.Test.Significant, p.Pass.Test.P))
+		line := fmt.Sprintf("%s %s against %s, %s over %s: pass rate %s, %s", p.Dimension, p.New, p.Old, label, words.Plural(p.Tasks, "task"),
+			differenceText(p.Pass.Difference), verdictText(p.Pass.Test))
 		if s := p.Pass.Seeds; s != nil && !p.Pass.Test.Significant {
 			if s.Seeds > 0 {
 				line += fmt.Sprintf("; %d seeds per task (now %d) would detect a change of %.3g with power %.2g", s.Seeds, s.SeedsNow, s.Effect, s.Power)
@@ -87,13 +88,17 @@ func answerLines(rep *Report) []string {
 	return lines
 }
 
-// verdictText says whether a test found a change: "changed (p = 0.004)"
-// or "within noise (p = 0.39)".
-func verdictText(significant bool, p float64) string {
-	if significant {
-		return fmt.Sprintf("changed (stratified exact p = %.3g)", p)
+// verdictText says whether a test found a change: "changed (stratified
+// exact p = 0.004)", "within noise (stratified exact p = 0.39)", or, when
+// no outcome of these episodes could have been significant, so.
+func verdictText(t paired.Test) string {
+	switch {
+	case t.Significant:
+		return fmt.Sprintf("changed (stratified exact p = %.3g)", t.P)
+	case !(t.MinP < paired.DefaultAlpha):
+		return fmt.Sprintf("too few pairs to tell: no outcome could reach p < %g (stratified exact p = %.3g, smallest possible %.3g)", paired.DefaultAlpha, t.P, t.MinP)
 	}
-	return fmt.Sprintf("within noise (stratified exact p = %.3g)", p)
+	return fmt.Sprintf("within noise (stratified exact p = %.3g)", t.P)
 }
 
 // Table is a titled table of strings, as a renderer other than text and

@@ -393,7 +393,8 @@ func TestReportVariantsTooFew(t *testing.T) {
 		t.Errorf("pooled over 1 pair: p %v, caveats %+v; want p = 1 (McNemar 0 against 1), cannot_reach_alpha and few_tasks", p.Pass.Test.P, p.Caveats)
 	}
 	text, _, _ := runCLI(t, "report", dir)
-	if !strings.Contains(text, "1 discordant pairs: the exact McNemar test needs >= 6") || !strings.Contains(text, "one task: the pooled answer is that task's") {
+	if !strings.Contains(text, "1 discordant pairs: the exact McNemar test needs >= 6") || !strings.Contains(text, "one task: the pooled answer is that task's") ||
+		!strings.Contains(text, "posture on against off, agent over 1 task: pass rate +100.0pp [") || !strings.Contains(text, "too few pairs to tell: no outcome could reach p < 0.05 (stratified exact p = 1, smallest possible 1)") {
 		t.Errorf("text does not say the pool is too small:\n%s", text)
 	}
 }
