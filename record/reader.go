@@ -85,7 +85,8 @@ func scanFile[T any](path string, decode func([]byte, *T) error, visit func(line
 	return scanJSONL(f, path, decode, visit)
 }
 
-// episodeKey identifies an episode within a run, as Episode.Key does.
+// episodeKey identifies an episode within a run: its task, track, model,
+// variant (the run's dimensions), seed and repeat.
 type episodeKey struct {
 	task, track, model, variant string
 	seed, repeat                int

@@ -55,7 +55,7 @@ type Line struct {
 	// in the folder (lost episodes are not looked at).
 	TrajectoryMissing bool
 
-	// Cell numbers the line's task, track and model within the folder:
+	// Cell numbers the line's task, track, model and variant within the folder:
 	// lines with the same names have the same Cell, from 0 up.
 	Cell int
 	// Pos is the episode's place among the folder's episodes, the index
@@ -175,7 +175,7 @@ func (d Data) Scan(visit func(*Line) error) error {
 // placer numbers the cells of the lines of one folder and places each
 // episode (see Line.Pos), reusing one Line.
 type placer struct {
-	cells  map[string]int // by nameKey of task, track and model
+	cells  map[string]int // by nameKey of task, track, model and variant
 	byHash map[uint64]int // by namesHash, the first cell of each hash
 	names  [][4]string    // the names of each cell
 	seen   latest[uint64]

@@ -20,8 +20,8 @@ import (
 type Aggregate struct {
 	inputs []*input
 	runs   []*runEntry // the distinct runs (by identity), in input order
-	cells  []*cell     // by task, track and model, in the order first met
-	cellOf map[[3]string]int32
+	cells  []*cell     // by task, track, model and variant, in the order first met
+	cellOf map[[4]string]int32
 	eps    []epRec
 	seqs   seqTable
 	steps  stepTable
@@ -184,7 +184,7 @@ func FromData(runs []record.Data) *Aggregate {
 
 // newAggregate returns an empty aggregate.
 func newAggregate() *Aggregate {
-	a := &Aggregate{cellOf: map[[3]string]int32{}}
+	a := &Aggregate{cellOf: map[[4]string]int32{}}
 	a.seqs.init()
 	a.steps.init()
 	return a
@@ -350,7 +350,7 @@ func (a *Aggregate) add(i int, l *record.Line) error {
 func clampInt32(x int) int32 { return int32(min(max(x, math.MinInt32), math.MaxInt32)) }
 
 // cellFor returns the aggregate's cell of line l of input in: its task,
-// track and model (an episode from before episodes named their model
+// track, model and variant (an episode from before episodes named their model
 // belongs to its one-model run's). It is looked up once per cell of the
 // folder, with where the cell sits in the input's plan.
 func (a *Aggregate) cellFor(in *input, l *record.Line) int32 {
@@ -364,12 +364,12 @@ func (a *Aggregate) cellFor(in *input, l *record.Line) int32 {
 	if model == "" && !in.run.SeveralModels() {
 		model = in.run.Model
 	}
-	k := [3]string{string(l.Task), string(l.Track), model}
+	k := [4]string{string(l.Task), string(l.Track), model, string(l.Variant)}
 	c, ok := a.cellOf[k]
 	if !ok {
 		c = int32(len(a.cells))
 		a.cellOf[k] = c
-		a.cells = append(a.cells, &cell{task: k[0], track: k[1], model: k[2]})
+		a.cells = append(a.cells, &cell{task: k[0], track: k[1], model: k[2], variant: k[3]})
 	}
 	in.cellMap[l.Cell], in.cellRefs[l.Cell] = c, in.plan.Ref(k[0], k[1], k[2])
 	return c

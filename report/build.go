@@ -14,9 +14,12 @@ import (
 // read whole: FromData(inputs).Report().
 func Build(inputs []record.Data) *Report { return FromData(inputs).Report() }
 
-// Report computes the report of the aggregate: every table, statistic and
-// caveat, from one grouping of its episodes.
-func (a *Aggregate) Report() *Report {
+// Report computes the report of the aggregate with the default Options.
+func (a *Aggregate) Report() *Report { return a.ReportWith(Options{}) }
+
+// ReportWith computes the report of the aggregate: every table, statistic
+// and caveat, from one grouping of its episodes.
+func (a *Aggregate) ReportWith(o Options) *Report {
 	rep := &Report{observed: a.observedRuns()}
 	if a.keep {
 		rep.agg = a
@@ -40,7 +43,10 @@ func (a *Aggregate) Report() *Report {
 	noteDiverged(rep.Twins, notes)
 	markDivergedRows(rep, notes)
 	a.runNotes(rep.Rows, notes)
-	rep.Pooled = a.pooledTracks(cells, notes)
+	rep.Pooled = a.pooledTracks(cells, notes, o.Effect)
+	var variants []TrackPooled
+	rep.VariantTasks, variants = a.variantComparisons(cells, notes, o.Effect)
+	rep.Pooled = append(rep.Pooled, variants...)
 	rep.Footnotes = notes.list
 	rep.Design = designRows(a.inputs, rep.Rows)
 	rep.round()
@@ -60,7 +66,7 @@ func (a *Aggregate) runInfos() []RunInfo {
 			Model: r.Model, ModelDigest: r.ModelDigest, Models: modelRefs(r), Sandbox: r.Sandbox,
 		}
 		for _, c := range in.plan.Cells() {
-			info.Planned += c.Episodes
+			info.Planned += c.Episodes * len(Variants(r.Dimensions))
 		}
 		finished := 0
 		for g := in.base; g < in.base+in.n; g++ {
@@ -95,7 +101,7 @@ func (a *Aggregate) runInfos() []RunInfo {
 // are not in n; a row with n = 0 has no rate, interval or medians.
 func (a *Aggregate) summarize(c *cell, notes *footnotes, checked checkedNotes) Row {
 	n := len(c.counted)
-	row := Row{Task: c.task, Track: c.track, Model: c.model, N: n, Lost: c.lost, Interrupted: c.interrupted, Diverged: c.diverged, NotRun: c.notRun(),
+	row := Row{Task: c.task, Track: c.track, Model: c.model, Variant: c.variant, N: n, Lost: c.lost, Interrupted: c.interrupted, Diverged: c.diverged, NotRun: c.notRun(),
 		Retries: c.retries, CutReplies: c.cut, GradingTimeouts: c.timeouts, Inconsistent: c.contradicts + c.edited + c.gone}
 	for _, r := range c.runs {
 		row.Runs = append(row.Runs, a.runs[r].label)
@@ -165,7 +171,7 @@ func (a *Aggregate) sequences(c *cell) ([]Sequence, MoreSeqs) {
 	}
 	rank := a.seqs.ranks()
 	order := func(x, y counted) int { return cmp.Or(y.count-x.count, a.seqs.compare(x.seq, y.seq, rank)) }
-	more := MoreSeqs{Task: c.task, Track: c.track, Model: c.model}
+	more := MoreSeqs{Task: c.task, Track: c.track, Model: c.model, Variant: c.variant}
 	if len(seqs) > SequencesListed {
 		seqs = firstInOrder(seqs, SequencesListed, order)
 		for _, s := range seqs[SequencesListed:] {
@@ -180,7 +186,7 @@ func (a *Aggregate) sequences(c *cell) ([]Sequence, MoreSeqs) {
 	for i, s := range seqs {
 		start := len(names)
 		names = a.seqs.appendList(names, s.seq)
-		out[i] = Sequence{Task: c.task, Track: c.track, Model: c.model, Tools: names[start:len(names):len(names)], Count: s.count}
+		out[i] = Sequence{Task: c.task, Track: c.track, Model: c.model, Variant: c.variant, Tools: names[start:len(names):len(names)], Count: s.count}
 	}
 	return out, more
 }

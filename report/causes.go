@@ -102,7 +102,7 @@ func causesTable(rep *Report) table {
 		if r.Failed() == 0 {
 			continue
 		}
-		t.rows = append(t.rows, []string{r.Task, trackLabel(r.Track, r.Model, several), fraction(r.Failed(), r.N), causesText(r),
+		t.rows = append(t.rows, []string{r.Task, variantLabel(trackLabel(r.Track, r.Model, several), r.Variant), fraction(r.Failed(), r.N), causesText(r),
 			"bench show " + showArgs(rep, r)})
 	}
 	return t
@@ -129,10 +129,11 @@ type Delegation struct {
 	Task            string   `json:"task"`
 	Track           string   `json:"track"`
 	Model           string   `json:"model"`
-	N               int      `json:"n"`                // counted episodes
-	Delegated       int      `json:"delegated"`        // of them, those that called run_workflow
-	DelegatedPassed int      `json:"delegated_passed"` // of those, the passes
-	OwnPassed       int      `json:"own_passed"`       // passes of the episodes that never called it
+	Variant         string   `json:"variant,omitempty"` // the values of the run's dimensions, when it has any
+	N               int      `json:"n"`                 // counted episodes
+	Delegated       int      `json:"delegated"`         // of them, those that called run_workflow
+	DelegatedPassed int      `json:"delegated_passed"`  // of those, the passes
+	OwnPassed       int      `json:"own_passed"`        // passes of the episodes that never called it
 	WorkflowCalls   int      `json:"workflow_calls"`
 	WorkflowTokens  int      `json:"workflow_tokens"`
 	Tokens          int      `json:"tokens"`
@@ -147,7 +148,7 @@ func delegations(rows []Row) []Delegation {
 		if r.Track != "hybrid" && r.WorkflowCalls == 0 {
 			continue
 		}
-		d := Delegation{Task: r.Task, Track: r.Track, Model: r.Model, N: r.N, Delegated: r.Delegated, DelegatedPassed: r.DelegatedPassed,
+		d := Delegation{Task: r.Task, Track: r.Track, Model: r.Model, Variant: r.Variant, N: r.N, Delegated: r.Delegated, DelegatedPassed: r.DelegatedPassed,
 			OwnPassed: r.Passed - r.DelegatedPassed, WorkflowCalls: r.WorkflowCalls, WorkflowTokens: r.WorkflowTokens, Tokens: r.Tokens}
 		if r.Tokens > 0 {
 			s := float64(r.WorkflowTokens) / float64(r.Tokens)
@@ -171,7 +172,7 @@ func delegationTable(rep *Report) table {
 		if d.Share != nil {
 			share = strconv.FormatFloat(100**d.Share, 'f', 0, 64) + "%"
 		}
-		t.rows = append(t.rows, []string{d.Task, trackLabel(d.Track, d.Model, several), fraction(d.Delegated, d.N),
+		t.rows = append(t.rows, []string{d.Task, variantLabel(trackLabel(d.Track, d.Model, several), d.Variant), fraction(d.Delegated, d.N),
 			fraction(d.DelegatedPassed, d.Delegated), fraction(d.OwnPassed, d.N-d.Delegated),
 			strconv.Itoa(d.WorkflowCalls), strconv.Itoa(d.WorkflowTokens), share})
 	}

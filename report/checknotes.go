@@ -111,7 +111,7 @@ func (a *Aggregate) duplicateNotes(notes *footnotes) {
 func (a *Aggregate) trajectoryPath(e *epRec) string {
 	in := a.inputs[e.input]
 	c := a.cells[e.cell]
-	return filepath.Join(in.dir, record.TrajectoryRel(in.run, record.Episode{Task: c.task, Track: c.track, Model: c.model, Seed: int(e.seed), Repeat: int(e.repeat)}))
+	return filepath.Join(in.dir, record.TrajectoryRel(in.run, record.Episode{Task: c.task, Track: c.track, Model: c.model, Variant: c.variant, Seed: int(e.seed), Repeat: int(e.repeat)}))
 }
 
 // named counts paths and keeps the first firstFewMax of them.

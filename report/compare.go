@@ -47,8 +47,9 @@ type Comparison struct {
 type Delta struct {
 	Task              string           `json:"task"`
 	Track             string           `json:"track"`
-	Model             string           `json:"model"`     // the new side's model
-	OldModel          string           `json:"old_model"` // the old side's (the same when the sides are matched by model)
+	Model             string           `json:"model"`             // the new side's model
+	Variant           string           `json:"variant,omitempty"` // the values of the runs' dimensions, when they have any
+	OldModel          string           `json:"old_model"`         // the old side's (the same when the sides are matched by model)
 	OldN              int              `json:"old_n"`
 	NewN              int              `json:"new_n"`
 	OldPassed         int              `json:"old_passed"`
@@ -122,7 +123,7 @@ func CompareWith(old, new *Aggregate, o CompareOptions) (Comparison, error) {
 	c.raw, c.Pairing, c.Pooled = pc, pc.Pairing, pc.Pooled
 	oldCells, newCells := cellIndex(oc, across), cellIndex(nc, across)
 	for _, r := range pc.Cells {
-		k := r.Task + "/" + r.Track + "/" + r.Model
+		k := r.Task + "/" + r.Track + "/" + r.Model + variantSeed(r.Variant)
 		c.Deltas = append(c.Deltas, delta(old, new, oldCells[k], newCells[k], r, c.TokenBasis, o.Alpha))
 	}
 	slices.SortFunc(c.Deltas, func(a, b Delta) int {
@@ -181,7 +182,7 @@ func cellIndex(cells []*cell, across bool) map[string]*cell {
 		if across {
 			model = ""
 		}
-		m[c.task+"/"+c.track+"/"+model] = c
+		m[c.task+"/"+c.track+"/"+model+variantSeed(c.variant)] = c
 	}
 	return m
 }
@@ -242,7 +243,7 @@ func Unmatched(old, new *Aggregate) (onlyOld, onlyNew []string) {
 // delta is one cell's row: the counts of its counted episodes on each
 // side (o and n), and the tests of r.
 func delta(old, new *Aggregate, o, n *cell, r paired.CellResult, basis string, alpha float64) Delta {
-	d := Delta{Task: o.task, Track: o.track, Model: n.model, OldModel: o.model, OldN: len(o.counted), NewN: len(n.counted),
+	d := Delta{Task: o.task, Track: o.track, Model: n.model, Variant: o.variant, OldModel: o.model, OldN: len(o.counted), NewN: len(n.counted),
 		Paired: r.Paired, Pairs: r.Pass.Table.Pairs, LeftOutOld: r.LeftOutOld, LeftOutNew: r.LeftOutNew, Caveats: r.Caveats, TokenBasis: basis}
 	d.OldPassed, d.NewPassed = old.passes(o), new.passes(n)
 	t := r.Pass.Test
@@ -320,7 +321,7 @@ func severalModels(cells []*cell) bool {
 // track, and its model unless the model is what is compared.
 func compareKey(c *cell, byModel bool) string {
 	if byModel {
-		return c.task + "/" + c.track + "/" + c.model
+		return c.task + "/" + c.track + "/" + c.model + variantSeed(c.variant)
 	}
-	return c.task + "/" + c.track
+	return c.task + "/" + c.track + variantSeed(c.variant)
 }

@@ -22,7 +22,7 @@ func (a *Aggregate) pairedEpisodes(cells []*cell, basis string, key func(e *epRe
 			if basis == BasisEstimated {
 				tokens = e.est
 			}
-			ep := paired.Episode{Task: c.task, Track: c.track, Model: c.model, Seed: int(e.seed), Repeat: int(e.repeat),
+			ep := paired.Episode{Task: c.task, Track: c.track, Model: c.model, Variant: c.variant, Seed: int(e.seed), Repeat: int(e.repeat),
 				Passed: e.pass(), Tokens: float64(tokens), Turns: float64(e.turns)}
 			if key != nil {
 				key(e, &ep)

@@ -62,7 +62,7 @@ func compareTable(c Comparison, notes *footnotes) table {
 		tests += mark(d.LeftOutOld+d.LeftOutNew > 0, "episodes without a pair (the other side has none of the same task, track, seed and repeat) are in no test of their row: its tests, changes and medians are of its pairs") +
 			mark(!d.Paired, "no episode of the row pairs (the runs share none of its seeds and repeats): the unpaired tests, which are weaker")
 		row := []string{
-			d.Task, d.Track,
+			d.Task, variantLabel(d.Track, d.Variant),
 			fraction(d.OldPassed, d.OldN), fraction(d.NewPassed, d.NewN),
 			fmt.Sprintf("%s (p=%.3f %s)%s", rate, d.RateP, sizes, rateMark),
 			num(d.OldTokens) + est, num(d.NewTokens) + est,

@@ -2,7 +2,6 @@ package report
 
 import (
 	"encoding/csv"
-	"fmt"
 	"io"
 	"slices"
 	"strconv"
@@ -31,7 +30,8 @@ func csvHeader() []string {
 	for _, c := range record.CauseVocabulary {
 		h = append(h, "cause_"+string(c.Name))
 	}
-	return append(h, "cause_other", "causes_absent", "causes_unexplained", "workflow_calls", "workflow_tokens")
+	h = append(h, "cause_other", "causes_absent", "causes_unexplained", "workflow_calls", "workflow_tokens")
+	return append(h, csvComparisonHeader...)
 }
 
 // WriteCSV renders the rows of the report as one flat CSV table with a
@@ -41,11 +41,14 @@ func csvHeader() []string {
 // others, the text of the row's footnotes, a column per cause of the
 // vocabulary (failed episodes carrying it) and one for the others, the
 // failed episodes whose line records no causes and those with none
-// found, and the hybrid's workflow calls and tokens. Rate and medians are empty
-// when n is 0 (every episode lost).
+// found, and the hybrid's workflow calls and tokens, then the row's
+// variant. Rate and medians are empty when n is 0 (every episode lost).
+// After the rows come the comparisons (csvComparisons): the pooled
+// answers and the per-task comparisons of settings, in the same columns.
 func WriteCSV(w io.Writer, rep *Report) error {
 	cw := csv.NewWriter(w)
-	if err := writeCSVRecord(cw, csvHeader()); err != nil {
+	header := csvHeader()
+	if err := writeCSVRecord(cw, slices.Clone(header)); err != nil {
 		return err
 	}
 	texts := map[int]string{}
@@ -58,6 +61,11 @@ func WriteCSV(w io.Writer, rep *Report) error {
 	}
 	for _, r := range rep.Rows {
 		if err := writeCSVRecord(cw, csvRecord(r, models, texts)); err != nil {
+			return err
+		}
+	}
+	for _, rec := range csvComparisons(rep, header, texts) {
+		if err := writeCSVRecord(cw, rec); err != nil {
 			return err
 		}
 	}
@@ -112,15 +120,12 @@ func csvRecord(r Row, models map[string]string, texts map[int]string) []string {
 		rec = append(rec, itoa(exits[e]))
 	}
 	rec = append(rec, itoa(other), itoa(r.Retries), itoa(r.CutReplies), itoa(r.GradingTimeouts), itoa(r.Interrupted), itoa(r.NotRun), itoa(r.Inconsistent))
-	var notes []string
-	for _, id := range r.Notes {
-		notes = append(notes, fmt.Sprintf("[%d] %s", id, texts[id]))
-	}
-	rec = append(rec, strings.Join(notes, "; "))
+	rec = append(rec, noteTexts(r.Notes, texts))
 	for _, c := range record.CauseVocabulary {
 		rec = append(rec, itoa(r.CauseCount(c.Name)))
 	}
-	return append(rec, itoa(r.CauseCount(OtherCause)), itoa(r.CausesAbsent), itoa(r.Unexplained), itoa(r.WorkflowCalls), itoa(r.WorkflowTokens))
+	rec = append(rec, itoa(r.CauseCount(OtherCause)), itoa(r.CausesAbsent), itoa(r.Unexplained), itoa(r.WorkflowCalls), itoa(r.WorkflowTokens))
+	return append(rec, csvRowTail(r)...)
 }
 
 // writeCSVRecord writes one record with every field made inert (one line,

@@ -28,10 +28,11 @@ type DesignRow struct {
 // tasks: Passed of N counted (lost and interrupted episodes are not
 // counted, as in every row). Models are never pooled.
 type DesignCount struct {
-	Track  string `json:"track"`
-	Model  string `json:"model"`
-	Passed int    `json:"passed"`
-	N      int    `json:"n"`
+	Track   string `json:"track"`
+	Model   string `json:"model"`
+	Variant string `json:"variant,omitempty"` // the values of the runs' dimensions, when they have any
+	Passed  int    `json:"passed"`
+	N       int    `json:"n"`
 	// QuestionCauses counts, in a question's row, the failed episodes
 	// that carry a cause belonging to the question (record.CausesFor:
 	// masked_failure for question 1, broke_tests for 2,
@@ -55,9 +56,9 @@ func designRows(inputs []*input, rows []Row) []DesignRow {
 	if len(designs) == 0 {
 		return nil
 	}
-	type series struct{ track, model string }
+	type series struct{ track, model, variant string }
 	counts := map[string]map[series]DesignCount{} // task → series → count
-	rowsOf := map[[3]string]Row{}
+	rowsOf := map[[4]string]Row{}
 	var all []series
 	for _, r := range rows {
 		if _, ok := designs[r.Task]; !ok {
@@ -66,16 +67,16 @@ func designRows(inputs []*input, rows []Row) []DesignRow {
 		if counts[r.Task] == nil {
 			counts[r.Task] = map[series]DesignCount{}
 		}
-		k := series{r.Track, r.Model}
+		k := series{r.Track, r.Model, r.Variant}
 		c := counts[r.Task][k]
-		c.Track, c.Model, c.Passed, c.N = r.Track, r.Model, c.Passed+r.Passed, c.N+r.N
+		c.Track, c.Model, c.Variant, c.Passed, c.N = r.Track, r.Model, r.Variant, c.Passed+r.Passed, c.N+r.N
 		counts[r.Task][k] = c
-		rowsOf[[3]string{r.Task, r.Track, r.Model}] = r
+		rowsOf[[4]string{r.Task, r.Track, r.Model, r.Variant}] = r
 		if !slices.Contains(all, k) {
 			all = append(all, k)
 		}
 	}
-	slices.SortFunc(all, func(x, y series) int { return cmp.Or(cmp.Compare(x.model, y.model), compareTracks(x.track, y.track)) })
+	slices.SortStableFunc(all, func(x, y series) int { return cmp.Or(cmp.Compare(x.model, y.model), compareTracks(x.track, y.track)) }) // stable: the rows hold the variants in order
 	group := func(base DesignRow, in func(taskDesign) bool) (DesignRow, bool) {
 		for _, name := range slices.Sorted(maps.Keys(designs)) {
 			if in(designs[name]) {
@@ -83,12 +84,12 @@ func designRows(inputs []*input, rows []Row) []DesignRow {
 			}
 		}
 		for _, s := range all {
-			sum := DesignCount{Track: s.track, Model: s.model}
+			sum := DesignCount{Track: s.track, Model: s.model, Variant: s.variant}
 			for _, name := range base.Tasks {
 				sum.Passed += counts[name][s].Passed
 				sum.N += counts[name][s].N
 				for _, c := range record.CausesFor(base.Question) {
-					sum.QuestionCauses += rowsOf[[3]string{name, s.track, s.model}].CauseCount(c)
+					sum.QuestionCauses += rowsOf[[4]string{name, s.track, s.model, s.variant}].CauseCount(c)
 				}
 			}
 			base.Tracks = append(base.Tracks, sum)
@@ -155,9 +156,9 @@ func designTable(rep *Report, title, what string, pick func(DesignRow) (string, 
 		}
 		if len(t.rows) == 0 {
 			for _, c := range r.Tracks {
-				t.header = append(t.header, trackLabel(c.Track, c.Model, rep.severalModels())+" passed")
+				t.header = append(t.header, variantLabel(trackLabel(c.Track, c.Model, rep.severalModels()), c.Variant)+" passed")
 				if r.Question > 0 {
-					t.header = append(t.header, trackLabel(c.Track, c.Model, rep.severalModels())+" failed by "+questionCauses(r.Question))
+					t.header = append(t.header, variantLabel(trackLabel(c.Track, c.Model, rep.severalModels()), c.Variant)+" failed by "+questionCauses(r.Question))
 				}
 			}
 		}

@@ -9,11 +9,12 @@ import (
 	"bench/record"
 )
 
-// cell is the episodes of one task, track and model, in input order and
-// then file order, and what is summed over them.
+// cell is the episodes of one task, track, model and variant, in input
+// order and then file order, and what is summed over them.
 type cell struct {
 	task, track string
 	model       string   // the model asked; "" when none was
+	variant     string   // its values of the run's dimensions (record.Episode.Variant); "" when the run has none
 	idx         []uint32 // its episodes that stand (no copy of another), as indices of Aggregate.eps
 	counted     []uint32 // of them, those counted in n (passed, failed, inconsistent)
 
@@ -35,8 +36,9 @@ type cell struct {
 	twinGroups         []TwinGroup // the twin groups
 }
 
-// group sorts the episodes into their cells, ordered by task, model and
-// then track (workflow, workflow-retry, agent, oracle, others by name),
+// group sorts the episodes into their cells, ordered by task, model,
+// variant (as the runs' dimensions list their values) and then track
+// (workflow, workflow-retry, agent, oracle, others by name),
 // and sums each cell up. Planned cells without any line are cells too.
 func (a *Aggregate) group() []*cell {
 	a.plannedCells()
@@ -47,7 +49,7 @@ func (a *Aggregate) group() []*cell {
 		}
 	}
 	for c, cl := range a.cells {
-		*cl = cell{task: cl.task, track: cl.track, model: cl.model, planned: cl.planned, idx: make([]uint32, 0, sizes[c])}
+		*cl = cell{task: cl.task, track: cl.track, model: cl.model, variant: cl.variant, planned: cl.planned, idx: make([]uint32, 0, sizes[c])}
 	}
 	for g := range a.eps {
 		e := &a.eps[g]
@@ -59,8 +61,9 @@ func (a *Aggregate) group() []*cell {
 		a.sum(c, e)
 	}
 	cells := slices.Clone(a.cells)
+	rank := a.variantRanks()
 	slices.SortFunc(cells, func(x, y *cell) int {
-		return cmp.Or(cmp.Compare(x.task, y.task), cmp.Compare(x.model, y.model), compareTracks(x.track, y.track))
+		return cmp.Or(cmp.Compare(x.task, y.task), cmp.Compare(x.model, y.model), rank.compare(x.variant, y.variant), compareTracks(x.track, y.track))
 	})
 	return cells
 }
@@ -104,26 +107,30 @@ func (a *Aggregate) sum(c *cell, e *epRec) {
 }
 
 // plannedCells adds up, per cell, the episodes each run's plan holds
-// (counted once per run, not per copy of its folder), making a cell for a
-// planned task, track and model that no line reached.
+// (counted once per run, not per copy of its folder; each variant of a run
+// with dimensions holds the plan's episodes), making a cell for a planned
+// task, track, model and variant that no line reached.
 func (a *Aggregate) plannedCells() {
 	for _, c := range a.cells {
 		c.planned = 0
 	}
 	for _, r := range a.runs {
 		in := a.inputs[r.inputs[0]]
+		variants := Variants(in.run.Dimensions)
 		for _, pc := range in.plan.Cells() {
 			if pc.Episodes == 0 {
 				continue
 			}
-			k := [3]string{pc.Task, pc.Track, pc.Model}
-			c, ok := a.cellOf[k]
-			if !ok {
-				c = int32(len(a.cells))
-				a.cellOf[k] = c
-				a.cells = append(a.cells, &cell{task: k[0], track: k[1], model: k[2]})
+			for _, v := range variants {
+				k := [4]string{pc.Task, pc.Track, pc.Model, v}
+				c, ok := a.cellOf[k]
+				if !ok {
+					c = int32(len(a.cells))
+					a.cellOf[k] = c
+					a.cells = append(a.cells, &cell{task: k[0], track: k[1], model: k[2], variant: k[3]})
+				}
+				a.cells[c].planned += pc.Episodes
 			}
-			a.cells[c].planned += pc.Episodes
 		}
 	}
 }

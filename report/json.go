@@ -36,6 +36,12 @@ func WriteJSON(w io.Writer, rep *Report) error {
 			write func() error
 		}{"delegation", func() error { return writeArray(bw, rep.Delegation) }})
 	}
+	if len(rep.VariantTasks) > 0 { // runs without dimensions: no field
+		fields = append(fields, struct {
+			name  string
+			write func() error
+		}{"variant_tasks", func() error { return writeArray(bw, rep.VariantTasks) }})
+	}
 	if len(rep.Design) > 0 { // older runs record no designs: no field
 		fields = append(fields, struct {
 			name  string

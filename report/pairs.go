@@ -27,14 +27,14 @@ const MinBootstrapN = 4
 // pairs, where McNemar cannot reach significance, or where the ratio has
 // no interval.
 func (a *Aggregate) pairs(cells []*cell, notes *footnotes) ([]Ratio, []McNemar) {
-	type taskModel struct{ task, model string }
+	type taskModel struct{ task, model, variant string } // pairs stay within a model and a variant
 	byTask := map[taskModel]map[string]*cell{}
 	var tasks []taskModel
 	for _, c := range cells {
-		k := taskModel{c.task, c.model}
+		k := taskModel{c.task, c.model, c.variant}
 		if byTask[k] == nil {
 			byTask[k] = map[string]*cell{}
-			tasks = append(tasks, k) // cells are sorted by task, then model
+			tasks = append(tasks, k) // cells are sorted by task, model, then variant
 		}
 		byTask[k][c.track] = c
 	}
@@ -82,7 +82,7 @@ func NeedDiscordant(alpha float64) int {
 // is left out below MinBootstrapN episodes a side, and when it is
 // unbounded (den holds episodes of 0 tokens, which enough resamples pick).
 func (a *Aggregate) ratio(num, den *cell) (Ratio, bool) {
-	r := Ratio{Task: num.task, Model: num.model, Num: num.track, Den: den.track, NumN: len(num.counted), DenN: len(den.counted)}
+	r := Ratio{Task: num.task, Model: num.model, Variant: num.variant, Num: num.track, Den: den.track, NumN: len(num.counted), DenN: len(den.counted)}
 	xs, ys, basis := tokensAcross(a, a, num, den)
 	mx, my := median(xs), median(ys)
 	if mx <= 0 || my <= 0 {
@@ -90,7 +90,7 @@ func (a *Aggregate) ratio(num, den *cell) (Ratio, bool) {
 	}
 	r.Basis, r.NumMedian, r.DenMedian, r.Ratio = basis, mx, my, mx/my
 	if min(len(xs), len(ys)) >= MinBootstrapN {
-		iv := RatioInterval(xs, ys, seedFor(num.task+"/"+num.track+"/"+den.track))
+		iv := RatioInterval(xs, ys, seedFor(num.task+"/"+num.track+"/"+den.track+variantSeed(num.variant)))
 		if finite(iv.Low) && finite(iv.High) {
 			r.Interval = &iv
 		}
@@ -126,7 +126,7 @@ func comparePairKeys(x, y pairKey) int {
 
 // mcnemar pairs the counted episodes of x and y and tests them.
 func (a *Aggregate) mcnemar(x, y *cell) McNemar {
-	t := McNemar{Task: x.task, Model: x.model, A: x.track, B: y.track}
+	t := McNemar{Task: x.task, Model: x.model, Variant: x.variant, A: x.track, B: y.track}
 	xs, ys := x.keys, y.keys
 	for i, j := 0, 0; i < len(xs) && j < len(ys); {
 		switch c := comparePairKeys(xs[i], ys[j]); {

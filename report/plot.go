@@ -51,20 +51,20 @@ func WriteSVG(w io.Writer, rep *Report) error {
 // (report order), each with its model when the report holds several
 // (trackLabel), model by model.
 func axes(rep *Report) (tasks, tracks []string) {
-	type series struct{ track, model string }
+	type series struct{ track, model, variant string }
 	var ss []series
 	for _, r := range rep.Rows {
 		if !slices.Contains(tasks, r.Task) {
 			tasks = append(tasks, r.Task)
 		}
-		if s := (series{r.Track, r.Model}); !slices.Contains(ss, s) {
+		if s := (series{r.Track, r.Model, r.Variant}); !slices.Contains(ss, s) {
 			ss = append(ss, s)
 		}
 	}
-	slices.SortFunc(ss, func(a, b series) int { return cmp.Or(cmp.Compare(a.model, b.model), compareTracks(a.track, b.track)) })
+	slices.SortStableFunc(ss, func(a, b series) int { return cmp.Or(cmp.Compare(a.model, b.model), compareTracks(a.track, b.track)) }) // stable: the rows hold the variants in order
 	several := rep.severalModels()
 	for _, s := range ss {
-		if l := trackLabel(s.track, s.model, several); !slices.Contains(tracks, l) {
+		if l := variantLabel(trackLabel(s.track, s.model, several), s.variant); !slices.Contains(tracks, l) {
 			tracks = append(tracks, l)
 		}
 	}
@@ -73,7 +73,7 @@ func axes(rep *Report) (tasks, tracks []string) {
 
 // inSeries reports whether row r belongs to the plot series named track.
 func inSeries(rep *Report, r Row, track string) bool {
-	return trackLabel(r.Track, r.Model, rep.severalModels()) == track
+	return variantLabel(trackLabel(r.Track, r.Model, rep.severalModels()), r.Variant) == track
 }
 
 // offset is the horizontal shift, in task units, of track j of m.

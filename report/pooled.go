@@ -16,8 +16,12 @@ import (
 // tasks and seeds; pass.seeds the seeds per task that would detect the
 // change.
 type TrackPooled struct {
-	New        string `json:"new"`         // the agent track
-	Old        string `json:"old"`         // the workflow track it is held against
+	// Dimension is what is compared: "track" (New and Old are tracks), or
+	// a dimension of the runs (New and Old are its values, and the entry's
+	// track is the one compared on).
+	Dimension  string `json:"dimension"`
+	New        string `json:"new"`         // the agent track, or the dimension's value
+	Old        string `json:"old"`         // the workflow track it is held against, or the dimension's first value
 	TokenBasis string `json:"token_basis"` // BasisReported or BasisEstimated
 	Notes      []int  `json:"notes,omitempty"`
 	paired.PooledResult
@@ -28,7 +32,7 @@ type TrackPooled struct {
 // with the caveats as footnotes. Episodes pair only within a run, as the
 // report's McNemar tests pair them (two runs' seeds are not matched
 // draws); the pairs of several runs are pooled, as the rows pool them.
-func (a *Aggregate) pooledTracks(cells []*cell, notes *footnotes) []TrackPooled {
+func (a *Aggregate) pooledTracks(cells []*cell, notes *footnotes, effect float64) []TrackPooled {
 	out := []TrackPooled{} // [] in the JSON when there is none
 	runOf := a.runKey()
 	for _, p := range pairedTracks {
@@ -38,18 +42,22 @@ func (a *Aggregate) pooledTracks(cells []*cell, notes *footnotes) []TrackPooled 
 		if len(old) == 0 || len(new) == 0 {
 			continue
 		}
-		c, err := paired.Compare(old, new, paired.Options{AcrossTracks: true, Seed: 1, PooledOnly: true})
+		c, err := paired.Compare(old, new, paired.Options{AcrossTracks: true, Seed: 1, PooledOnly: true, Effect: effect})
 		if err != nil { // the episodes' counts are never negative: no error can come
 			continue
 		}
 		for _, pr := range c.Pooled {
-			tp := TrackPooled{New: p[0], Old: p[1], TokenBasis: basis, PooledResult: pr}
+			tp := TrackPooled{Dimension: DimensionTrack, New: p[0], Old: p[1], TokenBasis: basis, PooledResult: pr}
 			tp.Notes = pooledNotes(pr, tp.prefix(), notes)
 			out = append(out, tp)
 		}
 	}
 	return out
 }
+
+// DimensionTrack is the Dimension of a pooled answer that compares two
+// tracks.
+const DimensionTrack = "track"
 
 // runStride separates the repeats of different runs in the pairing key.
 const runStride = 1 << 20
@@ -81,8 +89,13 @@ func tracksCells(cells []*cell, track string) []*cell {
 // prefix names a pooled answer in its footnotes.
 func (tp TrackPooled) prefix() string {
 	s := tp.New + " against " + tp.Old
-	if tp.Model != "" {
-		s += " (" + tp.Model + ")"
+	if tp.Dimension != DimensionTrack {
+		s = tp.Dimension + " " + s + ", " + tp.Track
+	}
+	for _, x := range []string{tp.Model, tp.Variant} {
+		if x != "" {
+			s += " (" + x + ")"
+		}
 	}
 	return s + ": "
 }

@@ -24,11 +24,22 @@ type Report struct {
 	Delegation []Delegation `json:"delegation,omitempty"`
 
 	// Pooled is the agent against each workflow track, pooled over tasks
-	// (pooled.go).
+	// (pooled.go), and then, for runs with dimensions, each value of a
+	// dimension against its first, per track (variantcompare.go).
 	Pooled []TrackPooled `json:"pooled"`
+	// VariantTasks compares, for runs with dimensions, each value of a
+	// dimension against its first, per task, track and model.
+	VariantTasks []VariantTask `json:"variant_tasks,omitempty"`
 
 	observed []predict.ObservedRun // each run's start, tasks and designs, for check
 	agg      *Aggregate            // what it was computed from, for the page's episodes (FromData only)
+}
+
+// Options are the settings of a report; the zero value is the default.
+type Options struct {
+	// Effect is the change in pass rate the seeds needed are powered for
+	// (bench report --effect); 0 = the observed change.
+	Effect float64
 }
 
 // RunInfo describes one of the merged run folders.
@@ -64,6 +75,7 @@ type Row struct {
 	Task            string    `json:"task"`
 	Track           string    `json:"track"`
 	Model           string    `json:"model"`              // the model asked; "" when the track called none
+	Variant         string    `json:"variant,omitempty"`  // its values of the run's dimensions (bench run --posture off,on); "" when there are none
 	Runs            []string  `json:"runs"`               // labels of the runs with episodes in the row, in input order
 	N               int       `json:"n"`                  // episodes counted: passed, failed and inconsistent ones
 	Passed          int       `json:"passed"`             // of them, passes
@@ -126,6 +138,7 @@ type Count struct {
 type Ratio struct {
 	Task      string  `json:"task"`
 	Model     string  `json:"model"`
+	Variant   string  `json:"variant,omitempty"`
 	Num       string  `json:"num"`
 	Den       string  `json:"den"`
 	NumN      int     `json:"num_n"`
@@ -146,6 +159,7 @@ type Ratio struct {
 type McNemar struct {
 	Task     string  `json:"task"`
 	Model    string  `json:"model"`
+	Variant  string  `json:"variant,omitempty"`
 	A        string  `json:"a"`
 	B        string  `json:"b"`
 	Pairs    int     `json:"pairs"`
@@ -163,11 +177,12 @@ type McNemar struct {
 // Sequence is one distinct sequence of tool calls and how many counted
 // episodes of a task, track and model made it.
 type Sequence struct {
-	Task  string   `json:"task"`
-	Track string   `json:"track"`
-	Model string   `json:"model"`
-	Tools []string `json:"tools"`
-	Count int      `json:"count"`
+	Task    string   `json:"task"`
+	Track   string   `json:"track"`
+	Model   string   `json:"model"`
+	Variant string   `json:"variant,omitempty"`
+	Tools   []string `json:"tools"`
+	Count   int      `json:"count"`
 }
 
 // SequencesListed is how many distinct tool sequences of one task, track
@@ -182,6 +197,7 @@ type MoreSeqs struct {
 	Task      string `json:"task"`
 	Track     string `json:"track"`
 	Model     string `json:"model"`
+	Variant   string `json:"variant,omitempty"`
 	Sequences int    `json:"sequences"`
 	Episodes  int    `json:"episodes"`
 }
@@ -192,6 +208,7 @@ type TwinGroup struct {
 	Task    string       `json:"task"`
 	Track   string       `json:"track"`
 	Model   string       `json:"model"`
+	Variant string       `json:"variant,omitempty"`
 	Seed    int          `json:"seed"`
 	Members []TwinMember `json:"members"`
 	Notes   []int        `json:"notes,omitempty"`

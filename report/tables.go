@@ -41,7 +41,7 @@ func tracksTable(rep *Report) table {
 			solved += fmt.Sprintf(" (%d not counted)", r.NotCounted)
 		}
 		t.rows = append(t.rows, []string{
-			trackLabel(r.Track, r.Model, several),
+			variantLabel(trackLabel(r.Track, r.Model, several), r.Variant),
 			solved,
 			fraction(r.Passed, r.N),
 			rateText(r.Rate, r.Wilson),
@@ -62,7 +62,7 @@ func resultsTable(rep *Report) table {
 	several := rep.severalModels()
 	for _, r := range rep.Rows {
 		t.rows = append(t.rows, []string{
-			r.Task, trackLabel(r.Track, r.Model, several),
+			r.Task, variantLabel(trackLabel(r.Track, r.Model, several), r.Variant),
 			fraction(r.Passed, r.N),
 			strconv.Itoa(r.Lost), strconv.Itoa(r.Interrupted + r.NotRun),
 			rateText(r.Rate, r.Wilson),
@@ -84,7 +84,7 @@ func pairsTable(rep *Report) table {
 	}
 	several := rep.severalModels()
 	for _, m := range rep.McNemar {
-		row := []string{m.Task, trackLabel(m.A+"/"+m.B, m.Model, several), "–", "–", "–", strconv.Itoa(m.Pairs), strconv.Itoa(m.OnlyA), strconv.Itoa(m.OnlyB), fmt.Sprintf("%.3f", m.P), noteMarks(m.Notes)}
+		row := []string{m.Task, variantLabel(trackLabel(m.A+"/"+m.B, m.Model, several), m.Variant), "–", "–", "–", strconv.Itoa(m.Pairs), strconv.Itoa(m.OnlyA), strconv.Itoa(m.OnlyB), fmt.Sprintf("%.3f", m.P), noteMarks(m.Notes)}
 		if m.Pairs == 0 {
 			row[5], row[6], row[7], row[8] = "no pair", "", "", ""
 		}
@@ -114,7 +114,7 @@ func sequencesTable(rep *Report) table {
 	t := table{title: "Tool sequences (counted episodes)", header: []string{"task", "track", "episodes", "tool calls"}}
 	several := rep.severalModels()
 	for _, g := range GroupSequences(rep, SequencesShown) {
-		label := trackLabel(g.Track, g.Model, several)
+		label := variantLabel(trackLabel(g.Track, g.Model, several), g.Variant)
 		for _, s := range g.Shown {
 			t.rows = append(t.rows, []string{s.Task, label, strconv.Itoa(s.Count), CollapseLoops(s.Tools)})
 		}
@@ -129,6 +129,7 @@ func sequencesTable(rep *Report) table {
 // first few, and how many more there are with how many episodes.
 type SequenceGroup struct {
 	Task, Track, Model string
+	Variant            string
 	Shown              []Sequence
 	More, MoreEpisodes int
 }
@@ -140,8 +141,8 @@ type SequenceGroup struct {
 func GroupSequences(rep *Report, shown int) []SequenceGroup {
 	var out []SequenceGroup
 	for _, s := range rep.Sequences {
-		if n := len(out); n == 0 || out[n-1].Task != s.Task || out[n-1].Track != s.Track || out[n-1].Model != s.Model {
-			out = append(out, SequenceGroup{Task: s.Task, Track: s.Track, Model: s.Model})
+		if n := len(out); n == 0 || out[n-1].Task != s.Task || out[n-1].Track != s.Track || out[n-1].Model != s.Model || out[n-1].Variant != s.Variant {
+			out = append(out, SequenceGroup{Task: s.Task, Track: s.Track, Model: s.Model, Variant: s.Variant})
 		}
 		g := &out[len(out)-1]
 		if len(g.Shown) < shown {
@@ -152,7 +153,7 @@ func GroupSequences(rep *Report, shown int) []SequenceGroup {
 	}
 	for _, m := range rep.MoreSeqs {
 		for i := range out {
-			if g := &out[i]; g.Task == m.Task && g.Track == m.Track && g.Model == m.Model {
+			if g := &out[i]; g.Task == m.Task && g.Track == m.Track && g.Model == m.Model && g.Variant == m.Variant {
 				g.More, g.MoreEpisodes = g.More+m.Sequences, g.MoreEpisodes+m.Episodes
 			}
 		}
@@ -163,7 +164,7 @@ func GroupSequences(rep *Report, shown int) []SequenceGroup {
 // ratioOf is the token ratio of the tracks of McNemar test m, or nil.
 func (rep *Report) ratioOf(m McNemar) *Ratio {
 	for i, r := range rep.Ratios {
-		if r.Task == m.Task && r.Model == m.Model && r.Num == m.A && r.Den == m.B {
+		if r.Task == m.Task && r.Model == m.Model && r.Variant == m.Variant && r.Num == m.A && r.Den == m.B {
 			return &rep.Ratios[i]
 		}
 	}
@@ -205,7 +206,7 @@ func twinsTable(rep *Report) table {
 					result += " (" + m.Hint + ")"
 				}
 			}
-			t.rows = append(t.rows, []string{g.Task, trackLabel(g.Track, g.Model, rep.severalModels()), strconv.Itoa(g.Seed), label(m), label(g.Members[0]), result, noteMarks(g.Notes)})
+			t.rows = append(t.rows, []string{g.Task, variantLabel(trackLabel(g.Track, g.Model, rep.severalModels()), g.Variant), strconv.Itoa(g.Seed), label(m), label(g.Members[0]), result, noteMarks(g.Notes)})
 		}
 	}
 	return t
@@ -226,7 +227,7 @@ func twinsSummary(rep *Report) table {
 	var keys [][2]string
 	sums := map[[2]string]*sum{}
 	for _, g := range rep.Twins {
-		k := [2]string{g.Task, trackLabel(g.Track, g.Model, rep.severalModels())}
+		k := [2]string{g.Task, variantLabel(trackLabel(g.Track, g.Model, rep.severalModels()), g.Variant)}
 		s := sums[k]
 		if s == nil {
 			s = &sum{at: map[int]int{}}
@@ -333,6 +334,15 @@ func (rep *Report) severalModels() bool {
 		}
 	}
 	return false
+}
+
+// variantLabel is a label followed by its variant in square brackets,
+// when the runs have dimensions ("agent [posture=on]").
+func variantLabel(label, variant string) string {
+	if variant == "" {
+		return label
+	}
+	return label + " [" + variant + "]"
 }
 
 // trackLabel is a track as the tables show it: with its model in brackets

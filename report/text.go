@@ -15,13 +15,25 @@ import (
 
 // WriteText renders the report as plain-text tables for a terminal.
 func WriteText(w io.Writer, rep *Report) error {
-	return writeTextTables(w, append(runLines(rep), emptyLine(rep)...), append(tables(rep), pooledTables(rep.Pooled)...), rep.Footnotes)
+	return writeTextTables(w, introLines(rep), allTables(rep), rep.Footnotes)
 }
 
 // WriteMarkdown renders the report as Markdown: headings, pipe tables and
 // footnotes.
 func WriteMarkdown(w io.Writer, rep *Report) error {
-	return writeMarkdownTables(w, "bench report", append(runLines(rep), emptyLine(rep)...), append(tables(rep), pooledTables(rep.Pooled)...), rep.Footnotes)
+	return writeMarkdownTables(w, "bench report", introLines(rep), allTables(rep), rep.Footnotes)
+}
+
+// introLines are the lines before the tables: the runs, and the answer of
+// each comparison of settings.
+func introLines(rep *Report) []string {
+	return append(append(runLines(rep), emptyLine(rep)...), answerLines(rep)...)
+}
+
+// allTables are the tables of the text and Markdown formats, the pooled
+// answers and the comparisons of settings last.
+func allTables(rep *Report) []table {
+	return append(append(tables(rep), pooledTables(trackPooled(rep.Pooled))...), variantTables(rep)...)
 }
 
 // writeTextTables writes intro lines, titled tables and footnotes as text.

@@ -10,6 +10,7 @@ import (
 type TrackRow struct {
 	Track       string    `json:"track"`
 	Model       string    `json:"model"`
+	Variant     string    `json:"variant,omitempty"` // its values of the run's dimensions; "" when there are none
 	Tasks       int       `json:"tasks"`             // tasks with counted episodes
 	TasksSolved int       `json:"tasks_solved"`      // of them, tasks where more than half of the counted episodes passed
 	NotCounted  int       `json:"tasks_not_counted"` // tasks planned or run on the track with no counted episode: neither solved nor unsolved
@@ -29,14 +30,14 @@ type TrackRow struct {
 // trackRows sums the cells (ordered by task, then track) up per track and
 // model, in the tables' track order.
 func (a *Aggregate) trackRows(cells []*cell, rows []Row) []TrackRow {
-	type key struct{ track, model string }
+	type key struct{ track, model, variant string }
 	byTrack := map[key]*TrackRow{}
 	var order []key
 	for i, c := range cells {
-		k := key{c.track, c.model}
+		k := key{c.track, c.model, c.variant}
 		t := byTrack[k]
 		if t == nil {
-			t = &TrackRow{Track: c.track, Model: c.model}
+			t = &TrackRow{Track: c.track, Model: c.model, Variant: c.variant}
 			byTrack[k] = t
 			order = append(order, k)
 		}
@@ -63,7 +64,10 @@ func (a *Aggregate) trackRows(cells []*cell, rows []Row) []TrackRow {
 		t.Retries += r.Retries
 		t.CutReplies += r.CutReplies
 	}
-	slices.SortFunc(order, func(x, y key) int { return cmp.Or(cmp.Compare(x.model, y.model), compareTracks(x.track, y.track)) })
+	rank := a.variantRanks()
+	slices.SortFunc(order, func(x, y key) int {
+		return cmp.Or(cmp.Compare(x.model, y.model), rank.compare(x.variant, y.variant), compareTracks(x.track, y.track))
+	})
 	out := make([]TrackRow, 0, len(order))
 	for _, k := range order {
 		t := byTrack[k]

@@ -72,7 +72,7 @@ func (a *Aggregate) twinsOf(c *cell) [][]uint32 {
 // twinGroup compares the members of one group with its first member.
 func (a *Aggregate) twinGroup(c *cell, g []uint32) TwinGroup {
 	ref := &a.eps[g[0]]
-	tg := TwinGroup{Task: c.task, Track: c.track, Model: c.model, Seed: int(ref.seed), Members: make([]TwinMember, 0, len(g))}
+	tg := TwinGroup{Task: c.task, Track: c.track, Model: c.model, Variant: c.variant, Seed: int(ref.seed), Members: make([]TwinMember, 0, len(g))}
 	refSteps := a.steps.list(ref.steps)
 	for i, k := range g {
 		e := &a.eps[k]

@@ -712,6 +712,9 @@ func TestEveryViewAgrees(t *testing.T) {
 	csvOut, _, _ := runCLI(t, append([]string{"report", "--format", "csv"}, dirs...)...)
 	for _, line := range strings.Split(strings.TrimSpace(csvOut), "\n")[1:] {
 		f := strings.Split(line, ",")
+		if f[2] == "" {
+			continue // a pooled answer (no task), after the rows
+		}
 		w, ok := want[key{f[2], f[3], f[1]}]
 		if !ok || f[4] != fmt.Sprint(w[1]) || f[6] != fmt.Sprint(w[0]) {
 			t.Errorf("csv row %s: want passed %d of n %d", line, w[0], w[1])

@@ -6,6 +6,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"bench/report"
 	"bench/report/output"
 )
 
@@ -35,6 +36,7 @@ func reportCommand() *cli.Command {
 			formatFlag(reportFormats...),
 			&cli.StringFlag{Name: "predictions", Usage: "html: show predictions from `FILE` (written by bench predict) against what happened"},
 			&cli.StringFlag{Name: "plot", Usage: "also write an SVG plot (pass rate with Wilson whiskers, median tokens) to `FILE`"},
+			&cli.Float64Flag{Name: "effect", Usage: "the change in pass rate (0 to 1) the seeds needed are powered for; default the observed one"},
 		},
 		Action: func(c *cli.Context) error {
 			dirs, err := argsWithTrailingFlags(c)
@@ -47,7 +49,11 @@ func reportCommand() *cli.Command {
 			if c.String("predictions") != "" && !strings.EqualFold(c.String("format"), "html") {
 				return usagef("--predictions is shown on the html page; add --format html, or use bench check --predictions %s for a table", c.String("predictions"))
 			}
-			return writeReport(c.App.Writer, dirs, output.Options{Format: c.String("format"), Plot: c.String("plot"), Predictions: c.String("predictions")})
+			if e := c.Float64("effect"); !(e >= 0 && e <= 1) {
+				return usagef("--effect %v: the change in pass rate to power for is a number between 0 and 1, for example 0.2", e)
+			}
+			return writeReport(c.App.Writer, dirs, output.Options{Format: c.String("format"), Plot: c.String("plot"), Predictions: c.String("predictions"),
+				Report: report.Options{Effect: c.Float64("effect")}})
 		},
 	}
 }

@@ -33,9 +33,9 @@ func causeRows(rep *report.Report, eps []*episode) []causeRow {
 		if model != "" {
 			track += " · " + model
 		}
-		v := causeRow{Task: r.Task, Track: track, Failed: fraction(r.Failed(), r.N), Causes: causesText(r), Href: "#" + rowID(r.Task, r.Track, model)}
+		v := causeRow{Task: r.Task, Track: variantText(track, r.Variant), Failed: fraction(r.Failed(), r.N), Causes: causesText(r), Href: "#" + rowID(r.Task, r.Track, model, r.Variant)}
 		for _, e := range eps {
-			if e.Task != r.Task || e.Track != r.Track || e.Model != model || !e.Finished || e.Passed || len(e.Causes) == 0 {
+			if e.Task != r.Task || e.Track != r.Track || e.Model != model || e.Variant != r.Variant || !e.Finished || e.Passed || len(e.Causes) == 0 {
 				continue
 			}
 			v.Episodes = append(v.Episodes, causeLink{Href: "#" + e.ID, Text: string(e.Causes[0].Name) + " (" + e.Name + ")",
@@ -91,7 +91,8 @@ func delegationRows(rep *report.Report) []delegationRow {
 		model := shownModel(rep, d.Model)
 		v := delegationRow{Task: d.Task, Track: d.Track, Delegated: fraction(d.Delegated, d.N), PassedWhen: fraction(d.DelegatedPassed, d.Delegated),
 			PassedWithout: fraction(d.OwnPassed, d.N-d.Delegated), Share: report.Undefined, Calls: d.WorkflowCalls, Tokens: d.WorkflowTokens,
-			Href: "#" + rowID(d.Task, d.Track, model)}
+			Href: "#" + rowID(d.Task, d.Track, model, d.Variant)}
+		v.Track = variantText(v.Track, d.Variant)
 		if model != "" {
 			v.Track += " · " + model
 		}

@@ -61,7 +61,9 @@ func axes(rep *report.Report) (groups, tracks []string) {
 		}
 	}
 	for _, t := range rep.Tracks {
-		tracks = append(tracks, t.Track)
+		if !slices.Contains(tracks, t.Track) { // a track of several models or variants is one series
+			tracks = append(tracks, t.Track)
+		}
 	}
 	return groups, tracks
 }
@@ -87,7 +89,7 @@ func newChart(rep *report.Report, colours map[string]string, ticks []tick, value
 					label = "n=0 " + report.Undefined
 				}
 				b := bar{W: pct(h), Colour: colours[r.Track], Hatched: est, Label: label, Title: title,
-					Href: "#" + rowID(r.Task, r.Track, shownModel(rep, r.Model)), Task: r.Task, Track: r.Track}
+					Href: "#" + rowID(r.Task, r.Track, shownModel(rep, r.Model), r.Variant), Task: r.Task, Track: r.Track}
 				if high > low {
 					b.Whisker, b.Low, b.High = true, pct(low), pct(high)
 				}
@@ -205,10 +207,13 @@ func compact(v float64) string {
 
 // rowID is the id of a task and track's row in the per-task table; model
 // is the row's model in a report of several models, else "".
-func rowID(task, track, model string) string {
+func rowID(task, track, model, variant string) string {
 	id := "row-" + idPart(task) + "-" + idPart(track)
 	if model != "" {
 		id += "-" + idPart(record.ModelDir(model))
+	}
+	if variant != "" {
+		id += "-" + idPart(variant)
 	}
 	return id
 }
@@ -228,9 +233,9 @@ func shownModel(rep *report.Report, model string) string {
 // model in a report of several models.
 func group(rep *report.Report, r report.Row) string {
 	if m := shownModel(rep, r.Model); m != "" {
-		return r.Task + " · " + m
+		return variantText(r.Task+" · "+m, r.Variant)
 	}
-	return r.Task
+	return variantText(r.Task, r.Variant)
 }
 
 // chartCSS sets the page's chart variables from the one chart style

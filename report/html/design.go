@@ -65,6 +65,7 @@ func (t *designTable) add(rep *report.Report, label, taskText string, r report.D
 			if m := shownModel(rep, c.Model); m != "" {
 				name += " · " + m
 			}
+			name = variantText(name, c.Variant)
 			t.Tracks = append(t.Tracks, name+" passed")
 			if r.Question > 0 {
 				t.Tracks = append(t.Tracks, name+" failed by "+questionCauses(r.Question))

@@ -19,6 +19,7 @@ type episode struct {
 	Run          string
 	Task, Track  string
 	Model        string // in a run of several models, else ""
+	Variant      string // its values of the run's dimensions, else ""
 	Seed, Repeat int
 	Name         string // seed-<s>[-r<k>]
 	Finished     bool   // the episode has a line in episodes.jsonl
@@ -100,7 +101,7 @@ func newEpisode(run string, e transcript.Entry, v record.Verdict, counts bool) *
 	if r == nil {
 		return ep
 	}
-	ep.Finished, ep.Passed = true, counts && v.Pass()
+	ep.Finished, ep.Passed, ep.Variant = true, counts && v.Pass(), r.Variant
 	ep.Outcome = outcomeText(r, v, counts)
 	ep.Tokens = r.PromptTokens + r.CompletionTokens
 	ep.Facts = []string{

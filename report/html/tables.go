@@ -31,11 +31,12 @@ func trackViews(rep *report.Report, colours map[string]string) []trackView {
 		if m := shownModel(rep, t.Model); m != "" {
 			v.Label += " · " + m
 		}
+		v.Label = variantText(v.Label, t.Variant)
 		if t.NotCounted > 0 {
 			v.SolvedText += fmt.Sprintf(" (%d not counted)", t.NotCounted)
 		}
 		for _, r := range rep.Rows {
-			if r.Track == t.Track && r.Model == t.Model && r.N > 0 && 2*r.Passed > r.N {
+			if r.Track == t.Track && r.Model == t.Model && r.Variant == t.Variant && r.N > 0 && 2*r.Passed > r.N {
 				v.Solved = append(v.Solved, r.Task)
 			}
 		}
@@ -66,7 +67,7 @@ func rowViews(rep *report.Report, eps []*episode) []rowView {
 	var out []rowView
 	for _, r := range rep.Rows {
 		model := shownModel(rep, r.Model)
-		v := rowView{Row: r, ID: rowID(r.Task, r.Track, model), PassedText: fraction(r.Passed, r.N), Rate: rateText(r.Rate, r.Wilson),
+		v := rowView{Row: r, ID: rowID(r.Task, r.Track, model, r.Variant), PassedText: fraction(r.Passed, r.N), Rate: rateText(r.Rate, r.Wilson),
 			Tokens: median(r.MedianTokens), Est: median(r.MedianEstTokens), Turns: median(r.MedianTurns), Unfinished: r.Interrupted + r.NotRun}
 		var ks, exits []string
 		for _, k := range r.PassAtK {
@@ -77,7 +78,7 @@ func rowViews(rep *report.Report, eps []*episode) []rowView {
 		}
 		v.PassK, v.Exits = strings.Join(ks, " "), strings.Join(exits, ", ")
 		for _, e := range eps {
-			if e.Task == r.Task && e.Track == r.Track && e.Model == model && e.Finished {
+			if e.Task == r.Task && e.Track == r.Track && e.Model == model && e.Variant == r.Variant && e.Finished {
 				text := strconv.Itoa(e.Seed)
 				if e.Repeat > 0 {
 					text += "r" + strconv.Itoa(e.Repeat)
@@ -102,10 +103,10 @@ type pairView struct {
 func pairViews(rep *report.Report) []pairView {
 	var out []pairView
 	for _, m := range rep.McNemar {
-		v := pairView{Task: m.Task, Tracks: m.A + "/" + m.B, Pairs: m.Pairs, OnlyA: m.OnlyA, OnlyB: m.OnlyB,
-			P: fmt.Sprintf("%.3f", m.P), Href: "#" + rowID(m.Task, m.A, shownModel(rep, m.Model))}
+		v := pairView{Task: m.Task, Tracks: variantText(m.A+"/"+m.B, m.Variant), Pairs: m.Pairs, OnlyA: m.OnlyA, OnlyB: m.OnlyB,
+			P: fmt.Sprintf("%.3f", m.P), Href: "#" + rowID(m.Task, m.A, shownModel(rep, m.Model), m.Variant)}
 		for _, r := range rep.Ratios {
-			if r.Task == m.Task && r.Model == m.Model && r.Num == m.A && r.Den == m.B {
+			if r.Task == m.Task && r.Model == m.Model && r.Variant == m.Variant && r.Num == m.A && r.Den == m.B {
 				v.Medians = num(r.NumMedian) + "/" + num(r.DenMedian)
 				if r.Basis == "estimated" {
 					v.Medians += " (est.)"
@@ -194,3 +195,12 @@ func median(x *float64) string {
 
 // num writes a median, which is always one of the data values.
 func num(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
+
+// variantText is a label followed by its variant in square brackets, when
+// the runs have dimensions ("agent [posture=on]").
+func variantText(label, variant string) string {
+	if variant == "" {
+		return label
+	}
+	return label + " [" + variant + "]"
+}

@@ -84,6 +84,10 @@ type page struct {
 	Design      []designTable
 	Causes      []causeRow
 	Delegation  []delegationRow
+	// Answers and Comparisons are the pooled answers and the comparisons
+	// of settings, as the text report gives them.
+	Answers     []string
+	Comparisons []report.Table
 }
 
 // Up to openEpisodesMax episodes and openTwinsMax twin comparisons start
@@ -117,6 +121,7 @@ func newPage(rep *report.Report, runs []record.Data, opts Options) (*page, error
 		Twins: twinGroups(rep, eps), Episodes: eps, Footnotes: rep.Footnotes,
 		Open: len(eps) <= openEpisodesMax, TextLimit: limit(0), Design: designTables(rep),
 		Causes: causeRows(rep, eps), Delegation: delegationRows(rep),
+		Answers: report.AnswerLines(rep), Comparisons: report.ComparisonTables(rep),
 	}
 	p.Models = len(rep.Rows) > 0 && shownModel(rep, rep.Rows[0].Model) != ""
 	if err := p.lazyBodies(); err != nil {

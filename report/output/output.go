@@ -79,9 +79,11 @@ func CompareWriter(format string) (func(io.Writer, report.Comparison) error, err
 
 // Options are what bench report writes besides the report in Format: the
 // SVG plot to the file Plot, and the predictions file Predictions scored
-// on the html page; both optional.
+// on the html page; both optional. Report is what the report itself is
+// built with (bench report --effect).
 type Options struct {
 	Format, Plot, Predictions string
+	Report                    report.Options
 }
 
 // CheckPlot refuses a --plot that does not name an SVG file.
@@ -109,7 +111,7 @@ func WriteReport(w io.Writer, dirs []string, o Options) error {
 		}
 	}
 	format := Normalize(o.Format)
-	rep, inputs, err := build(dirs, format == "html")
+	rep, inputs, err := build(dirs, format == "html", o.Report)
 	if err != nil {
 		return err
 	}
@@ -132,13 +134,13 @@ func WriteReport(w io.Writer, dirs []string, o Options) error {
 // shows every episode; for the other formats (withRuns false) the folders
 // are streamed into an aggregate of a few numbers per episode, and the
 // runs returned are nil. Both count through the same aggregate.
-func build(dirs []string, withRuns bool) (*report.Report, []record.Data, error) {
+func build(dirs []string, withRuns bool, o report.Options) (*report.Report, []record.Data, error) {
 	if !withRuns {
 		agg, err := Read(dirs)
 		if err != nil {
 			return nil, nil, err
 		}
-		return agg.Report(), nil, nil
+		return agg.ReportWith(o), nil, nil
 	}
 	runs := make([]record.Data, 0, len(dirs))
 	for _, dir := range dirs {
@@ -148,7 +150,7 @@ func build(dirs []string, withRuns bool) (*report.Report, []record.Data, error) 
 		}
 		runs = append(runs, data)
 	}
-	return report.FromData(runs).Report(), runs, nil
+	return report.FromData(runs).ReportWith(o), runs, nil
 }
 
 // Read streams the run folders into one aggregate, naming the folder at

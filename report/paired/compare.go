@@ -112,7 +112,7 @@ func Compare(old, new []Episode, o Options) (Comparison, error) {
 // cellResult tests one cell: on its pairs when it has any, else unpaired.
 func cellResult(s *stratum, o Options) CellResult {
 	r := CellResult{Cell: s.cell, Paired: s.paired(), Caveats: []Caveat{}}
-	label := fmt.Sprintf("cell/%s/%s/%s", s.cell.Task, s.cell.Track, s.cell.Model)
+	label := fmt.Sprintf("cell/%s/%s/%s", s.cell.Task, s.cell.Track, s.cell.Model) + variantLabel(s.cell.Variant)
 	reps := bootstrap([]*stratum{s}, false, o.Resamples, streamFor(o.Seed, label))
 	table := passTable([]*stratum{s})
 	r.Pass.Table = table
@@ -181,7 +181,7 @@ func pooledResult(g Group, strata []*stratum, o Options) PooledResult {
 	r.Pass.Table = table
 	r.Pass.Test = StratifiedExact(table.OnlyOld, table.OnlyNew, tables)
 	r.Pass.Test.Significant = r.Pass.Test.P < o.Alpha
-	label := fmt.Sprintf("pooled/%s/%s", g.Track, g.Model)
+	label := fmt.Sprintf("pooled/%s/%s", g.Track, g.Model) + variantLabel(g.Variant)
 	reps := bootstrap(strata, true, o.Resamples, streamFor(o.Seed, label))
 	over, overOK := percentile(reps.diff, o.Confidence)
 	diff := &Effect{Estimate: mantelHaenszelDifference(strata), Method: IntervalBootstrapTasks}
@@ -377,4 +377,14 @@ func rate(passed, n int) float64 {
 		return 0
 	}
 	return float64(passed) / float64(n)
+}
+
+// variantLabel is what a variant adds to the label a bootstrap stream is
+// seeded by: nothing without one, so that comparisons without variants
+// keep their intervals.
+func variantLabel(v string) string {
+	if v == "" {
+		return ""
+	}
+	return "/" + v
 }

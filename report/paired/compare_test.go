@@ -72,7 +72,7 @@ func TestPairingKeysUnpairedAndDuplicates(t *testing.T) {
 	if want := []Key{key("a", 2, 0)}; !reflect.DeepEqual(p.DuplicateOld, want) {
 		t.Errorf("duplicate old = %v, want %v", p.DuplicateOld, want)
 	}
-	if want := []Cell{{"b", "agent", "m"}}; !reflect.DeepEqual(p.OnlyOldCells, want) {
+	if want := []Cell{{Task: "b", Track: "agent", Model: "m"}}; !reflect.DeepEqual(p.OnlyOldCells, want) {
 		t.Errorf("only-old cells = %v, want %v", p.OnlyOldCells, want)
 	}
 	if len(c.Cells) != 1 || c.Cells[0].Task != "a" || !c.Cells[0].Paired || c.Cells[0].LeftOutOld != 1 || c.Cells[0].LeftOutNew != 2 {
@@ -442,7 +442,7 @@ func countDupEpisodes(eps []Episode) int {
 	seen := map[Key]bool{}
 	n := 0
 	for _, e := range eps {
-		k := Key{e.Task, e.Track, e.Model, e.Seed, e.Repeat}
+		k := Key{e.Task, e.Track, e.Model, e.Variant, e.Seed, e.Repeat}
 		if seen[k] {
 			n++
 		}

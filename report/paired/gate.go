@@ -108,7 +108,7 @@ func Gate(c Comparison, o GateOptions) Decision {
 	for _, r := range c.Pooled {
 		cands = append(cands,
 			&candidate{level: LevelPooled, measure: MeasurePassRate, track: r.Track, mdl: r.Model, test: r.Pass.Test, effect: r.Pass.Difference},
-			tokenCandidate(LevelPooled, Cell{Track: r.Track, Model: r.Model}, r.Tokens))
+			tokenCandidate(LevelPooled, Cell{Track: r.Track, Model: r.Model, Variant: r.Variant}, r.Tokens))
 	}
 	d.Checked = len(c.Cells) + len(c.Pooled)
 	if d.Checked == 0 {

@@ -44,7 +44,7 @@ func (s *stratum) paired() bool { return len(s.pairs) > 0 }
 // keyer turns an episode into its pairing key under the options.
 func keyer(o Options) func(Episode) Key {
 	return func(e Episode) Key {
-		k := Key{Task: e.Task, Track: e.Track, Model: e.Model, Seed: e.Seed, Repeat: e.Repeat}
+		k := Key{Task: e.Task, Track: e.Track, Model: e.Model, Variant: e.Variant, Seed: e.Seed, Repeat: e.Repeat}
 		if o.AcrossTracks {
 			k.Track = ""
 		}
