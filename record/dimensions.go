@@ -17,13 +17,21 @@ type Dimension struct {
 	Values []string `json:"values"`
 }
 
-// Variants are the run's variants, every combination of its dimensions'
-// values in Table's order of the dimensions, the last one varying fastest
-// ("max-turns=5 posture=off", "max-turns=5 posture=on", …); one "" when
-// the run has no dimension.
-func (r Run) Variants() []string {
+// Variants are the run's variants (see the function Variants).
+func (r Run) Variants() []string { return Variants(r.Dimensions) }
+
+// Variants are the variants of dimensions dims, as episodes name them
+// (Episode.Variant): every combination of one value of each dimension,
+// name=value joined by one space in the dimensions' order, the last one
+// varying fastest ("max-turns=5 posture=off", "max-turns=5 posture=on",
+// …); one "" without dimensions. A dimension without values is passed
+// over.
+func Variants(dims []Dimension) []string {
 	out := []string{""}
-	for _, d := range r.Dimensions {
+	for _, d := range dims {
+		if len(d.Values) == 0 {
+			continue
+		}
 		next := make([]string, 0, len(out)*len(d.Values))
 		for _, v := range out {
 			for _, val := range d.Values {

@@ -13,8 +13,8 @@ type Plan struct {
 	seeds                 []int       // the distinct seeds, in the order first used
 	uses                  map[int]int // each seed's uses
 	rank                  map[int]int // each distinct seed's place in seeds
-	task, model           map[string]int
-	variants              int // the run's variants (Run.Variants), 1 without dimensions
+	task, model, variant  map[string]int
+	variants              []string // the run's variants (Run.Variants): [""] without dimensions
 	shard                 *Shard
 }
 
@@ -23,7 +23,10 @@ type Plan struct {
 func (r Run) Plan() Plan {
 	p := Plan{tasks: make([]string, len(r.Tasks)), tracks: slices.Clone(r.Tracks), models: r.modelNames(),
 		uses: map[int]int{}, rank: map[int]int{}, task: map[string]int{}, model: map[string]int{}, shard: r.Shard,
-		variants: len(r.Variants())}
+		variants: r.Variants(), variant: map[string]int{}}
+	for i, v := range p.variants {
+		p.variant[v] = i
+	}
 	for i, t := range r.Tasks {
 		p.tasks[i] = t.Name
 		p.task[t.Name] = i
@@ -55,72 +58,69 @@ func (r Run) modelNames() []string {
 }
 
 // Holds reports whether the plan holds the episode of task, track, model,
-// seed and repeat.
-func (p Plan) Holds(task, track, model string, seed, repeat int) bool {
-	return p.HoldsIn(p.Ref(task, track, model), seed, repeat)
+// variant, seed and repeat.
+func (p Plan) Holds(task, track, model, variant string, seed, repeat int) bool {
+	return p.HoldsIn(p.Ref(task, track, model, variant), seed, repeat)
 }
 
-// CellRef is where a task, track and model sit in a plan (Plan.Ref), for
-// asking HoldsIn of a million episodes without looking their names up.
+// CellRef is where a task, track, model and variant sit in a plan
+// (Plan.Ref), for asking HoldsIn of a million episodes without looking
+// their names up.
 type CellRef struct {
-	task, model int
-	ok          bool // the plan has the task, track and model
+	task, model, variant int
+	ok                   bool // the plan has the task, track, model and variant
 }
 
-// Ref returns where task, track and model sit in the plan.
-func (p Plan) Ref(task, track, model string) CellRef {
+// Ref returns where task, track, model and variant sit in the plan.
+func (p Plan) Ref(task, track, model, variant string) CellRef {
 	t, okT := p.task[task]
 	m, okM := p.model[model]
-	return CellRef{t, m, okT && okM && slices.Contains(p.tracks, track)}
+	v, okV := p.variant[variant]
+	return CellRef{t, m, v, okT && okM && okV && slices.Contains(p.tracks, track)}
 }
 
 // HoldsIn reports whether the plan holds the episode of seed and repeat of
 // the cell c (Ref).
 func (p Plan) HoldsIn(c CellRef, seed, repeat int) bool {
-	return c.ok && repeat >= 0 && repeat < p.uses[seed] && p.dealtVariants(p.rank[seed], c.task, c.model) > 0
+	return c.ok && repeat >= 0 && repeat < p.uses[seed] && p.dealt(p.rank[seed], c.task, c.model, c.variant)
 }
 
-// dealtVariants counts the variants v whose group of the seed of rank r,
-// task t, model m and variant v (all its tracks and repeats) is the
-// shard's: groups are dealt round-robin in the order the plan first
-// reaches them, seed by seed, task by task, model by model, variant by
-// variant. A run without dimensions has one variant. A plan's cell of
-// task, track and model holds the episodes of every variant.
-func (p Plan) dealtVariants(r, t, m int) int {
-	v := max(1, p.variants)
+// dealt reports whether the group of the seed of rank r, task t, model m
+// and variant v (all its tracks and repeats) is the shard's: groups are
+// dealt round-robin in the order the plan first reaches them, seed by
+// seed, task by task, model by model, variant by variant. A run without
+// dimensions has one variant.
+func (p Plan) dealt(r, t, m, v int) bool {
 	if p.shard == nil || p.shard.Count <= 1 {
-		return v
+		return true
 	}
-	n := 0
-	for i := range v {
-		g := ((r*len(p.tasks)+t)*len(p.models)+m)*v + i
-		if g%p.shard.Count == p.shard.Index-1 {
-			n++
-		}
-	}
-	return n
+	g := ((r*len(p.tasks)+t)*len(p.models)+m)*len(p.variants) + v
+	return g%p.shard.Count == p.shard.Index-1
 }
 
-// PlanCell is the planned episodes of one task, track and model, of every
-// variant of the run's dimensions.
+// PlanCell is the planned episodes of one task, track, model and variant.
 type PlanCell struct {
-	Task, Track, Model string
-	Episodes           int
+	Task, Track, Model, Variant string
+	Episodes                    int
 }
 
-// Cells returns, for every task, model and track of the plan in that
-// order, how many of its episodes the plan holds (0 for a shard dealt none
-// of them).
+// Cells returns, for every task, model, variant and track of the plan in
+// that order, how many of its episodes the plan holds (0 for a shard
+// dealt none of them).
 func (p Plan) Cells() []PlanCell {
 	var out []PlanCell
 	for t, task := range p.tasks {
 		for m, model := range p.models {
-			n := 0
-			for r, s := range p.seeds {
-				n += p.uses[s] * p.dealtVariants(r, t, m)
-			}
-			for _, track := range p.tracks {
-				out = append(out, PlanCell{task, track, model, n})
+			for v, variant := range p.variants {
+				n := 0
+				for r, s := range p.seeds {
+					if p.dealt(r, t, m, v) {
+						n += p.uses[s]
+					}
+				}
+				for _, track := range p.tracks {
+					out = append(out, PlanCell{task, track, model, variant, n})
+				}
 			}
 		}
 	}

@@ -46,7 +46,7 @@ func TestPlanIsTheRunners(t *testing.T) {
 		plan := run.Plan()
 		want := map[[3]string]int{}
 		for _, j := range jobs {
-			if !plan.Holds(j.Task.Name, j.Track, j.Model, j.Seed, j.Repeat) {
+			if !plan.Holds(j.Task.Name, j.Track, j.Model, j.Variant, j.Seed, j.Repeat) {
 				t.Fatalf("case %d: the runner plans %s, the record's plan does not hold it", i, j.Key())
 			}
 			want[[3]string{j.Task.Name, j.Track, j.Model}]++
@@ -61,7 +61,7 @@ func TestPlanIsTheRunners(t *testing.T) {
 		if total != len(jobs) {
 			t.Fatalf("case %d: the cells count %d, the runner plans %d", i, total, len(jobs))
 		}
-		if plan.Holds("t0", run.Tracks[0], models[0], 99, 0) || plan.Holds("t0", run.Tracks[0], models[0], run.Seeds[0], 9) || plan.Holds("nope", run.Tracks[0], models[0], run.Seeds[0], 0) {
+		if plan.Holds("t0", run.Tracks[0], models[0], "", 99, 0) || plan.Holds("t0", run.Tracks[0], models[0], "", run.Seeds[0], 9) || plan.Holds("nope", run.Tracks[0], models[0], "", run.Seeds[0], 0) {
 			t.Fatalf("case %d: the plan holds an episode it has not", i)
 		}
 	}

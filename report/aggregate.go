@@ -371,7 +371,7 @@ func (a *Aggregate) cellFor(in *input, l *record.Line) int32 {
 		a.cellOf[k] = c
 		a.cells = append(a.cells, &cell{task: k[0], track: k[1], model: k[2], variant: k[3]})
 	}
-	in.cellMap[l.Cell], in.cellRefs[l.Cell] = c, in.plan.Ref(k[0], k[1], k[2])
+	in.cellMap[l.Cell], in.cellRefs[l.Cell] = c, in.plan.Ref(k[0], k[1], k[2], k[3])
 	return c
 }
 

@@ -66,7 +66,7 @@ func (a *Aggregate) runInfos() []RunInfo {
 			Model: r.Model, ModelDigest: r.ModelDigest, Models: modelRefs(r), Sandbox: r.Sandbox,
 		}
 		for _, c := range in.plan.Cells() {
-			info.Planned += c.Episodes * len(Variants(r.Dimensions))
+			info.Planned += c.Episodes
 		}
 		finished := 0
 		for g := in.base; g < in.base+in.n; g++ {

@@ -107,8 +107,7 @@ func (a *Aggregate) sum(c *cell, e *epRec) {
 }
 
 // plannedCells adds up, per cell, the episodes each run's plan holds
-// (counted once per run, not per copy of its folder; each variant of a run
-// with dimensions holds the plan's episodes), making a cell for a planned
+// (counted once per run, not per copy of its folder), making a cell for a planned
 // task, track, model and variant that no line reached.
 func (a *Aggregate) plannedCells() {
 	for _, c := range a.cells {
@@ -116,21 +115,18 @@ func (a *Aggregate) plannedCells() {
 	}
 	for _, r := range a.runs {
 		in := a.inputs[r.inputs[0]]
-		variants := Variants(in.run.Dimensions)
 		for _, pc := range in.plan.Cells() {
 			if pc.Episodes == 0 {
 				continue
 			}
-			for _, v := range variants {
-				k := [4]string{pc.Task, pc.Track, pc.Model, v}
-				c, ok := a.cellOf[k]
-				if !ok {
-					c = int32(len(a.cells))
-					a.cellOf[k] = c
-					a.cells = append(a.cells, &cell{task: k[0], track: k[1], model: k[2], variant: k[3]})
-				}
-				a.cells[c].planned += pc.Episodes
+			k := [4]string{pc.Task, pc.Track, pc.Model, pc.Variant}
+			c, ok := a.cellOf[k]
+			if !ok {
+				c = int32(len(a.cells))
+				a.cellOf[k] = c
+				a.cells = append(a.cells, &cell{task: k[0], track: k[1], model: k[2], variant: k[3]})
 			}
+			a.cells[c].planned += pc.Episodes
 		}
 	}
 }

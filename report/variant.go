@@ -3,30 +3,7 @@ package report
 import (
 	"cmp"
 	"strings"
-
-	"bench/record"
 )
-
-// Variants are the variants of a run with dimensions, as its episodes name
-// them (record.Episode.Variant): every combination of one value of each
-// dimension, name=value joined by one space in the dimensions' order, the
-// first dimension's values outermost, each dimension's in flag order. A
-// run without dimensions has one variant, "".
-func Variants(dims []record.Dimension) []string {
-	out := []string{""}
-	for _, d := range dims {
-		var next []string
-		for _, prefix := range out {
-			for _, v := range d.Values {
-				next = append(next, strings.TrimSpace(prefix+" "+d.Name+"="+v))
-			}
-		}
-		if len(next) > 0 {
-			out = next
-		}
-	}
-	return out
-}
 
 // variantRank orders variants as the runs' dimensions list them: by their
 // place in the first run that has them, then (a variant no run.json
@@ -37,7 +14,7 @@ type variantRank map[string]int
 func (a *Aggregate) variantRanks() variantRank {
 	r := variantRank{}
 	for _, in := range a.inputs {
-		for _, v := range Variants(in.run.Dimensions) {
+		for _, v := range in.run.Variants() {
 			if _, ok := r[v]; !ok {
 				r[v] = len(r)
 			}

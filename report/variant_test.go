@@ -7,21 +7,6 @@ import (
 	"bench/record"
 )
 
-// TestVariants: the variants of a run are every combination of its
-// dimensions' values, named as record.Episode.Variant names them, the
-// first dimension outermost; a run without dimensions has the one
-// variant "".
-func TestVariants(t *testing.T) {
-	dims := []record.Dimension{{Name: "max-turns", Values: []string{"5", "25"}}, {Name: "posture", Values: []string{"off", "on"}}}
-	want := []string{"max-turns=5 posture=off", "max-turns=5 posture=on", "max-turns=25 posture=off", "max-turns=25 posture=on"}
-	if got := Variants(dims); !slices.Equal(got, want) {
-		t.Errorf("Variants = %q, want %q", got, want)
-	}
-	if got := Variants(nil); !slices.Equal(got, []string{""}) {
-		t.Errorf("Variants(nil) = %q, want one empty variant", got)
-	}
-}
-
 // TestSplitVariant: a dimension's value is taken out of a variant, the
 // other dimensions' values kept in their order.
 func TestSplitVariant(t *testing.T) {
@@ -47,7 +32,7 @@ func TestSplitVariant(t *testing.T) {
 // those it does.
 func TestVariantRankOrdersAsTheFlags(t *testing.T) {
 	r := variantRank{}
-	for _, v := range Variants([]record.Dimension{{Name: "max-turns", Values: []string{"5", "25"}}}) {
+	for _, v := range record.Variants([]record.Dimension{{Name: "max-turns", Values: []string{"5", "25"}}}) {
 		r[v] = len(r)
 	}
 	vs := []string{"zzz=1", "max-turns=25", "max-turns=5"}

@@ -283,7 +283,7 @@ func TestSettingsDimensionsRecordPlanAgrees(t *testing.T) {
 			t.Errorf("shard %v: run.json's plan holds %d episodes, the runner's %d", shard, n, len(s.Plan()))
 		}
 		for _, j := range s.Plan() {
-			if !p.Holds(j.Task.Name, j.Track, j.Model, j.Seed, j.Repeat) {
+			if !p.Holds(j.Task.Name, j.Track, j.Model, j.Variant, j.Seed, j.Repeat) {
 				t.Errorf("shard %v: run.json's plan lacks %s", shard, j.Key())
 			}
 		}
