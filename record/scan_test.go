@@ -350,6 +350,28 @@ func BenchmarkDecodeLine(b *testing.B) {
 			}
 		}
 	})
+	failed := []byte(episodeLine(b, 7, func(e *Episode) {
+		e.Passed, e.Error = false, `grading said "no"`
+		e.Causes = []Cause{{Name: CauseWrongFix, Evidence: "test_a still fails: `assert f(1900) is False`", Tests: []string{"test_a"}, File: "leap.py"}}
+	}))
+	b.Run("causes-plain", func(b *testing.B) { // a failed episode's line, which went to encoding/json (Episode) before
+		b.SetBytes(int64(len(failed)))
+		var l outcomeLine
+		for b.Loop() {
+			if err := decodeOutcomeLine(failed, &l); err != nil || !l.readPlain(failed) {
+				b.Fatal("not plain", err)
+			}
+		}
+	})
+	b.Run("causes-json", func(b *testing.B) { // the same line as encoding/json reads it, the way it was read before
+		b.SetBytes(int64(len(failed)))
+		for b.Loop() {
+			var ep Episode
+			if err := json.Unmarshal(failed, &ep); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 	b.Run("valid", func(b *testing.B) {
 		b.SetBytes(int64(len(line)))
 		for b.Loop() {
