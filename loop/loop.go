@@ -55,7 +55,7 @@ func (spec Spec) Run(ctx context.Context, env *track.Env) track.Outcome {
 
 	var calls []string
 	turns := 0
-	end := func(exit string, err error) track.Outcome {
+	end := func(exit record.ExitReason, err error) track.Outcome {
 		out := conv.End(exit, err)
 		out.Turns, out.ToolCalls = turns, calls
 		return out

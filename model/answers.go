@@ -89,7 +89,7 @@ var Answers = []Answer{
 // KindInfo is what a kind of failure means: the error_kind an episode
 // ended by it records and its Meaning.
 type KindInfo struct {
-	Record  string
+	Record  record.ErrorKind
 	Meaning Meaning
 }
 
@@ -109,12 +109,12 @@ var kinds = map[error]KindInfo{
 }
 
 // StandingKind is the kind of failure (one of the Err* kinds) that ends an
-// episode with error_kind record and lets it stand, the model's own failure
+// episode with error_kind kind and lets it stand, the model's own failure
 // or a limit it ran into; nil when no such failure records that kind.
-func StandingKind(record string) error {
-	for kind, info := range kinds {
-		if info.Record == record && info.Meaning == Stands {
-			return kind
+func StandingKind(kind record.ErrorKind) error {
+	for err, info := range kinds {
+		if info.Record == kind && info.Meaning == Stands {
+			return err
 		}
 	}
 	return nil

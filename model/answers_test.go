@@ -23,7 +23,7 @@ func TestAnswersOfEveryStatus(t *testing.T) {
 		status   int
 		msg      string
 		kind     error
-		record   string
+		record   record.ErrorKind
 		meaning  model.Meaning
 		attempts int
 	}{

@@ -92,7 +92,7 @@ func TestEveryErrorCarriesRetries(t *testing.T) {
 func TestKind(t *testing.T) {
 	cases := []struct {
 		err  error
-		want string
+		want record.ErrorKind
 	}{
 		{nil, ""},
 		{errors.New("disk full"), ""},

@@ -8,7 +8,7 @@ import (
 // ExitDiverged is the exit reason of a replayed episode whose conversation
 // could no longer follow its recording (bench run --replay): neither a
 // pass nor a failure nor lost, it is in no rate (StatusDiverged).
-const ExitDiverged = "replay_diverged"
+const ExitDiverged ExitReason = "replay_diverged"
 
 // DivergenceEpisode is the Divergence.Kind of a difference in a replayed
 // episode's verdict or sums (passed, tests, exit reason, tokens).

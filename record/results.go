@@ -10,14 +10,18 @@ import (
 // FormatVersion is written into every record; readers refuse newer versions.
 const FormatVersion = 1
 
-// Exit reasons recorded on every episode (a contract).
+// ExitReason is why an episode ended, recorded on every episode (a
+// contract: the values below are written to episodes.jsonl as they are).
+type ExitReason string
+
+// The exit reasons.
 const (
-	ExitDone        = "done"
-	ExitMaxTurns    = "max_turns"
-	ExitTokenBudget = "token_budget"
-	ExitInterrupted = "interrupted"
-	ExitError       = "error"
-	ExitTimeout     = "timeout" // the episode's wall-clock limit (--episode-timeout) ran out
+	ExitDone        ExitReason = "done"
+	ExitMaxTurns               = "max_turns"
+	ExitTokenBudget            = "token_budget"
+	ExitInterrupted            = "interrupted"
+	ExitError                  = "error"
+	ExitTimeout                = "timeout" // the episode's wall-clock limit (--episode-timeout) ran out
 	// ExitDiverged (replay.go) ends a replayed episode that could not follow its recording.
 )
 
@@ -26,13 +30,20 @@ const (
 // gives which). The first six are the infrastructure's: such an episode is
 // lost: it says nothing about the model, is left out of every rate, and is
 // redone by --resume. The others stand.
+// ErrorKind is whose failure an episode that ended in ExitError was
+// (a contract, as ExitReason). A type of its own, so that the exit reason
+// "timeout" (the episode's limit) and the error kind "timeout" (a model
+// call's) cannot be mistaken for each other.
+type ErrorKind string
+
+// The error kinds.
 const (
-	ErrorUnreachable = "unreachable" // the server refused or dropped the connection
-	ErrorTimeout     = "timeout"     // a model call ran past --timeout (or the server answered 408)
-	ErrorServer      = "server"      // the server answered 5xx or 429
-	ErrorBadReply    = "bad_reply"   // the server's reply could not be read
-	ErrorRefused     = "refused"     // the server refused the request for a reason of the setup (401, 403, model not found, a bad option): the run stops
-	ErrorFault       = "fault"       // the machine failed bench: no space, no memory, a workspace that could not be made or cleaned, a result that could not be written
+	ErrorUnreachable ErrorKind = "unreachable" // the server refused or dropped the connection
+	ErrorTimeout               = "timeout"     // a model call ran past --timeout (or the server answered 408)
+	ErrorServer                = "server"      // the server answered 5xx or 429
+	ErrorBadReply              = "bad_reply"   // the server's reply could not be read
+	ErrorRefused               = "refused"     // the server refused the request for a reason of the setup (401, 403, model not found, a bad option): the run stops
+	ErrorFault                 = "fault"       // the machine failed bench: no space, no memory, a workspace that could not be made or cleaned, a result that could not be written
 
 	ErrorReplyTooLarge   = "reply_too_large"   // the model's reply ran past the size cap (--max-reply-bytes): the model's failure
 	ErrorRequestTooLarge = "request_too_large" // the conversation outgrew what the server accepts (413, or a context-length refusal): a limit the episode ran into
@@ -42,7 +53,7 @@ const (
 
 // InfraError reports whether an error kind is the infrastructure's rather
 // than the model's or bench's: an episode that ended with it is lost.
-func InfraError(kind string) bool {
+func InfraError(kind ErrorKind) bool {
 	switch kind {
 	case ErrorUnreachable, ErrorTimeout, ErrorServer, ErrorBadReply, ErrorRefused, ErrorFault:
 		return true
@@ -146,31 +157,31 @@ type Episode struct {
 	// Variant is the episode's values of the run's dimensions, name=value
 	// joined by one space in the order of Run.Dimensions ("max-turns=5
 	// posture=on"); "" when the run has none.
-	Variant             string   `json:"variant,omitempty"`
-	Passed              bool     `json:"passed"`
-	TestsPassed         int      `json:"tests_passed"`
-	TestsTotal          int      `json:"tests_total"`
-	FailedTests         []string `json:"failed_tests"`
-	ExitReason          string   `json:"exit_reason"`
-	Turns               int      `json:"turns"`
-	ModelCalls          int      `json:"model_calls"`
-	ToolCalls           []string `json:"tool_calls"`
-	Steps               []string `json:"steps"` // a short digest of each model reply, to find where twins diverge
-	PromptTokens        int      `json:"prompt_tokens"`
-	CompletionTokens    int      `json:"completion_tokens"`
-	EstPromptTokens     int      `json:"est_prompt_tokens"`
-	EstCompletionTokens int      `json:"est_completion_tokens"`
-	WallMS              int64    `json:"wall_ms"`
-	ModelMS             int64    `json:"model_ms"`
-	ServerMS            int64    `json:"server_ms,omitempty"` // the server's own time on the episode's calls (Ollama total_duration); omitted when it reports none
-	TestMS              int64    `json:"test_ms"`
-	TestsTampered       bool     `json:"tests_tampered"`
-	Posture             string   `json:"posture"` // "coding" or "general" for tracks with a posture, else ""
-	Error               string   `json:"error"`
-	ErrorKind           string   `json:"error_kind,omitempty"` // one of the Error* kinds when ExitReason is "error"
-	Retries             int      `json:"retries"`              // model calls retried after a transport or server failure
-	CutReplies          int      `json:"cut_replies"`          // replies the server cut at the reply cap (stop reason "length")
-	GradingTimedOut     bool     `json:"grading_timed_out,omitempty"`
+	Variant             string     `json:"variant,omitempty"`
+	Passed              bool       `json:"passed"`
+	TestsPassed         int        `json:"tests_passed"`
+	TestsTotal          int        `json:"tests_total"`
+	FailedTests         []string   `json:"failed_tests"`
+	ExitReason          ExitReason `json:"exit_reason"`
+	Turns               int        `json:"turns"`
+	ModelCalls          int        `json:"model_calls"`
+	ToolCalls           []string   `json:"tool_calls"`
+	Steps               []string   `json:"steps"` // a short digest of each model reply, to find where twins diverge
+	PromptTokens        int        `json:"prompt_tokens"`
+	CompletionTokens    int        `json:"completion_tokens"`
+	EstPromptTokens     int        `json:"est_prompt_tokens"`
+	EstCompletionTokens int        `json:"est_completion_tokens"`
+	WallMS              int64      `json:"wall_ms"`
+	ModelMS             int64      `json:"model_ms"`
+	ServerMS            int64      `json:"server_ms,omitempty"` // the server's own time on the episode's calls (Ollama total_duration); omitted when it reports none
+	TestMS              int64      `json:"test_ms"`
+	TestsTampered       bool       `json:"tests_tampered"`
+	Posture             string     `json:"posture"` // "coding" or "general" for tracks with a posture, else ""
+	Error               string     `json:"error"`
+	ErrorKind           ErrorKind  `json:"error_kind,omitempty"` // one of the Error* kinds when ExitReason is "error"
+	Retries             int        `json:"retries"`              // model calls retried after a transport or server failure
+	CutReplies          int        `json:"cut_replies"`          // replies the server cut at the reply cap (stop reason "length")
+	GradingTimedOut     bool       `json:"grading_timed_out,omitempty"`
 	// TamperReasons says why TestsTampered is set: one entry per reason,
 	// sorted by code (the codes are listed in docs/SANDBOX.md).
 	TamperReasons    []TamperReason `json:"tamper_reasons,omitempty"`
@@ -337,8 +348,8 @@ type Event struct {
 	Reason string `json:"reason,omitempty"`
 
 	// end
-	Exit  string `json:"exit,omitempty"`
-	Error string `json:"error,omitempty"`
+	Exit  ExitReason `json:"exit,omitempty"`
+	Error string     `json:"error,omitempty"`
 }
 
 // Recorder receives trajectory events as they happen.

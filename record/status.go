@@ -72,7 +72,7 @@ func (v Verdict) Pass() bool { return v.Status == StatusPassed }
 // passed and the episode did not run out of time (exit "timeout", which
 // is never a pass); a grading timeout is failed; else it passed. Whether the trajectory agrees is
 // TrajectoryCheck's part.
-func LineVerdict(passed bool, testsPassed, testsTotal int, exit, errorKind string, gradingTimedOut bool) Verdict {
+func LineVerdict(passed bool, testsPassed, testsTotal int, exit ExitReason, errorKind ErrorKind, gradingTimedOut bool) Verdict {
 	switch {
 	case exit == ExitError && InfraError(errorKind):
 		return Verdict{StatusLost, FlawNone}

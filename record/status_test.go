@@ -16,7 +16,8 @@ func TestLineVerdict(t *testing.T) {
 		name            string
 		passed          bool
 		tp, tt          int
-		exit, kind      string
+		exit            ExitReason
+		kind            ErrorKind
 		gradingTimedOut bool
 		want            Verdict
 	}{

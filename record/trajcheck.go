@@ -49,7 +49,7 @@ func newTrajectoryCheck(dir string, run Run) *trajectoryCheck {
 // whether its trajectory file is missing. A lost episode's trajectory is
 // not looked at.
 func (c *trajectoryCheck) judge(l *outcomeLine) (v Verdict, missing bool) {
-	v = LineVerdict(l.passed, l.testsPassed, l.testsTotal, string(l.exitReason), string(l.errorKind), l.gradingTimedOut)
+	v = LineVerdict(l.passed, l.testsPassed, l.testsTotal, ExitReason(l.exitReason), ErrorKind(l.errorKind), l.gradingTimedOut)
 	if c == nil || c.dir == "" || v.Status == StatusLost {
 		return v, false
 	}

@@ -20,7 +20,7 @@ func (e *DivergedError) Error() string {
 
 // ExitReason is the exit reason of an episode stopped by e, for a runner
 // that asks its track's error for one.
-func (e *DivergedError) ExitReason() string { return record.ExitDiverged }
+func (e *DivergedError) ExitReason() record.ExitReason { return record.ExitDiverged }
 
 // diff collects the fields of one step that differ, with both values.
 type diff struct {

@@ -232,7 +232,7 @@ func (p *Player) noMoreCalls() string {
 	if endedByItself(p.ep.ExitReason) {
 		return "the replayed track asks for more model calls than were recorded"
 	}
-	why := p.ep.ExitReason
+	why := string(p.ep.ExitReason)
 	if e := firstLine(p.end.Error); e != "" {
 		why += ": " + e
 	}
@@ -282,7 +282,7 @@ func (p *Player) atEnd(ev record.Event, seq int) record.Event {
 // has ended with exit: a recorded request left over stops the replay when
 // the fresh track ended by itself (it asked for fewer calls); any other
 // event left over is noted.
-func (p *Player) finishSteps(exit string, seq int) {
+func (p *Player) finishSteps(exit record.ExitReason, seq int) {
 	if p.stop != nil {
 		return
 	}
@@ -302,7 +302,7 @@ func (p *Player) finishSteps(exit string, seq int) {
 
 // endedByItself reports whether a track ended of its own accord, rather
 // than on an error, an interrupt or a time limit.
-func endedByItself(exit string) bool {
+func endedByItself(exit record.ExitReason) bool {
 	switch exit {
 	case record.ExitDone, record.ExitMaxTurns, record.ExitTokenBudget:
 		return true
@@ -313,7 +313,7 @@ func endedByItself(exit string) bool {
 // diverts reports whether an episode that ended with exit ends with
 // ExitDiverged: it was stopped by the player, and ended on that (an error)
 // or by itself with calls left over. An interrupt or a timeout stays.
-func (p *Player) diverts(exit string) bool {
+func (p *Player) diverts(exit record.ExitReason) bool {
 	return p.stop != nil && (exit == record.ExitError || endedByItself(exit))
 }
 

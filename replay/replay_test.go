@@ -21,7 +21,9 @@ func sameEpisode(t *testing.T, want, got record.Episode) {
 		Passed                                   bool
 		TestsPassed, TestsTotal                  int
 		FailedTests                              []string
-		ExitReason, ErrorKind, Posture           string
+		ExitReason                               record.ExitReason
+		ErrorKind                                record.ErrorKind
+		Posture                                  string
 		Turns, ModelCalls                        int
 		ToolCalls, Steps                         []string
 		PromptTokens, CompletionTokens           int

@@ -13,11 +13,20 @@ import (
 func compareTracks(a, b string) int { return trackfacts.Compare(a, b) }
 
 // exitOrder is the order of the contract exit reasons; others follow by name.
-var exitOrder = []string{record.ExitDone, record.ExitMaxTurns, record.ExitTokenBudget, record.ExitTimeout, record.ExitInterrupted, record.ExitError}
+var exitOrder = []record.ExitReason{record.ExitDone, record.ExitMaxTurns, record.ExitTokenBudget, record.ExitTimeout, record.ExitInterrupted, record.ExitError}
+
+// exitNames are exit reasons as the report's rows name them.
+func exitNames(exits []record.ExitReason) []string {
+	out := make([]string, len(exits))
+	for i, e := range exits {
+		out[i] = string(e)
+	}
+	return out
+}
 
 // compareExits orders exit reasons: contract reasons first, then by name.
 func compareExits(a, b string) int {
-	ia, ib := slices.Index(exitOrder, a), slices.Index(exitOrder, b)
+	ia, ib := slices.Index(exitOrder, record.ExitReason(a)), slices.Index(exitOrder, record.ExitReason(b))
 	if ia < 0 {
 		ia = len(exitOrder)
 	}

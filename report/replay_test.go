@@ -30,7 +30,7 @@ func TestReplayRunSaysHowItCompared(t *testing.T) {
 		task   string
 		seed   int
 		replay record.Replay
-		exit   string
+		exit   record.ExitReason
 	}{
 		{"a", 1, record.Replay{Identical: true}, record.ExitDone},
 		{"a", 2, record.Replay{Identical: true}, record.ExitDone},

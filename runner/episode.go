@@ -122,7 +122,7 @@ func loseToFault(ep *record.Episode, what string, err error) error {
 // settle records how the episode ended: its exit reason, its error and,
 // for exit error, whose failure it was. A timed-out episode never passes,
 // and neither does one whose grading timed out; both say so in Error.
-func settle(ep *record.Episode, exit string, err error, limit, gradeLimit time.Duration) {
+func settle(ep *record.Episode, exit record.ExitReason, err error, limit, gradeLimit time.Duration) {
 	ep.ExitReason = exit
 	if err != nil {
 		ep.Error = err.Error()
@@ -250,7 +250,7 @@ func safeRun(ctx context.Context, fn track.Func, env *track.Env) (out track.Outc
 // run's ctx was cancelled is an interrupt, a stop after the episode's own
 // trackCtx ran out is a timeout, and an error or a missing reason is an
 // error.
-func exitReason(ctx, trackCtx context.Context, out track.Outcome) string {
+func exitReason(ctx, trackCtx context.Context, out track.Outcome) record.ExitReason {
 	failed := out.Err != nil || out.Exit == "" || out.Exit == record.ExitError
 	stopped := failed || out.Exit == record.ExitInterrupted
 	switch {

@@ -75,7 +75,7 @@ func TestEpisodeLostToADeadServer(t *testing.T) {
 func TestEpisodeErrorKinds(t *testing.T) {
 	cases := []struct {
 		err     error
-		kind    string
+		kind    record.ErrorKind
 		retries int
 	}{
 		{fmt.Errorf("calling: %w", &model.Error{Kind: model.ErrServer, Retries: 3}), record.ErrorServer, 3},

@@ -11,7 +11,7 @@ import (
 // errorKind names whose failure err is, as one of the record.Error* kinds:
 // a model call's by the table of server answers (model.Kind), else the
 // machine's (a Fault: lost), else bench's own (harness: it stands).
-func errorKind(err error) string {
+func errorKind(err error) record.ErrorKind {
 	if isFault(err) && model.Kind(err) == "" {
 		return record.ErrorFault
 	}

@@ -93,7 +93,7 @@ func (c *Conversation) RunTests(ctx context.Context) (testrun.Result, error) {
 // steps) with the exit reason and error. It records no event: the episode
 // (runner.Episode) records the end event once grading is done, also for
 // tracks that never got this far.
-func (c *Conversation) End(exit string, err error) Outcome {
+func (c *Conversation) End(exit record.ExitReason, err error) Outcome {
 	o := c.out
 	o.Exit, o.Err = exit, err
 	return o
@@ -209,7 +209,7 @@ func toResults(msgs []model.Message) []record.Message {
 
 // ExitFor names the exit reason of a track stopped by err: interrupted when
 // ctx was cancelled or the call was interrupted, error otherwise.
-func ExitFor(ctx context.Context, err error) string {
+func ExitFor(ctx context.Context, err error) record.ExitReason {
 	if ctx.Err() != nil || errors.Is(err, model.ErrInterrupted) || errors.Is(err, context.Canceled) {
 		return record.ExitInterrupted
 	}

@@ -30,7 +30,7 @@ func TestExitFor(t *testing.T) {
 	for _, tc := range []struct {
 		ctx  context.Context
 		err  error
-		want string
+		want record.ExitReason
 	}{
 		{live, errors.New("500"), record.ExitError},
 		{live, fmt.Errorf("call: %w", context.Canceled), record.ExitInterrupted},

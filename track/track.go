@@ -39,7 +39,7 @@ type Env struct {
 
 // Outcome is what a track reports when it stops.
 type Outcome struct {
-	Exit       string // one of the record.Exit* reasons
+	Exit       record.ExitReason // one of the record.Exit* reasons
 	Turns      int
 	ModelCalls int
 	ToolCalls  []string // tool names in the order they were called

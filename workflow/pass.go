@@ -113,7 +113,7 @@ func (f Fix) open(ctx context.Context, conv *track.Conversation) (Pass, error) {
 // exit is the exit reason of a workflow track that stopped on err in
 // the pass's stage: a failed file system is an error; a failed test run or
 // model call is an interrupt when ctx ended, else an error.
-func (p Pass) exit(ctx context.Context, err error) string {
+func (p Pass) exit(ctx context.Context, err error) record.ExitReason {
 	if p.Stage == StageRead || p.Stage == StageWrite {
 		return record.ExitError
 	}

@@ -31,7 +31,7 @@ func Workflow(ctx context.Context, env *track.Env) track.Outcome {
 }
 
 // end closes a workflow episode: one turn per model call.
-func end(conv *track.Conversation, exit string, err error) track.Outcome {
+func end(conv *track.Conversation, exit record.ExitReason, err error) track.Outcome {
 	out := conv.End(exit, err)
 	out.Turns = out.ModelCalls
 	return out

@@ -68,7 +68,7 @@ func TestFaultsLostAnswersAreRetriedThenLost(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
 		status   int
-		kind     string
+		kind     record.ErrorKind
 		attempts int
 	}{
 		{408, record.ErrorTimeout, 4},

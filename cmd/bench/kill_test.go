@@ -155,7 +155,7 @@ func TestRunFirstInterruptStopsCleanly(t *testing.T) {
 	if err != nil || len(data.Warnings) != 0 {
 		t.Fatalf("results after an interrupt: %v, warnings %q", err, data.Warnings)
 	}
-	exits := map[string]int{}
+	exits := map[record.ExitReason]int{}
 	for _, ep := range data.Episodes {
 		exits[ep.ExitReason]++
 	}

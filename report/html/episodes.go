@@ -105,7 +105,7 @@ func newEpisode(run string, e transcript.Entry, v record.Verdict, counts bool) *
 	ep.Outcome = outcomeText(r, v, counts)
 	ep.Tokens = r.PromptTokens + r.CompletionTokens
 	ep.Facts = []string{
-		"exit " + r.ExitReason,
+		"exit " + string(r.ExitReason),
 		words.Plural(r.Turns, "turn") + ", " + words.Plural(r.ModelCalls, "model call") + ", " + words.Plural(len(r.ToolCalls), "tool call"),
 		fmt.Sprintf("%d prompt + %d completion tokens (estimated %d + %d)", r.PromptTokens, r.CompletionTokens, r.EstPromptTokens, r.EstCompletionTokens),
 		"tools: " + report.CollapseLoops(r.ToolCalls),
@@ -123,7 +123,7 @@ func newEpisode(run string, e transcript.Entry, v record.Verdict, counts bool) *
 	if r.Error != "" {
 		kind := ""
 		if r.ErrorKind != "" {
-			kind = " (" + r.ErrorKind + ")"
+			kind = " (" + string(r.ErrorKind) + ")"
 		}
 		ep.Facts = append(ep.Facts, "error"+kind+": "+r.Error)
 	}

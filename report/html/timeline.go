@@ -53,7 +53,7 @@ type block struct {
 
 // ending is how an episode's trajectory ends.
 type ending struct {
-	Exit  string
+	Exit  record.ExitReason
 	Error string
 	Tests string // "7/7 passed" when the end event graded, else ""
 	Cut   bool   // no end event: the trajectory stops early

@@ -27,7 +27,7 @@ func WriteList(w io.Writer, title string, entries []Entry, format string) error 
 	for i, e := range entries {
 		status, tests, exit := "unfinished", "-", "unfinished"
 		if ep := e.Episode; ep != nil {
-			status, tests, exit = e.Verdict.Status.String(), fmt.Sprintf("%d/%d", ep.TestsPassed, ep.TestsTotal), ep.ExitReason
+			status, tests, exit = e.Verdict.Status.String(), fmt.Sprintf("%d/%d", ep.TestsPassed, ep.TestsTotal), string(ep.ExitReason)
 		}
 		traj := "yes"
 		if e.Trajectory == "" {

@@ -326,7 +326,7 @@ func (p *printer) testRun(ev record.Event) {
 func (p *printer) end(ev record.Event) {
 	p.ended = true
 	p.s.section("End")
-	l := "exit: " + ev.Exit
+	l := "exit: " + string(ev.Exit)
 	if ev.TestsTotal > 0 {
 		l += fmt.Sprintf(" · graded with the pristine tests: %d/%d passed", ev.TestsPassed, ev.TestsTotal)
 	}
