@@ -10,6 +10,7 @@ import (
 
 	"bench/model"
 	pf "bench/preflight"
+	"bench/tasks"
 )
 
 func doctorCommand() *cli.Command {
@@ -52,7 +53,7 @@ func doctorAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	all, err := loadTasks(c.String("tasks-dir"))
+	all, err := tasks.Catalogue(c.String("tasks-dir"))
 	if err != nil {
 		return err
 	}

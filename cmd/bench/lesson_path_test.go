@@ -122,7 +122,7 @@ func TestTasksMarksTheCourse(t *testing.T) {
 // mustLoadTasks is the tasks bench sees with no --tasks-dir.
 func mustLoadTasks(t *testing.T) []tasks.Task {
 	t.Helper()
-	all, err := loadTasks("")
+	all, err := tasks.Catalogue("")
 	if err != nil {
 		t.Fatal(err)
 	}

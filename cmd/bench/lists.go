@@ -13,10 +13,6 @@ import (
 	"bench/tasks"
 )
 
-// loadTasks returns the built-in tasks with those of the --tasks-dir dir
-// added (tasks.Catalogue).
-func loadTasks(dir string) ([]tasks.Task, error) { return tasks.Catalogue(dir) }
-
 // pickTasks is tasks.Pick; an unknown name is a usage error.
 func pickTasks(all []tasks.Task, names []string) ([]tasks.Task, error) {
 	picked, err := tasks.Pick(all, names)

@@ -96,7 +96,7 @@ func runPredict(c *cli.Context) error {
 // predictTasks is the tasks to predict: those named by --tasks, else those
 // bench run takes by default (tasks.PickForRun).
 func predictTasks(c *cli.Context) ([]tasks.Task, error) {
-	all, err := loadTasks(tasksDir(c))
+	all, err := tasks.Catalogue(tasksDir(c))
 	if err != nil {
 		return nil, err
 	}

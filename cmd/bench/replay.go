@@ -15,6 +15,7 @@ import (
 	"bench/record"
 	"bench/replay"
 	"bench/runner"
+	"bench/tasks"
 )
 
 // replayFlag is bench run's --replay.
@@ -82,7 +83,7 @@ func runReplay(c *cli.Context) error {
 	if err := checkFormat(c.String("format")); err != nil {
 		return err
 	}
-	all, err := loadTasks(c.String("tasks-dir"))
+	all, err := tasks.Catalogue(c.String("tasks-dir"))
 	if err != nil {
 		return err
 	}

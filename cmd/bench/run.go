@@ -25,6 +25,7 @@ import (
 	"bench/record"
 	"bench/runner"
 	"bench/sandbox"
+	"bench/tasks"
 	"bench/testrun"
 )
 
@@ -131,7 +132,7 @@ func specFrom(c *cli.Context) (runner.Spec, error) {
 	if err != nil {
 		return runner.Spec{}, err
 	}
-	all, err := loadTasks(c.String("tasks-dir"))
+	all, err := tasks.Catalogue(c.String("tasks-dir"))
 	if err != nil {
 		return runner.Spec{}, err
 	}
@@ -172,7 +173,7 @@ func resumeSession(c *cli.Context, dir string) (*runner.Session, error) {
 	if c.Duration("timeout") <= 0 {
 		return nil, usagef("--timeout must be positive, got %s", c.Duration("timeout"))
 	}
-	all, err := loadTasks(c.String("tasks-dir"))
+	all, err := tasks.Catalogue(c.String("tasks-dir"))
 	if err != nil {
 		return nil, err
 	}

@@ -20,7 +20,7 @@ func taskNames(ts []tasks.Task) string {
 // doctor, predict) without --tasks takes the four course tasks, as the
 // README's main job says; --tasks all takes every task.
 func TestRunTasksDefaultToTheCourse(t *testing.T) {
-	all, err := loadTasks("")
+	all, err := tasks.Catalogue("")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +38,7 @@ func TestRunTasksDefaultToTheCourse(t *testing.T) {
 		}
 	}
 	dir := copyTasks(t)
-	own, err := loadTasks(dir)
+	own, err := tasks.Catalogue(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -71,7 +71,7 @@ func listTasks(c *cli.Context) error {
 	if c.Bool("json") {
 		format = table.JSON
 	}
-	all, err := loadTasks(tasksDir(c))
+	all, err := tasks.Catalogue(tasksDir(c))
 	if err != nil {
 		return err
 	}
@@ -83,7 +83,7 @@ func verifyTasks(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	all, err := loadTasks(tasksDir(c))
+	all, err := tasks.Catalogue(tasksDir(c))
 	if err != nil {
 		return err
 	}
