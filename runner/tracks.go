@@ -53,12 +53,6 @@ func trackHas(name string, has func(track.Track) bool) bool {
 	return ok && has(t)
 }
 
-// UsesPosture reports whether a track gives the model the coding guidance
-// and snapshot that --posture decides; the others always run general.
-func UsesPosture(name string) bool {
-	return trackHas(name, func(t track.Track) bool { return t.UsesPosture })
-}
-
 // NeedsModel reports whether a track calls the model.
 func NeedsModel(name string) bool {
 	return trackHas(name, func(t track.Track) bool { return t.NeedsModel })

@@ -41,15 +41,6 @@ var known = []Facts{
 // its colours stay distinct under the common kinds of colour-blindness.
 var Palette = []string{"#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442"}
 
-// All returns the facts of the known tracks, in table order.
-func All() []Facts {
-	out := slices.Clone(known)
-	for i := range out {
-		out[i].ComparedTo = slices.Clone(out[i].ComparedTo)
-	}
-	return out
-}
-
 // Lookup returns the facts of the track called name.
 func Lookup(name string) (Facts, bool) {
 	i := slices.IndexFunc(known, func(f Facts) bool { return f.Name == name })

@@ -62,17 +62,6 @@ func (w *Root) ReadFile(rel string) ([]byte, error) {
 	return b, nil
 }
 
-// IsDir reports whether rel names a directory of the workspace (following
-// links that stay inside).
-func (w *Root) IsDir(rel string) bool {
-	clean, err := Clean(rel)
-	if err != nil {
-		return false
-	}
-	info, err := w.root.Stat(clean)
-	return err == nil && info.IsDir()
-}
-
 // regular refuses anything but a regular file, naming what it is.
 func regular(rel string, info fs.FileInfo) error {
 	m := info.Mode()
