@@ -17,38 +17,37 @@ type ExitReason string
 // The exit reasons.
 const (
 	ExitDone        ExitReason = "done"
-	ExitMaxTurns               = "max_turns"
-	ExitTokenBudget            = "token_budget"
-	ExitInterrupted            = "interrupted"
-	ExitError                  = "error"
-	ExitTimeout                = "timeout" // the episode's wall-clock limit (--episode-timeout) ran out
+	ExitMaxTurns    ExitReason = "max_turns"
+	ExitTokenBudget ExitReason = "token_budget"
+	ExitInterrupted ExitReason = "interrupted"
+	ExitError       ExitReason = "error"
+	ExitTimeout     ExitReason = "timeout" // the episode's wall-clock limit (--episode-timeout) ran out
 	// ExitDiverged (replay.go) ends a replayed episode that could not follow its recording.
 )
 
-// Error kinds recorded on an episode whose exit reason is "error", by whose
-// failure it was (model.Answers and docs/RESULTS.md tell which server answer
-// gives which). The first six are the infrastructure's: such an episode is
-// lost: it says nothing about the model, is left out of every rate, and is
-// redone by --resume. The others stand.
 // ErrorKind is whose failure an episode that ended in ExitError was
 // (a contract, as ExitReason). A type of its own, so that the exit reason
 // "timeout" (the episode's limit) and the error kind "timeout" (a model
 // call's) cannot be mistaken for each other.
 type ErrorKind string
 
-// The error kinds.
+// The error kinds, by whose failure it was (model.Answers and
+// docs/RESULTS.md tell which server answer gives which). The first six are
+// the infrastructure's: such an episode is lost: it says nothing about the
+// model, is left out of every rate, and is redone by --resume. The others
+// stand.
 const (
 	ErrorUnreachable ErrorKind = "unreachable" // the server refused or dropped the connection
-	ErrorTimeout               = "timeout"     // a model call ran past --timeout (or the server answered 408)
-	ErrorServer                = "server"      // the server answered 5xx or 429
-	ErrorBadReply              = "bad_reply"   // the server's reply could not be read
-	ErrorRefused               = "refused"     // the server refused the request for a reason of the setup (401, 403, model not found, a bad option): the run stops
-	ErrorFault                 = "fault"       // the machine failed bench: no space, no memory, a workspace that could not be made or cleaned, a result that could not be written
+	ErrorTimeout     ErrorKind = "timeout"     // a model call ran past --timeout (or the server answered 408)
+	ErrorServer      ErrorKind = "server"      // the server answered 5xx or 429
+	ErrorBadReply    ErrorKind = "bad_reply"   // the server's reply could not be read
+	ErrorRefused     ErrorKind = "refused"     // the server refused the request for a reason of the setup (401, 403, model not found, a bad option): the run stops
+	ErrorFault       ErrorKind = "fault"       // the machine failed bench: no space, no memory, a workspace that could not be made or cleaned, a result that could not be written
 
-	ErrorReplyTooLarge   = "reply_too_large"   // the model's reply ran past the size cap (--max-reply-bytes): the model's failure
-	ErrorRequestTooLarge = "request_too_large" // the conversation outgrew what the server accepts (413, or a context-length refusal): a limit the episode ran into
-	ErrorModel           = "model"             // written before refusals were told apart: the server refused the request
-	ErrorHarness         = "harness"           // bench failed after the track acted, not for the machine's resources (a track that panicked, grading that could not run): stands, since a model can provoke it
+	ErrorReplyTooLarge   ErrorKind = "reply_too_large"   // the model's reply ran past the size cap (--max-reply-bytes): the model's failure
+	ErrorRequestTooLarge ErrorKind = "request_too_large" // the conversation outgrew what the server accepts (413, or a context-length refusal): a limit the episode ran into
+	ErrorModel           ErrorKind = "model"             // written before refusals were told apart: the server refused the request
+	ErrorHarness         ErrorKind = "harness"           // bench failed after the track acted, not for the machine's resources (a track that panicked, grading that could not run): stands, since a model can provoke it
 )
 
 // InfraError reports whether an error kind is the infrastructure's rather
