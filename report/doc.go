@@ -8,17 +8,20 @@
 // folders (record.Folder.Scan) into one Aggregate, a small record per
 // episode with the verdict record gives it (passed, failed, lost,
 // interrupted, inconsistent), each episode counted once per run identity.
-// group.go sorts the records into cells (one per task, track and model)
+// group.go sorts the records into cells (one per task, track, model and
+// variant)
 // and prepares what the tables read of each; order.go orders tracks and
 // exit reasons. build.go computes a Report (report.go) from the cells:
 // tracks.go the per-track headline, pairs.go the McNemar tests and token
 // ratios of the tracks compared, pooled.go the agent's answer pooled over
 // tasks, design.go the rows per task design, twins.go the twins of a seed,
 // causes.go the causes of failures and the hybrid's delegation;
+// variant.go, variantcompare.go and varianttables.go compare the values of
+// a run's dimensions (--posture off,on) paired, per task and pooled;
 // checknotes.go, config.go and footnotes.go say, as numbered footnotes,
 // what was not counted or not taken at its word and where merged runs
 // differ. stats.go and tests.go hold the statistics (gonum's stat and
-// distuv), round.go rounds every figure. tables.go, text.go, csv.go,
+// distuv; the paired and unpaired tests are package paired's), round.go rounds every figure. tables.go, text.go, csv.go,
 // json.go, pooledwrite.go and plot.go render a Report, loops.go collapses a
 // tool sequence's loops. compare.go, comparepaired.go, comparegate.go and
 // comparewrite.go compare two aggregates with package paired, decide the
@@ -35,6 +38,6 @@
 // rate with Wilson whiskers above, median tokens below).
 //
 // Below it, package html is the self-contained page, paired the paired
-// comparison across runs and its gate, predict the prediction files and
+// comparison across runs and its gate, output what the commands write, predict the prediction files and
 // their scores, and transcript one episode as a readable transcript.
 package report
