@@ -49,7 +49,7 @@ func runCommand() *cli.Command {
 			&cli.StringFlag{Name: "tasks", Aliases: []string{"task"}, Usage: "comma-separated task names, or all (default: the four course tasks)"},
 			tasksDirFlag(),
 			&cli.StringFlag{Name: "tracks", Aliases: []string{"track"}, Value: "workflow,agent", Usage: "comma-separated tracks: " + strings.Join(runner.TrackWords(), ", ")},
-			&cli.StringFlag{Name: "seeds", Aliases: []string{"seed"}, Value: "1", Usage: "comma-separated seeds; a repeated seed is a twin run"},
+			&cli.StringFlag{Name: "seeds", Aliases: []string{"seed"}, Value: "1", Usage: "comma-separated seeds and ranges (1..8); a repeated seed is a twin run"},
 		}, settingFlags(), []cli.Flag{
 			&cli.StringFlag{Name: "shard", Usage: "run part i of n of the plan (i/n, e.g. 2/3): the same split on every machine; merge the parts with bench report A B C"},
 			&cli.StringFlag{Name: "run-uid", Usage: "the run's identity in run.json (default: a new random one); give every shard of one sweep the same to report them as one run"},
@@ -339,28 +339,53 @@ func parseTracks(s string) []string {
 	return out
 }
 
-// parseSeeds parses a comma-separated list of whole numbers; repeats are kept (twin runs).
+// maxSeedRange is the most seeds one range a..b of --seeds may stand for.
+const maxSeedRange = 100000
+
+// parseSeeds parses a comma-separated list of whole numbers and ranges
+// a..b (every seed from a to b); repeats are kept (twin runs).
 func parseSeeds(s string) ([]int, error) {
 	if len(splitList(s)) == 0 {
-		return nil, usagef("--seeds is empty: give a comma-separated list of whole numbers such as 1,2,3")
+		return nil, usagef("--seeds is empty: give a comma-separated list of whole numbers such as 1,2,3 or a range such as 1..8")
 	}
-	parts := strings.Split(s, ",")
-	seeds := make([]int, 0, len(parts))
-	for _, p := range parts {
+	var seeds []int
+	for _, p := range strings.Split(s, ",") {
 		p = strings.TrimSpace(p)
 		if p == "" {
 			return nil, usagef("bad --seeds %q: an empty seed between commas; give a comma-separated list such as 1,2,3", s)
 		}
-		n, err := strconv.Atoi(p)
+		lo, hi, isRange := strings.Cut(p, "..")
+		if !isRange {
+			hi = lo
+		}
+		a, err := parseSeed(s, lo)
 		if err != nil {
-			return nil, usagef("bad --seeds %q: %q is not a whole number; give a comma-separated list such as 1,2,3", s, p)
+			return nil, err
 		}
-		if n < 0 {
-			return nil, usagef("bad --seeds %q: %d is negative; seeds are 0 or more (servers take -1 as \"pick a random seed\", which no run can repeat)", s, n)
+		b, err := parseSeed(s, hi)
+		if err != nil {
+			return nil, err
 		}
-		seeds = append(seeds, n)
+		if b < a || b-a >= maxSeedRange {
+			return nil, usagef("bad --seeds %q: the range %s must run upwards over at most %d seeds, such as 1..8", s, p, maxSeedRange)
+		}
+		for n := a; n <= b; n++ {
+			seeds = append(seeds, n)
+		}
 	}
 	return seeds, nil
+}
+
+// parseSeed parses one seed p of the --seeds value s.
+func parseSeed(s, p string) (int, error) {
+	n, err := strconv.Atoi(strings.TrimSpace(p))
+	if err != nil {
+		return 0, usagef("bad --seeds %q: %q is not a whole number; give a comma-separated list such as 1,2,3 or a range such as 1..8", s, p)
+	}
+	if n < 0 {
+		return 0, usagef("bad --seeds %q: %d is negative; seeds are 0 or more (servers take -1 as \"pick a random seed\", which no run can repeat)", s, n)
+	}
+	return n, nil
 }
 
 // splitList splits a comma-separated flag value, dropping blanks.
