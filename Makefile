@@ -21,6 +21,11 @@ OLLAMA_DIR := $(or $(BENCH_OLLAMA_DIR),$(shell d="$$PWD"; while p=$$(dirname "$$
 # skipped (go test prints only "ok" for a package whose tests all skipped).
 ollama_note = if [ ! -f '$(OLLAMA_DIR)/start' ]; then echo '*** $@: no real Ollama server (../shared/ollama beside the clone, or BENCH_OLLAMA_DIR): the real-server suite bench/integration SKIPPED every test; its "ok" is not a pass. CI sets BENCH_OLLAMA_REQUIRED=1, which makes it fail. ***' >&2; fi
 
+# TESTFLAGS and PKGS narrow or extend make test (CI runs it as
+# make test TESTFLAGS='-race -v' PKGS='<the concurrent packages>').
+TESTFLAGS ?=
+PKGS ?= ./...
+
 # test is the README's test command: every package in short mode, a fast
 # tier. Short mode leaves out the long tests (every task of the suite
 # through both tracks, the 1,000-episode browser page, the kill tests, the
@@ -31,8 +36,8 @@ ollama_note = if [ ! -f '$(OLLAMA_DIR)/start' ]; then echo '*** $@: no real Olla
 # test would run part of it again). BENCH_OLLAMA_DIR is passed on so that
 # Go's test cache keys on whether the server is there.
 test: lint
-	@echo 'BENCH_OLLAMA_DIR=$(OLLAMA_DIR) $(GO) test -short -vet=off ./...'
-	@status=0; BENCH_OLLAMA_DIR='$(OLLAMA_DIR)' $(GO) test -short -vet=off ./... || status=$$?; $(ollama_note); exit $$status
+	@echo 'BENCH_OLLAMA_DIR=$(OLLAMA_DIR) $(GO) test -short -vet=off $(TESTFLAGS) $(PKGS)'
+	@status=0; BENCH_OLLAMA_DIR='$(OLLAMA_DIR)' $(GO) test -short -vet=off $(TESTFLAGS) $(PKGS) || status=$$?; $(ollama_note); exit $$status
 
 test-full: lint
 	@echo 'BENCH_OLLAMA_DIR=$(OLLAMA_DIR) $(GO) test -vet=off ./...'
