@@ -17,7 +17,7 @@ func showCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "show",
 		Usage:     "show one episode's trajectory as a readable transcript, or where two twin episodes diverge",
-		ArgsUsage: "RUN_DIR [--task T] [--track K] [--model M] [--seed S] [--repeat R] [--format text|markdown|json] [--full] | --diff RUN_DIR --task T --track K --seed S [--repeat A,B]",
+		ArgsUsage: "RUN_DIR [--task T] [--track K] [--model M] [--variant V] [--seed S] [--repeat R] [--format text|markdown|json] [--full] | --diff RUN_DIR --task T --track K --seed S [--repeat A,B]",
 		Description: "Renders trajectories/<task>/<track>[/<model>]/seed-<s>[-r<k>].jsonl of a run folder: the outcome, the system prompt\n" +
 			"(once), then per turn the model's replies, tool calls, tool results, test runs, writes and rejects, and the\n" +
 			"exit reason. Long texts are cut to their first lines unless --full. When the flags do not pick exactly one\n" +
@@ -32,6 +32,7 @@ func showCommand() *cli.Command {
 			&cli.StringFlag{Name: "task", Aliases: []string{"tasks"}, Usage: "the episode's task"},
 			&cli.StringFlag{Name: "track", Aliases: []string{"tracks"}, Usage: "the episode's track (" + strings.Join(runner.TrackWords(), ", ") + ")"},
 			&cli.StringFlag{Name: "model", Aliases: []string{"models"}, Usage: "the episode's model, in a run of several models"},
+			&cli.StringFlag{Name: "variant", Usage: "the episode's values of the run's dimensions, in a run of a setting given several values: posture=on, or max-turns=5,posture=on"},
 			&cli.StringFlag{Name: "seed", Aliases: []string{"seeds"}, Usage: "the episode's seed"},
 			&cli.StringFlag{Name: "repeat", Usage: "the twin: 0 for the first use of the seed, k for its k-th repeat; with --diff, two of them: A,B"},
 			formatFlag("text", "markdown", "json"),
@@ -60,7 +61,8 @@ func showAction(c *cli.Context) error {
 	if err != nil {
 		return output.WithRunsInside(args[0], err)
 	}
-	req := transcript.Request{Filter: transcript.Filter{Task: c.String("task"), Track: c.String("track"), Model: c.String("model")},
+	req := transcript.Request{Filter: transcript.Filter{Task: c.String("task"), Track: c.String("track"), Model: c.String("model"),
+		Variant: strings.ReplaceAll(strings.TrimSpace(c.String("variant")), ",", " ")},
 		Format: format, Full: c.Bool("full"), Explain: explain}
 	if req.Filter.Seed, err = showIntFlag(c, "seed"); err != nil {
 		return err

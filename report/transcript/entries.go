@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 
 	"bench/record"
 )
@@ -19,7 +20,10 @@ import (
 type Entry struct {
 	Task, Track string
 	// Model is the episode's model in a run of several models, else "".
-	Model        string
+	Model string
+	// Variant is the episode's values of the run's dimensions
+	// (record.Episode.Variant), "" in a run without dimensions.
+	Variant      string
 	Seed, Repeat int
 	// Episode is the episode's line in episodes.jsonl; nil when the episode
 	// never finished (only its trajectory is on disk).
@@ -32,9 +36,12 @@ type Entry struct {
 	Trajectory string
 }
 
-// Name is the episode's key: task/track[/model]/seed-<s>[-r<k>].
-func (e Entry) Name() string {
-	return record.Episode{Task: e.Task, Track: e.Track, Model: e.Model, Seed: e.Seed, Repeat: e.Repeat}.Key()
+// Name is the episode's key: task/track[/model][/variant]/seed-<s>[-r<k>].
+func (e Entry) Name() string { return e.episode().Key() }
+
+// episode is the entry's identity as an episode.
+func (e Entry) episode() record.Episode {
+	return record.Episode{Task: e.Task, Track: e.Track, Model: e.Model, Variant: e.Variant, Seed: e.Seed, Repeat: e.Repeat}
 }
 
 // trajectoryFile matches a trajectory's file name: seed-<s>[-r<k>].jsonl.
@@ -59,7 +66,7 @@ func Entries(data record.Data) ([]Entry, error) {
 	verdicts := data.Verdicts()
 	for i := range data.Episodes {
 		ep := &data.Episodes[i]
-		e := Entry{Task: ep.Task, Track: ep.Track, Seed: ep.Seed, Repeat: ep.Repeat}
+		e := Entry{Task: ep.Task, Track: ep.Track, Variant: ep.Variant, Seed: ep.Seed, Repeat: ep.Repeat}
 		if several {
 			e.Model = ep.Model
 		}
@@ -79,7 +86,7 @@ func Entries(data record.Data) ([]Entry, error) {
 	}
 	slices.SortFunc(entries, func(a, b Entry) int {
 		return cmp.Or(cmp.Compare(a.Task, b.Task), cmp.Compare(a.Track, b.Track), cmp.Compare(a.Model, b.Model),
-			cmp.Compare(a.Seed, b.Seed), cmp.Compare(a.Repeat, b.Repeat))
+			cmp.Compare(a.Variant, b.Variant), cmp.Compare(a.Seed, b.Seed), cmp.Compare(a.Repeat, b.Repeat))
 	})
 	return entries, nil
 }
@@ -91,24 +98,30 @@ type found struct {
 }
 
 // trajectoryFiles finds the trajectories under the run folder dir:
-// trajectories/<task>/<track>/seed-<s>[-r<k>].jsonl, or with a folder per
-// model between track and file when run has several models.
+// trajectories/<task>/<track>/seed-<s>[-r<k>].jsonl, with a folder per
+// model between track and file when run has several models, then one per
+// variant when it has dimensions (record.TrajectoryRel).
 func trajectoryFiles(dir string, run record.Run) ([]found, error) {
-	pattern := []string{dir, record.TrajectoriesDir, "*", "*", "seed-*.jsonl"}
+	pattern := []string{dir, record.TrajectoriesDir, "*", "*"}
 	models := map[string]string{} // folder → model name
 	if run.SeveralModels() {
-		pattern = []string{dir, record.TrajectoriesDir, "*", "*", "*", "seed-*.jsonl"}
+		pattern = append(pattern, "*")
 		for _, m := range run.Models {
 			models[record.ModelDir(m.Name)] = m.Name
 		}
 	}
+	variants := len(run.Dimensions) > 0
+	if variants {
+		pattern = append(pattern, "*")
+	}
+	pattern = append(pattern, "seed-*.jsonl")
 	matches, err := filepath.Glob(filepath.Join(pattern...))
 	if err != nil {
 		return nil, err
 	}
 	var out []found
 	for _, m := range matches {
-		e, ok := parseTrajectoryPath(m, models)
+		e, ok := parseTrajectoryPath(m, models, variants)
 		if !ok {
 			continue
 		}
@@ -123,8 +136,9 @@ func trajectoryFiles(dir string, run record.Run) ([]found, error) {
 
 // parseTrajectoryPath reads task, track, model (when models is not empty:
 // the folder's model, or the folder name for one the run does not list),
-// seed and repeat from a trajectory's path.
-func parseTrajectoryPath(path string, models map[string]string) (Entry, bool) {
+// variant (when variants: the folder's, record.VariantDir read back), seed
+// and repeat from a trajectory's path.
+func parseTrajectoryPath(path string, models map[string]string, variants bool) (Entry, bool) {
 	sub := trajectoryFile.FindStringSubmatch(filepath.Base(path))
 	if sub == nil {
 		return Entry{}, false
@@ -141,6 +155,10 @@ func parseTrajectoryPath(path string, models map[string]string) (Entry, bool) {
 	}
 	e := Entry{Seed: seed, Repeat: repeat}
 	dir := filepath.Dir(path)
+	if variants {
+		e.Variant = strings.ReplaceAll(filepath.Base(dir), ",", " ")
+		dir = filepath.Dir(dir)
+	}
 	if len(models) > 0 {
 		folder := filepath.Base(dir)
 		e.Model = cmp.Or(models[folder], folder)
@@ -153,13 +171,14 @@ func parseTrajectoryPath(path string, models map[string]string) (Entry, bool) {
 // Filter selects episodes; an empty Task or Track, or a nil Seed or Repeat,
 // matches any.
 type Filter struct {
-	Task, Track, Model string
-	Seed, Repeat       *int
+	Task, Track, Model, Variant string
+	Seed, Repeat                *int
 }
 
 // Match reports whether e passes the filter.
 func (f Filter) Match(e Entry) bool {
 	return (f.Task == "" || f.Task == e.Task) && (f.Track == "" || f.Track == e.Track) && (f.Model == "" || f.Model == e.Model) &&
+		(f.Variant == "" || f.Variant == e.Variant) &&
 		(f.Seed == nil || *f.Seed == e.Seed) && (f.Repeat == nil || *f.Repeat == e.Repeat)
 }
 
@@ -183,6 +202,9 @@ func (e Entry) Path(dir string) string {
 	parts := []string{dir, record.TrajectoriesDir, e.Task, e.Track}
 	if e.Model != "" {
 		parts = append(parts, record.ModelDir(e.Model))
+	}
+	if e.Variant != "" {
+		parts = append(parts, record.VariantDir(e.Variant))
 	}
 	return filepath.Join(append(parts, record.TrajectoryName(e.Seed, e.Repeat)+".jsonl")...)
 }

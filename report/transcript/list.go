@@ -23,6 +23,7 @@ func WriteList(w io.Writer, title string, entries []Entry, format string) error 
 		bw.WriteString("\n")
 	}
 	withModel := slices.ContainsFunc(entries, func(e Entry) bool { return e.Model != "" })
+	withVariant := slices.ContainsFunc(entries, func(e Entry) bool { return e.Variant != "" })
 	rows := make([][]string, len(entries))
 	for i, e := range entries {
 		status, tests, exit := "unfinished", "-", "unfinished"
@@ -34,6 +35,9 @@ func WriteList(w io.Writer, title string, entries []Entry, format string) error 
 			traj = "missing"
 		}
 		rows[i] = []string{e.Task, e.Track, strconv.Itoa(e.Seed), strconv.Itoa(e.Repeat), status, tests, exit, traj}
+		if withVariant {
+			rows[i] = slices.Insert(rows[i], 2, e.Variant)
+		}
 		if withModel {
 			rows[i] = slices.Insert(rows[i], 2, e.Model)
 		}
@@ -42,6 +46,9 @@ func WriteList(w io.Writer, title string, entries []Entry, format string) error 
 		return err
 	}
 	header := []string{"task", "track", "seed", "repeat", "status", "tests", "exit", "trajectory"}
+	if withVariant {
+		header = slices.Insert(header, 2, "variant")
+	}
 	if withModel {
 		header = slices.Insert(header, 2, "model")
 	}

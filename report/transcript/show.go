@@ -76,7 +76,7 @@ func Show(w, warn io.Writer, data record.Data, req Request) error {
 func Sort(entries []Entry) {
 	slices.SortStableFunc(entries, func(a, b Entry) int {
 		return cmp.Or(cmp.Compare(a.Task, b.Task), trackfacts.Compare(a.Track, b.Track),
-			strings.Compare(a.Model, b.Model), cmp.Compare(a.Seed, b.Seed), cmp.Compare(a.Repeat, b.Repeat))
+			strings.Compare(a.Model, b.Model), strings.Compare(a.Variant, b.Variant), cmp.Compare(a.Seed, b.Seed), cmp.Compare(a.Repeat, b.Repeat))
 	})
 }
 
@@ -181,11 +181,15 @@ func listToPick(w io.Writer, dir string, all, picked []Entry, format, cmd string
 	}
 	if len(list) > 0 {
 		e := list[len(list)-1]
-		flags, model := "--task, --track, --seed and --repeat", ""
+		flags, extra := []string{"--task", "--track"}, ""
 		if e.Model != "" {
-			flags, model = "--task, --track, --model, --seed and --repeat", " --model "+e.Model
+			flags, extra = append(flags, "--model"), " --model "+e.Model
 		}
-		fmt.Fprintln(w, inert.Text(fmt.Sprintf("\nPick one with %s, for example:\n  %s --task %s --track %s%s --seed %d --repeat %d", flags, cmd, e.Task, e.Track, model, e.Seed, e.Repeat)))
+		if e.Variant != "" {
+			flags, extra = append(flags, "--variant"), extra+" --variant "+strings.ReplaceAll(e.Variant, " ", ",")
+		}
+		flags = append(flags, "--seed and --repeat")
+		fmt.Fprintln(w, inert.Text(fmt.Sprintf("\nPick one with %s, for example:\n  %s --task %s --track %s%s --seed %d --repeat %d", strings.Join(flags, ", "), cmd, e.Task, e.Track, extra, e.Seed, e.Repeat)))
 	}
 	if len(picked) == 0 {
 		return fmt.Errorf("no episode in %s matches the flags; its episodes are listed on stdout", dir)

@@ -11,7 +11,8 @@ import (
 type entryJSON struct {
 	Task       string          `json:"task"`
 	Track      string          `json:"track"`
-	Model      string          `json:"model,omitempty"` // in a run of several models
+	Model      string          `json:"model,omitempty"`   // in a run of several models
+	Variant    string          `json:"variant,omitempty"` // in a run with dimensions
 	Seed       int             `json:"seed"`
 	Repeat     int             `json:"repeat"`
 	Trajectory string          `json:"trajectory,omitempty"` // relative to the run folder; absent when missing
@@ -24,7 +25,7 @@ func toEntryJSON(e Entry) entryJSON {
 	if e.Episode != nil {
 		status = e.Verdict.Status.String()
 	}
-	return entryJSON{Task: e.Task, Track: e.Track, Model: e.Model, Seed: e.Seed, Repeat: e.Repeat, Trajectory: e.Trajectory, Status: status, Episode: e.Episode}
+	return entryJSON{Task: e.Task, Track: e.Track, Model: e.Model, Variant: e.Variant, Seed: e.Seed, Repeat: e.Repeat, Trajectory: e.Trajectory, Status: status, Episode: e.Episode}
 }
 
 // writeListJSON writes the episodes the flags matched (all of them when
