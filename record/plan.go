@@ -3,9 +3,9 @@ package record
 import "slices"
 
 // Plan is which episodes a run was to hold, as its run.json says: every
-// task × model × track × seed, the k-th use of a seed its repeat k, cut to
-// the run's shard. It is arithmetic, not a list: a plan of a million
-// episodes takes a few maps of its tasks, models and seeds. It agrees with
+// task × model × variant × track × seed, the k-th use of a seed its repeat k,
+// cut to the run's shard. It is arithmetic, not a list: a plan of a million
+// episodes takes a few maps of its tasks, models, variants and seeds. It agrees with
 // the runner's plan and shards (a test compares them), so that a report
 // can say what an interrupted run still lacks.
 type Plan struct {
