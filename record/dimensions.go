@@ -47,6 +47,10 @@ func Variants(dims []Dimension) []string {
 // by commas ("max-turns=5,posture=on").
 func VariantDir(variant string) string { return strings.ReplaceAll(variant, " ", ",") }
 
+// VariantOfDir is the variant whose folder is dir (VariantDir read back):
+// "max-turns=5,posture=on" is "max-turns=5 posture=on".
+func VariantOfDir(dir string) string { return strings.ReplaceAll(dir, ",", " ") }
+
 // WithVariant is s with the values of variant ("max-turns=5 posture=on")
 // set; "" is s.
 func (s RunSettings) WithVariant(variant string) (RunSettings, error) {

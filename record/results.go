@@ -252,14 +252,23 @@ func ModelDir(name string) string {
 // model's folder only when the run has several models, the variant's
 // (VariantDir) only when it has dimensions.
 func TrajectoryRel(run Run, ep Episode) string {
-	parts := []string{TrajectoriesDir, ep.Task, ep.Track}
-	if run.SeveralModels() {
-		parts = append(parts, ModelDir(ep.Model))
+	folder := TrajectoryFolder(ep.Task, ep.Track, ep.Model, ep.Variant, run.SeveralModels())
+	return filepath.Join(folder, TrajectoryName(ep.Seed, ep.Repeat)+".jsonl")
+}
+
+// TrajectoryFolder is the folder, inside a run folder, of the trajectories
+// of a task, track, model and variant: trajectories/<task>/<track>, then
+// the model's folder when severalModels, then the variant's when it is not
+// "".
+func TrajectoryFolder(task, track, model, variant string, severalModels bool) string {
+	parts := []string{TrajectoriesDir, task, track}
+	if severalModels {
+		parts = append(parts, ModelDir(model))
 	}
-	if ep.Variant != "" {
-		parts = append(parts, VariantDir(ep.Variant))
+	if variant != "" {
+		parts = append(parts, VariantDir(variant))
 	}
-	return filepath.Join(append(parts, TrajectoryName(ep.Seed, ep.Repeat)+".jsonl")...)
+	return filepath.Join(parts...)
 }
 
 // TrajectoryName is the file stem of an episode's trajectory: seed-<s>[-r<k>].

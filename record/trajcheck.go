@@ -82,14 +82,8 @@ func (c *trajectoryCheck) folder(task, track, model, variant []byte) *listing {
 	c.key = nameKey(c.key[:0], task, track, model, variant)
 	f, ok := c.folders[string(c.key)]
 	if !ok {
-		parts := []string{c.dir, TrajectoriesDir, string(task), string(track)}
-		if c.run.SeveralModels() {
-			parts = append(parts, ModelDir(string(model)))
-		}
-		if len(variant) > 0 {
-			parts = append(parts, VariantDir(string(variant)))
-		}
-		f = &listing{path: filepath.Join(parts...)}
+		rel := TrajectoryFolder(string(task), string(track), string(model), string(variant), c.run.SeveralModels())
+		f = &listing{path: filepath.Join(c.dir, rel)}
 		c.folders[string(c.key)] = f
 	}
 	return f

@@ -62,7 +62,7 @@ func showAction(c *cli.Context) error {
 		return output.WithRunsInside(args[0], err)
 	}
 	req := transcript.Request{Filter: transcript.Filter{Task: c.String("task"), Track: c.String("track"), Model: c.String("model"),
-		Variant: strings.ReplaceAll(strings.TrimSpace(c.String("variant")), ",", " ")},
+		Variant: record.VariantOfDir(strings.TrimSpace(c.String("variant")))},
 		Format: format, Full: c.Bool("full"), Explain: explain}
 	if req.Filter.Seed, err = showIntFlag(c, "seed"); err != nil {
 		return err

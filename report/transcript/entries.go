@@ -10,7 +10,6 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
-	"strings"
 
 	"bench/record"
 )
@@ -156,7 +155,7 @@ func parseTrajectoryPath(path string, models map[string]string, variants bool) (
 	e := Entry{Seed: seed, Repeat: repeat}
 	dir := filepath.Dir(path)
 	if variants {
-		e.Variant = strings.ReplaceAll(filepath.Base(dir), ",", " ")
+		e.Variant = record.VariantOfDir(filepath.Base(dir))
 		dir = filepath.Dir(dir)
 	}
 	if len(models) > 0 {
@@ -199,14 +198,8 @@ func (e Entry) Path(dir string) string {
 	if e.Trajectory != "" {
 		return filepath.Join(dir, e.Trajectory)
 	}
-	parts := []string{dir, record.TrajectoriesDir, e.Task, e.Track}
-	if e.Model != "" {
-		parts = append(parts, record.ModelDir(e.Model))
-	}
-	if e.Variant != "" {
-		parts = append(parts, record.VariantDir(e.Variant))
-	}
-	return filepath.Join(append(parts, record.TrajectoryName(e.Seed, e.Repeat)+".jsonl")...)
+	folder := record.TrajectoryFolder(e.Task, e.Track, e.Model, e.Variant, e.Model != "")
+	return filepath.Join(dir, folder, record.TrajectoryName(e.Seed, e.Repeat)+".jsonl")
 }
 
 // missing says whether a path does not exist.

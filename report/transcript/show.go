@@ -186,7 +186,7 @@ func listToPick(w io.Writer, dir string, all, picked []Entry, format, cmd string
 			flags, extra = append(flags, "--model"), " --model "+e.Model
 		}
 		if e.Variant != "" {
-			flags, extra = append(flags, "--variant"), extra+" --variant "+strings.ReplaceAll(e.Variant, " ", ",")
+			flags, extra = append(flags, "--variant"), extra+" --variant "+record.VariantDir(e.Variant)
 		}
 		flags = append(flags, "--seed and --repeat")
 		fmt.Fprintln(w, inert.Text(fmt.Sprintf("\nPick one with %s, for example:\n  %s --task %s --track %s%s --seed %d --repeat %d", strings.Join(flags, ", "), cmd, e.Task, e.Track, extra, e.Seed, e.Repeat)))

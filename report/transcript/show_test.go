@@ -20,18 +20,25 @@ func showRun(t *testing.T) record.Data {
 	var eps []record.Episode
 	for _, task := range []string{"slugify", "leap_year"} {
 		for _, track := range []string{trackfacts.Agent, trackfacts.Workflow} {
-			p := filepath.Join(dir, "trajectories", task, track, "seed-1.jsonl")
-			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			line, _ := json.Marshal(record.Event{Kind: record.EventEnd, Exit: record.ExitDone, Path: map[bool]string{true: "/tmp/kept-ws"}[task == "slugify" && track == trackfacts.Agent]})
-			if err := os.WriteFile(p, append(line, '\n'), 0o644); err != nil {
-				t.Fatal(err)
-			}
+			writeEnd(t, filepath.Join(dir, "trajectories", task, track, "seed-1.jsonl"),
+				record.Event{Kind: record.EventEnd, Exit: record.ExitDone, Path: map[bool]string{true: "/tmp/kept-ws"}[task == "slugify" && track == trackfacts.Agent]})
 			eps = append(eps, record.Episode{Task: task, Track: track, Seed: 1, ExitReason: record.ExitDone})
 		}
 	}
 	return record.Data{Dir: dir, Episodes: eps}
+}
+
+// writeEnd writes a trajectory of the one event end at path, making its
+// folders.
+func writeEnd(t *testing.T, path string, end record.Event) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	line, _ := json.Marshal(end)
+	if err := os.WriteFile(path, append(line, '\n'), 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // TestSortFollowsTheTracksOrder: entries sort by task, then track in

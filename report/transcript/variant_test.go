@@ -2,8 +2,6 @@ package transcript
 
 import (
 	"bytes"
-	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -23,14 +21,7 @@ func variantRun(t *testing.T) record.Data {
 	var eps []record.Episode
 	for _, v := range run.Variants() {
 		ep := record.Episode{Task: "leap_year", Track: trackfacts.Oracle, Variant: v, Seed: 1, ExitReason: record.ExitDone}
-		p := filepath.Join(dir, record.TrajectoryRel(run, ep))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		line, _ := json.Marshal(record.Event{Kind: record.EventEnd, Exit: record.ExitDone, Error: "ran as " + v})
-		if err := os.WriteFile(p, append(line, '\n'), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeEnd(t, filepath.Join(dir, record.TrajectoryRel(run, ep)), record.Event{Kind: record.EventEnd, Exit: record.ExitDone, Error: "ran as " + v})
 		eps = append(eps, ep)
 	}
 	return record.Data{Dir: dir, Run: run, Episodes: eps}
