@@ -396,32 +396,13 @@ func (s *scanner) sandbox() bool {
 	if s.literal("null") {
 		return true
 	}
-	if !s.consume('{') {
-		return false
-	}
-	if s.consume('}') {
-		return true
-	}
-	for {
-		key, ok := s.text()
-		if !ok || !s.consume(':') {
-			return false
-		}
+	return s.object(func(key []byte) bool {
 		switch string(key) {
 		case "fs", "net", "pid":
-		default:
-			return false
+			return s.textTo(nil)
 		}
-		if !s.textTo(nil) {
-			return false
-		}
-		if s.consume('}') {
-			return true
-		}
-		if !s.consume(',') {
-			return false
-		}
-	}
+		return false
+	})
 }
 
 // skipText reads a string whose text is not kept: any string encoding/json
