@@ -138,8 +138,7 @@ func TestRecordCourseExample(t *testing.T) {
 	ts := courseTasks(t)
 	srv := modeltest.NewOllama(t, modeltest.Always(modeltest.Func(newScriptedCourse(t, ts).reply)))
 	srv.SetModels(modeltest.Model{Name: fakeModel, Digest: modeltest.DefaultDigest, Capabilities: []string{"completion", "tools"}})
-	spec := runner.DefaultSpec()
-	spec.Model = srv.Config()
+	spec := runner.Spec{Model: srv.Config(), RunSettings: record.DefaultSettings()}
 	spec.Model.Model = fakeModel
 	spec.Tasks, spec.Tracks, spec.Seeds = ts, []string{"workflow", "agent"}, []int{1}
 	spec.Dir = filepath.Join(t.TempDir(), courseRecording)
@@ -149,7 +148,7 @@ func TestRecordCourseExample(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	servers, err := s.Connect(ctx)
+	servers, err := s.ConnectInspected(runner.Inspect(ctx, s.ServerConfigs()))
 	if err != nil {
 		t.Fatal(err)
 	}

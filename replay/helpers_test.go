@@ -131,7 +131,7 @@ func loadTasks(t *testing.T, root string) []tasks.Task {
 }
 
 // recordRun runs tracks on a copy of leap_year with seed 1 through the
-// real runner (NewRun, Connect, Execute) against a fake Ollama answering
+// real runner (NewRun, Inspect and ConnectInspected, Execute) against a fake Ollama answering
 // with m, then closes the server. The task copy and the run folder are
 // made in base.
 func recordRun(t *testing.T, base string, m leapModel, tracks ...string) recording {
@@ -139,8 +139,7 @@ func recordRun(t *testing.T, base string, m leapModel, tracks ...string) recordi
 	root := copyTasksInto(t, filepath.Join(base, "tasks"), "leap_year")
 	m.solution = readFile(t, filepath.Join(root, "leap_year", "solution", "leap.py"))
 	srv := modeltest.NewOllama(t, modeltest.Always(modeltest.Func(m.reply)))
-	spec := runner.DefaultSpec()
-	spec.Model = srv.Config()
+	spec := runner.Spec{Model: srv.Config(), RunSettings: record.DefaultSettings()}
 	spec.Tasks, spec.Tracks, spec.Seeds = loadTasks(t, root), tracks, []int{1}
 	spec.Dir = filepath.Join(base, "recorded")
 	s, err := runner.NewRun(spec)
@@ -148,7 +147,7 @@ func recordRun(t *testing.T, base string, m leapModel, tracks ...string) recordi
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	servers, err := s.Connect(ctx)
+	servers, err := s.ConnectInspected(runner.Inspect(ctx, s.ServerConfigs()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -236,48 +235,38 @@ type replayed struct {
 	events []record.Event
 }
 
-// replayAll replays every episode of src into a new run folder, episode
-// by episode, as `bench run --replay` is to: the recording's settings
-// (runner.ConfigFrom), the player as the only model client (for the
-// hybrid's inner call too), the new trajectory watched by it, then Finish.
-// No model client is made: nothing but the player can answer.
+// replayAll replays every episode of src into a new run folder as
+// `bench run --replay` does (runner.NewReplay, then Execute: the
+// recording's settings, the player as the only model client, for the
+// hybrid's inner call too, each trajectory watched by it, then Finish),
+// and reads back what it appended. No model client is made: nothing but
+// the player can answer.
 func replayAll(t *testing.T, src *replay.Source) map[string]replayed {
 	t.Helper()
-	dir := filepath.Join(t.TempDir(), "replayed")
-	run := src.Run
-	run.ID, run.Started = "replayed", run.Started.Add(1)
-	w, err := record.Create(dir, run)
+	r, err := runner.NewReplay(runner.ReplaySpec{Source: src, Dir: filepath.Join(t.TempDir(), "replayed"), Parallel: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer w.Close()
+	if err := r.Execute(context.Background(), runner.ExecOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	data, err := record.Read(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(data.Episodes) != len(src.Episodes) {
+		t.Fatalf("the replay appended %d episodes, want %d", len(data.Episodes), len(src.Episodes))
+	}
 	out := map[string]replayed{}
-	for _, e := range src.Episodes {
-		rec := e.Recorded
-		p, err := src.Player(rec.Key())
-		if err != nil {
-			t.Fatal(err)
+	for _, ep := range data.Episodes {
+		if ep.Replay == nil {
+			t.Fatalf("%s was appended without its replay result", ep.Key())
 		}
-		cfg := runner.ConfigFrom(src.Run)
-		cfg.Model, cfg.WorkflowModel = p, p
-		traj, err := w.EpisodeTrajectory(rec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		job := runner.Job{Task: e.Task, Track: rec.Track, Model: rec.Model, Seed: rec.Seed, Repeat: rec.Repeat}
-		ep := runner.Episode(context.Background(), cfg, job, p.Watch(traj))
-		if err := traj.Close(); err != nil {
-			t.Fatal(err)
-		}
-		res := p.Finish(&ep)
-		if err := w.Append(ep); err != nil {
-			t.Fatal(err)
-		}
-		events, warnings, err := record.ReadTrajectory(traj.Path())
+		events, warnings, err := record.ReadTrajectory(data.TrajectoryPath(ep))
 		if err != nil || len(warnings) > 0 {
-			t.Fatalf("reading the replayed trajectory of %s: %v %v", rec.Key(), err, warnings)
+			t.Fatalf("reading the replayed trajectory of %s: %v %v", ep.Key(), err, warnings)
 		}
-		out[rec.Track] = replayed{ep: ep, res: res, events: events}
+		out[ep.Track] = replayed{ep: ep, res: *ep.Replay, events: events}
 	}
 	return out
 }
