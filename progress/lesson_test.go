@@ -56,7 +56,7 @@ func TestLessonPlainLinesShowTheETA(t *testing.T) {
 	var b bytes.Buffer
 	p := New(&b, 3, 0, 0)
 	p.Finish()
-	jobs := runner.Plan([]tasks.Task{{Name: "leap_year"}}, []string{"workflow"}, []int{1, 2, 3})
+	jobs := runner.PlanVariants([]tasks.Task{{Name: "leap_year"}}, []string{"workflow"}, []string{""}, []string{""}, []int{1, 2, 3})
 	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
 	p.now = func() time.Time { return now }
 	p.Expect(jobs, plan.NewEstimator(1, nil), false)

@@ -50,7 +50,7 @@ func faultsCallingTrack(ctx context.Context, env *track.Env) track.Outcome {
 func faultsHostsRun(b *testing.B, urls []string) time.Duration {
 	ctx := context.Background()
 	start := time.Now()
-	spec := runner.DefaultSpec()
+	spec := runner.Spec{Model: model.Config{Backend: model.BackendOllama, Model: model.DefaultModel, Timeout: model.DefaultTimeout}, RunSettings: record.DefaultSettings()}
 	spec.Tasks, spec.Tracks, spec.Seeds = []tasks.Task{tracktest.CourseTask(b, "leap_year")}, []string{"workflow"}, []int{1}
 	spec.Hosts, spec.ParallelPerHost, spec.Dir = urls, 2, filepath.Join(b.TempDir(), "run")
 	spec.Model.RetryBase = time.Millisecond
@@ -71,7 +71,7 @@ func faultsHostsRun(b *testing.B, urls []string) time.Duration {
 	for i := range seeds {
 		seeds[i] = i + 1
 	}
-	jobs := runner.PlanModels([]tasks.Task{quick}, []string{"fake"}, []string{modeltest.DefaultModel}, seeds)
+	jobs := runner.PlanVariants([]tasks.Task{quick}, []string{"fake"}, []string{modeltest.DefaultModel}, []string{""}, seeds)
 	cfg := runner.Config{RunID: "hosts", Tracks: []track.Track{{Name: "fake", Run: faultsCallingTrack}}}
 	if err := runner.RunPool(ctx, cfg, servers, faultsDiscardSink{}, jobs, runner.PoolOptions{}); err != nil {
 		b.Fatal(err)

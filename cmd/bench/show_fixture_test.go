@@ -11,6 +11,7 @@ import (
 
 	"github.com/otiai10/copy"
 
+	"bench/grade"
 	"bench/loop"
 	"bench/model"
 	"bench/model/modeltest"
@@ -138,7 +139,7 @@ func genShowRun(t *testing.T, dir string) {
 }
 
 // scriptedEpisode runs one scripted episode, records its trajectory and
-// grades it, as runner.Episode does.
+// grades it, as an episode does.
 func scriptedEpisode(t *testing.T, w *record.Writer, task tasks.Task, se showEpisode) record.Episode {
 	srv := modeltest.NewOllama(t, se.script...)
 	chat, err := model.New(srv.Config())
@@ -156,7 +157,7 @@ func scriptedEpisode(t *testing.T, w *record.Writer, task tasks.Task, se showEpi
 	env := &track.Env{Task: task, Dir: ws, Model: chat, Options: model.Options{Seed: se.seed, Temperature: 0.7, NumCtx: 8192},
 		RunSettings: record.RunSettings{MaxTurns: 10, Tries: 2}, Rec: traj}
 	out := se.run(context.Background(), env)
-	g, err := runner.Grade(context.Background(), task, ws)
+	g, err := grade.Grade(context.Background(), task, ws)
 	if err != nil {
 		t.Fatal(err)
 	}
