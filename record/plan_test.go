@@ -42,7 +42,7 @@ func TestPlanIsTheRunners(t *testing.T) {
 			n := 1 + rng.IntN(4)
 			run.Shard = &record.Shard{Index: 1 + rng.IntN(n), Count: n}
 		}
-		jobs := runner.Shard(runner.PlanModels(ts, run.Tracks, models, run.Seeds), run.Shard)
+		jobs := runner.Shard(runner.PlanVariants(ts, run.Tracks, models, []string{""}, run.Seeds), run.Shard)
 		plan := run.Plan()
 		want := map[[3]string]int{}
 		for _, j := range jobs {
