@@ -56,7 +56,8 @@ func run(t testing.TB, task tasks.Task, tracks []string, tune func(*runner.Confi
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := runner.Run(context.Background(), cfg, runner.WriterSink{W: w}, runner.Plan([]tasks.Task{task}, tracks, []int{1}), 1, nil); err != nil {
+	jobs := runner.PlanVariants([]tasks.Task{task}, tracks, []string{""}, []string{""}, []int{1})
+	if err := runner.RunPool(context.Background(), cfg, []runner.Server{{URL: srv.URL, Slots: 1}}, runner.WriterSink{W: w}, jobs, runner.PoolOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if err := w.Close(); err != nil {

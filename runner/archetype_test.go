@@ -203,7 +203,8 @@ func runEpisode(t *testing.T, srv *modeltest.Server, tk tasks.Task, trackName st
 	cfg := runner.ConfigFrom(record.Run{ID: "archetypes", RunSettings: record.DefaultSettings()})
 	cfg.Model, cfg.Host = srv.Client(t), srv.URL
 	sink := &fakeSink{}
-	if err := runner.Run(context.Background(), cfg, sink, runner.Plan([]tasks.Task{tk}, []string{trackName}, []int{1}), 1, nil); err != nil {
+	jobs := runner.PlanVariants([]tasks.Task{tk}, []string{trackName}, []string{""}, []string{""}, []int{1})
+	if err := runner.RunPool(context.Background(), cfg, []runner.Server{{URL: srv.URL, Slots: 1}}, sink, jobs, runner.PoolOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if len(sink.episodes) != 1 || sink.traj == nil {

@@ -59,15 +59,15 @@ func benchRun(b *testing.B, word string, seeds []int, parallel int) (wall, test 
 	}
 	defer w.Close()
 	cfg := Config{RunID: "bench", Model: newFakeInstantModel(b, all), Tracks: Tracks(), RunSettings: record.RunSettings{MaxTurns: 5, Tries: 2}}
-	jobs := Plan(all, []string{word}, seeds)
+	jobs := PlanVariants(all, []string{word}, []string{""}, []string{""}, seeds)
 	start := time.Now()
-	err = Run(context.Background(), cfg, WriterSink{W: w}, jobs, parallel, func(ep record.Episode) {
+	err = RunPool(context.Background(), cfg, []Server{{Slots: parallel}}, WriterSink{W: w}, jobs, PoolOptions{Progress: func(ep record.Episode) {
 		if !ep.Passed {
 			b.Errorf("%s did not pass with the solving fake: exit %s, error %q", ep.Key(), ep.ExitReason, ep.Error)
 		}
 		test += time.Duration(ep.TestMS) * time.Millisecond
 		n++
-	})
+	}})
 	if err != nil {
 		b.Fatal(err)
 	}

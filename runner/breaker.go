@@ -11,7 +11,7 @@ import (
 // early: past it, every further episode would be lost too.
 const BreakerThreshold = 3
 
-// StopError is returned by Run when the run stopped early: Lost episodes
+// StopError is returned by RunPool when the run stopped early: Lost episodes
 // in a row were lost to the infrastructure, the last one as Last says; or
 // one answer said that the setup is wrong (Last.ErrorKind is
 // record.ErrorRefused), which stops the run at once. The run is not

@@ -43,11 +43,13 @@ func ModelOptions(s record.RunSettings, seed int) model.Options {
 	return model.Options{Seed: seed, Temperature: s.Temperature, NumCtx: s.NumCtx, TopP: s.TopP, Think: s.Think, MaxReplyTokens: s.MaxTokens}
 }
 
-// Episode runs one job: a fresh workspace, the track, grading with pristine
-// tests, and an end event on traj. It never fails: a harness or model error
-// is recorded in the episode with exit reason error and its ErrorKind, a
-// cancelled ctx with exit reason interrupted, and a track that ran past
-// cfg.EpisodeTimeout with exit reason timeout (graded, never a pass).
+// episode runs one job: a fresh workspace, the track, grading with pristine
+// tests, and an end event on traj. The episode it returns always stands
+// for the job: a harness or model error is recorded in it with exit reason
+// error and its ErrorKind, a cancelled ctx with exit reason interrupted,
+// and a track that ran past cfg.EpisodeTimeout with exit reason timeout
+// (graded, never a pass). It also returns the error that ended the
+// episode, if any, for the scheduler to tell a full disk.
 //
 // An episode whose trajectory could not be written whole (traj.Err) is
 // lost to a fault (record.ErrorFault), whatever the track did: it is not
@@ -59,13 +61,6 @@ func ModelOptions(s record.RunSettings, seed int) model.Options {
 // With cfg.Keep the end event's Path is the kept workspace. When traj can
 // tell the digest of what it wrote (SHA256, as *record.Trajectory can), the
 // episode records it after the end event.
-func Episode(ctx context.Context, cfg Config, job Job, traj Trajectory) record.Episode {
-	ep, _ := episode(ctx, cfg, job, traj)
-	return ep
-}
-
-// episode is Episode, also returning the error that ended the episode, if
-// any, for the scheduler to tell a full disk.
 func episode(ctx context.Context, cfg Config, job Job, traj Trajectory) (record.Episode, error) {
 	start := time.Now()
 	ep := record.Episode{

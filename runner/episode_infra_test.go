@@ -42,7 +42,8 @@ func runQuick(t *testing.T, cfg Config, fn track.Func) (record.Episode, *memTraj
 	cfg.RunID = "test-run"
 	cfg.Tracks = []track.Track{{Name: "fake", Run: fn}}
 	traj := &memTrajectory{}
-	return Episode(context.Background(), cfg, Job{Task: quickTask(), Track: "fake", Seed: 1}, traj), traj
+	ep, _ := episode(context.Background(), cfg, Job{Task: quickTask(), Track: "fake", Seed: 1}, traj)
+	return ep, traj
 }
 
 // workflowConfig is a Config with the real workflow track talking to srv.
@@ -148,7 +149,7 @@ func TestEpisodeGradingTimeout(t *testing.T) {
 		return track.Outcome{Exit: record.ExitDone}
 	}
 	cfg := Config{RunID: "r", Tracks: []track.Track{{Name: "ok", Run: ok}}}
-	ep := Episode(context.Background(), cfg, Job{Task: tk, Track: "ok", Seed: 1}, &memTrajectory{})
+	ep, _ := episode(context.Background(), cfg, Job{Task: tk, Track: "ok", Seed: 1}, &memTrajectory{})
 	if !ep.GradingTimedOut || ep.Passed || !strings.Contains(ep.Error, "grading timed out") {
 		t.Fatalf("grading timed out %v, passed %v, error %q", ep.GradingTimedOut, ep.Passed, ep.Error)
 	}
@@ -163,8 +164,8 @@ func TestEpisodeRecordsTrajectoryDigest(t *testing.T) {
 	}
 	defer w.Close()
 	sink := WriterSink{W: w}
-	jobs := Plan([]tasks.Task{task(t, "leap_year")}, []string{"oracle"}, []int{1})
-	if err := Run(context.Background(), Config{Tracks: Tracks()}, sink, jobs, 1, nil); err != nil {
+	jobs := PlanVariants([]tasks.Task{task(t, "leap_year")}, []string{"oracle"}, []string{""}, []string{""}, []int{1})
+	if err := RunPool(context.Background(), Config{Tracks: Tracks()}, []Server{{Slots: 1}}, sink, jobs, PoolOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	w.Close()

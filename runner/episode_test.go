@@ -45,7 +45,7 @@ func runJob(t *testing.T, cfg Config, name, word string) (record.Episode, *memTr
 	t.Helper()
 	cfg.RunID = "test-run"
 	traj := &memTrajectory{}
-	ep := Episode(context.Background(), cfg, Job{Task: task(t, name), Track: word, Seed: 7, Repeat: 1}, traj)
+	ep, _ := episode(context.Background(), cfg, Job{Task: task(t, name), Track: word, Seed: 7, Repeat: 1}, traj)
 	return ep, traj
 }
 
@@ -150,7 +150,7 @@ func TestEpisodeInterrupted(t *testing.T) {
 		return track.Outcome{Err: ctx.Err()}
 	}
 	traj := &memTrajectory{}
-	ep := Episode(ctx, Config{Tracks: []track.Track{{Name: "s", Run: stopped}}}, Job{Task: task(t, "leap_year"), Track: "s", Seed: 1}, traj)
+	ep, _ := episode(ctx, Config{Tracks: []track.Track{{Name: "s", Run: stopped}}}, Job{Task: task(t, "leap_year"), Track: "s", Seed: 1}, traj)
 	if ep.ExitReason != record.ExitInterrupted {
 		t.Fatalf("exit %q, want interrupted", ep.ExitReason)
 	}

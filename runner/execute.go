@@ -24,7 +24,7 @@ type ExecOptions struct {
 }
 
 // Execute creates the run's folder (or reopens it when resumed), runs the
-// pending episodes on servers (Connect's; nil when no track calls a model) and closes
+// pending episodes on servers (ConnectInspected's; nil when no track calls a model) and closes
 // the folder. A new run whose folder cannot be made leaves nothing behind.
 // It returns a *StopError when the circuit breaker stopped the run; an
 // interrupt (ctx cancelled) is not an error: the caller sees ctx.Err().

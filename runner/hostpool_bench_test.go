@@ -40,7 +40,7 @@ func poolRate(b *testing.B, servers []*modeltest.Server, hosts, episodes int) fl
 	for i := range seeds {
 		seeds[i] = i
 	}
-	jobs := PlanModels([]tasks.Task{quickTask()}, []string{"chat"}, []string{modeltest.DefaultModel}, seeds)
+	jobs := PlanVariants([]tasks.Task{quickTask()}, []string{"chat"}, []string{modeltest.DefaultModel}, []string{""}, seeds)
 	cfg := Config{RunID: "bench", Tracks: []track.Track{{Name: "chat", Run: chatOnce}}}
 	sink := &memSink{}
 	start := time.Now()

@@ -72,7 +72,7 @@ func poolConfig() Config {
 }
 
 func TestRunPoolUsesEveryServerAndKeepsTwinsTogether(t *testing.T) {
-	jobs := PlanModels([]tasks.Task{quickTask()}, []string{"fake"}, []string{"m"}, []int{1, 2, 3, 4, 1, 2, 3, 4})
+	jobs := PlanVariants([]tasks.Task{quickTask()}, []string{"fake"}, []string{"m"}, []string{""}, []int{1, 2, 3, 4, 1, 2, 3, 4})
 	sink := &memSink{}
 	if err := RunPool(context.Background(), poolConfig(), pool(&fakeServer{name: "a"}, &fakeServer{name: "b"}), sink, jobs, PoolOptions{}); err != nil {
 		t.Fatal(err)
@@ -97,7 +97,7 @@ func TestRunPoolUsesEveryServerAndKeepsTwinsTogether(t *testing.T) {
 }
 
 func TestRunPoolTakesADeadServerOutAndRedoesItsEpisodes(t *testing.T) {
-	jobs := PlanModels([]tasks.Task{quickTask()}, []string{"fake"}, []string{"m"}, []int{1, 2, 3, 4, 5, 6})
+	jobs := PlanVariants([]tasks.Task{quickTask()}, []string{"fake"}, []string{"m"}, []string{""}, []int{1, 2, 3, 4, 5, 6})
 	sink := &memSink{}
 	var mu sync.Mutex
 	var warnings []string
@@ -127,7 +127,7 @@ func TestRunPoolTakesADeadServerOutAndRedoesItsEpisodes(t *testing.T) {
 }
 
 func TestRunPoolStopsWhenNoServerIsLeft(t *testing.T) {
-	jobs := PlanModels([]tasks.Task{quickTask()}, []string{"fake"}, []string{"m"}, []int{1, 2, 3, 4, 5, 6, 7, 8})
+	jobs := PlanVariants([]tasks.Task{quickTask()}, []string{"fake"}, []string{"m"}, []string{""}, []int{1, 2, 3, 4, 5, 6, 7, 8})
 	sink := &memSink{}
 	err := RunPool(context.Background(), poolConfig(), pool(&fakeServer{name: "a", down: true}, &fakeServer{name: "b", down: true}), sink, jobs, PoolOptions{})
 	var stop *StopError
@@ -145,7 +145,7 @@ func seedJobs(n int) []Job {
 	for i := range seeds {
 		seeds[i] = i + 1
 	}
-	return Plan([]tasks.Task{quickTask()}, []string{"fake"}, seeds)
+	return PlanVariants([]tasks.Task{quickTask()}, []string{"fake"}, []string{""}, []string{""}, seeds)
 }
 
 // onePool is one fake server taking slots episodes at once.
@@ -229,7 +229,7 @@ func TestRunPoolStopsSchedulingOnCancel(t *testing.T) {
 // reason of the setup (here 401) stops the whole run at its first episode,
 // with the other server still well: no more episodes start.
 func TestRunPoolStopsAtOnceOnARefusal(t *testing.T) {
-	jobs := PlanModels([]tasks.Task{quickTask()}, []string{"fake"}, []string{"m"}, []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
+	jobs := PlanVariants([]tasks.Task{quickTask()}, []string{"fake"}, []string{"m"}, []string{""}, []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
 	sink := &memSink{}
 	refused := make(chan struct{}) // a answers only once b has refused, however the goroutines are scheduled
 	a, b := &fakeServer{name: "a", after: refused}, &fakeServer{name: "b", refusing: true, refused: refused}

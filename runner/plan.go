@@ -44,29 +44,16 @@ func (j Job) shardKey() string {
 	return record.Episode{Task: j.Task.Name, Model: j.Model, Variant: j.Variant, Seed: j.Seed}.Key()
 }
 
-// Plan returns every episode of a run in a stable dispatch order: seed
-// position by seed position, and within one, task by task, track by track,
-// so that a run stopped early still holds whole (task, seed) pairs.
+// PlanVariants returns every episode of a run in a stable dispatch order:
+// seed position by seed position, and within one, task by task, model by
+// model, variant by variant (record.Run.Variants, the run's dimensions),
+// track by track, so that a run stopped early still holds whole (task,
+// seed) pairs and the tracks of one task, model, variant and seed run one
+// after the other. A run that calls no model has the one model "", a run
+// without dimensions the one variant "".
 //
 // A seed that appears again in seeds is a twin run: its Repeat counts the
 // earlier uses of the same seed.
-func Plan(ts []tasks.Task, tracks []string, seeds []int) []Job {
-	return PlanModels(ts, tracks, []string{""}, seeds)
-}
-
-// PlanModels is Plan with the model as a dimension: seed by seed, task by
-// task, model by model, track by track, so that the tracks of one task,
-// model and seed run one after the other. A run that calls no model has
-// the one model "".
-func PlanModels(ts []tasks.Task, tracks, models []string, seeds []int) []Job {
-	return PlanVariants(ts, tracks, models, []string{""}, seeds)
-}
-
-// PlanVariants is PlanModels with the variants of the run's dimensions
-// (record.Run.Variants) as one more: seed by seed, task by task, model by
-// model, variant by variant, track by track, so that the tracks of one
-// task, model, variant and seed run one after the other. A run without
-// dimensions has the one variant "".
 func PlanVariants(ts []tasks.Task, tracks, models, variants []string, seeds []int) []Job {
 	jobs := make([]Job, 0, len(ts)*len(tracks)*len(models)*len(variants)*len(seeds))
 	uses := make(map[int]int, len(seeds))

@@ -18,7 +18,7 @@ func keys(jobs []Job) []string {
 
 func TestPlanOrderAndTwins(t *testing.T) {
 	ts := []tasks.Task{{Name: "a"}, {Name: "b"}}
-	got := keys(Plan(ts, []string{"workflow", "agent"}, []int{1, 2, 1}))
+	got := keys(PlanVariants(ts, []string{"workflow", "agent"}, []string{""}, []string{""}, []int{1, 2, 1}))
 	want := []string{
 		"a/workflow/seed-1", "a/agent/seed-1", "b/workflow/seed-1", "b/agent/seed-1",
 		"a/workflow/seed-2", "a/agent/seed-2", "b/workflow/seed-2", "b/agent/seed-2",
@@ -30,7 +30,7 @@ func TestPlanOrderAndTwins(t *testing.T) {
 }
 
 func TestPlanTripleSeed(t *testing.T) {
-	got := keys(Plan([]tasks.Task{{Name: "a"}}, []string{"oracle"}, []int{3, 3, 3}))
+	got := keys(PlanVariants([]tasks.Task{{Name: "a"}}, []string{"oracle"}, []string{""}, []string{""}, []int{3, 3, 3}))
 	want := []string{"a/oracle/seed-3", "a/oracle/seed-3-r1", "a/oracle/seed-3-r2"}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("got %q, want %q", got, want)
@@ -38,7 +38,7 @@ func TestPlanTripleSeed(t *testing.T) {
 }
 
 func TestPendingSkipsFinishedRedoesInterrupted(t *testing.T) {
-	plan := Plan([]tasks.Task{{Name: "a"}}, []string{"workflow", "agent"}, []int{1, 1})
+	plan := PlanVariants([]tasks.Task{{Name: "a"}}, []string{"workflow", "agent"}, []string{""}, []string{""}, []int{1, 1})
 	done := []record.Episode{
 		{Task: "a", Track: "workflow", Seed: 1, ExitReason: record.ExitDone},
 		{Task: "a", Track: "agent", Seed: 1, ExitReason: record.ExitError},

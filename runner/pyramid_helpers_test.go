@@ -15,7 +15,7 @@ import (
 	"bench/track"
 )
 
-// The pyramid tests drive a whole Session (NewRun, Connect, Execute, the
+// The pyramid tests drive a whole Session (NewRun, Inspect and ConnectInspected, Execute, the
 // run folder on disk, Resume) with fake tracks and tasks whose test command
 // is `true`: what the scheduler, the pool, the shards and the models do
 // with episodes, with neither Python nor grading nor a model's real answers.
@@ -57,7 +57,7 @@ func fakeTracks(names ...string) []track.Track {
 // pyramidSpec is a valid spec of tracks over pyramidTasks with seeds, into
 // a fresh folder.
 func pyramidSpec(t *testing.T, tracks []string, seeds ...int) runner.Spec {
-	s := runner.DefaultSpec()
+	s := runner.Spec{Model: model.Config{Backend: model.BackendOllama, Model: model.DefaultModel, Timeout: model.DefaultTimeout}, RunSettings: record.DefaultSettings()} // bench run's defaults
 	s.Tasks, s.Tracks, s.Seeds = pyramidTasks(), tracks, seeds
 	s.Dir = filepath.Join(t.TempDir(), "run")
 	return s
@@ -71,7 +71,7 @@ func execute(t *testing.T, spec runner.Spec, warn func(string)) *runner.Session 
 	if err != nil {
 		t.Fatal(err)
 	}
-	servers, err := s.Connect(context.Background())
+	servers, err := s.ConnectInspected(runner.Inspect(context.Background(), s.ServerConfigs()))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -30,7 +30,7 @@ type ResumeOptions struct {
 // describes it, with the tasks taken from all by name. It refuses a run
 // whose tasks have changed since it started (checksums) or whose prompts
 // this bench would send differently (the prompts digest); the model's
-// digest is checked by Connect. It refuses at once a folder that another
+// digest is checked by ConnectInspected. It refuses at once a folder that another
 // writer holds (record.LockedError). Nothing is written: Execute reopens
 // the folder, under its lock.
 func Resume(dir string, all []tasks.Task, opts ResumeOptions) (*Session, error) {

@@ -14,19 +14,6 @@ type Sink interface {
 	Append(ep record.Episode) error
 }
 
-// Run runs jobs with cfg on parallel workers, in order, appending every
-// finished episode to sink and then passing it to progress (which may be
-// nil). Once ctx is cancelled no further job starts; running ones are
-// recorded as interrupted. A failure to append stops the scheduling and
-// is returned; an episode's own failure never is.
-//
-// A circuit breaker watches the infrastructure: after BreakerThreshold
-// episodes in a row are lost to it (record.Episode.Lost), no further job
-// starts, the running ones finish, and Run returns a *StopError.
-func Run(ctx context.Context, cfg Config, sink Sink, jobs []Job, parallel int, progress func(record.Episode)) error {
-	return RunPool(ctx, cfg, []Server{{URL: cfg.Host, Slots: max(parallel, 1)}}, sink, jobs, PoolOptions{Progress: progress})
-}
-
 // runOne opens the job's trajectory, runs the episode and closes it; an
 // episode whose trajectory cannot be opened, written or closed is lost to a
 // fault. It also returns whether the episode met a full disk, which stops

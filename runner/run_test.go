@@ -46,10 +46,10 @@ func TestRunRecordsEveryEpisodeOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	jobs := Plan(all, []string{"oracle"}, []int{1, 1})
+	jobs := PlanVariants(all, []string{"oracle"}, []string{""}, []string{""}, []int{1, 1})
 	sink := &memSink{}
 	var seen int
-	if err := Run(context.Background(), Config{Tracks: Tracks()}, sink, jobs, 2, func(record.Episode) { seen++ }); err != nil {
+	if err := RunPool(context.Background(), Config{Tracks: Tracks()}, []Server{{Slots: 2}}, sink, jobs, PoolOptions{Progress: func(record.Episode) { seen++ }}); err != nil {
 		t.Fatal(err)
 	}
 	if len(sink.episodes) != len(jobs) || seen != len(jobs) {
@@ -72,9 +72,9 @@ func TestRunRecordsEveryEpisodeOnce(t *testing.T) {
 
 func TestRunStopsWhenAppendFails(t *testing.T) {
 	quick := func(context.Context, *track.Env) track.Outcome { return track.Outcome{Exit: record.ExitDone} }
-	jobs := Plan([]tasks.Task{{Name: "x"}}, []string{"quick"}, []int{1, 2, 3, 4, 5, 6})
+	jobs := PlanVariants([]tasks.Task{{Name: "x"}}, []string{"quick"}, []string{""}, []string{""}, []int{1, 2, 3, 4, 5, 6})
 	sink := &memSink{failAt: 2}
-	err := Run(context.Background(), Config{Tracks: []track.Track{{Name: "quick", Run: quick}}}, sink, jobs, 1, nil)
+	err := RunPool(context.Background(), Config{Tracks: []track.Track{{Name: "quick", Run: quick}}}, []Server{{Slots: 1}}, sink, jobs, PoolOptions{})
 	if err == nil || len(sink.episodes) != 1 {
 		t.Fatalf("err %v, %d episodes; want an error after 1", err, len(sink.episodes))
 	}
@@ -86,9 +86,9 @@ func lostTrack(context.Context, *track.Env) track.Outcome {
 }
 
 func TestRunStopsAfterConsecutiveInfraErrors(t *testing.T) {
-	jobs := Plan([]tasks.Task{quickTask()}, []string{"fake"}, []int{1, 2, 3, 4, 5, 6})
+	jobs := PlanVariants([]tasks.Task{quickTask()}, []string{"fake"}, []string{""}, []string{""}, []int{1, 2, 3, 4, 5, 6})
 	sink := &memSink{}
-	err := Run(context.Background(), Config{Tracks: []track.Track{{Name: "fake", Run: lostTrack}}}, sink, jobs, 1, nil)
+	err := RunPool(context.Background(), Config{Tracks: []track.Track{{Name: "fake", Run: lostTrack}}}, []Server{{Slots: 1}}, sink, jobs, PoolOptions{})
 	var stop *StopError
 	if !errors.As(err, &stop) || stop.Lost != BreakerThreshold {
 		t.Fatalf("err %v, want a StopError after %d lost episodes", err, BreakerThreshold)
@@ -110,9 +110,9 @@ func TestRunBreakerCountsOnlyConsecutiveLosses(t *testing.T) {
 		}
 		return lostTrack(ctx, env)
 	}
-	jobs := Plan([]tasks.Task{quickTask()}, []string{"fake"}, []int{1, 2, 3, 4, 5, 6})
+	jobs := PlanVariants([]tasks.Task{quickTask()}, []string{"fake"}, []string{""}, []string{""}, []int{1, 2, 3, 4, 5, 6})
 	sink := &memSink{}
-	if err := Run(context.Background(), Config{Tracks: []track.Track{{Name: "fake", Run: flaky}}}, sink, jobs, 1, nil); err != nil {
+	if err := RunPool(context.Background(), Config{Tracks: []track.Track{{Name: "fake", Run: flaky}}}, []Server{{Slots: 1}}, sink, jobs, PoolOptions{}); err != nil {
 		t.Fatalf("two losses in a row stopped the run: %v", err)
 	}
 	if len(sink.episodes) != 6 {
@@ -121,7 +121,7 @@ func TestRunBreakerCountsOnlyConsecutiveLosses(t *testing.T) {
 }
 
 func TestPendingRedoesLostAndInterrupted(t *testing.T) {
-	jobs := Plan([]tasks.Task{quickTask()}, []string{"fake"}, []int{1, 2, 3, 4})
+	jobs := PlanVariants([]tasks.Task{quickTask()}, []string{"fake"}, []string{""}, []string{""}, []int{1, 2, 3, 4})
 	done := []record.Episode{
 		{Task: "quick", Track: "fake", Seed: 1, ExitReason: record.ExitDone},
 		{Task: "quick", Track: "fake", Seed: 2, ExitReason: record.ExitError, ErrorKind: record.ErrorServer},

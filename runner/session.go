@@ -2,7 +2,6 @@ package runner
 
 import (
 	"cmp"
-	"context"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -162,7 +161,7 @@ func (s *Session) ToolFreeModels() []string {
 }
 
 // ServerConfigs are the model.Config of every host and model of the run,
-// host by host: what the preflight checks and Connect asks.
+// host by host: what the preflight checks and ConnectInspected ask.
 func (s *Session) ServerConfigs() []model.Config {
 	names := s.ModelNames()
 	if wm := s.Run.WorkflowModel; wm != "" && !slices.Contains(names, wm) {
@@ -207,23 +206,15 @@ func (s *Session) Finished() (done, passed int) {
 	return done, passed
 }
 
-// Connect makes a client for every host and model of the run when a track
-// calls a model (else it returns nil) and asks each server about its
-// model: it must be able to think when the run asks it to and to call tools
-// when a track offers them, and every host must serve a model the same
-// (model.SameModel, the check bench doctor makes too). A new run records
-// each model's digest (model.ServerInfo.Identity: its weights'); a resumed
-// one refuses a server whose model has changed.
-func (s *Session) Connect(ctx context.Context) ([]Server, error) {
-	if !NeedsAnyModel(s.Run.Tracks) {
-		return nil, nil
-	}
-	return s.ConnectInspected(Inspect(ctx, s.ServerConfigs()))
-}
-
-// ConnectInspected is Connect with what the servers of ServerConfigs
-// said already (Inspect, as the checks before the run asked them), so
-// that a run asks each server once.
+// ConnectInspected makes a client for every host and model of the run
+// when a track calls a model (else it returns nil), from what each server
+// of ServerConfigs said of its model (Inspect, as the checks before the
+// run asked them, so that a run asks each server once): it must be able to
+// think when the run asks it to and to call tools when a track offers
+// them, and every host must serve a model the same (model.SameModel, the
+// check bench doctor makes too). A new run records each model's digest
+// (model.ServerInfo.Identity: its weights'); a resumed one refuses a
+// server whose model has changed.
 func (s *Session) ConnectInspected(ins []Inspection) ([]Server, error) {
 	if !NeedsAnyModel(s.Run.Tracks) {
 		return nil, nil

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"bench/model"
 	"bench/model/modeltest"
 	"bench/record"
 	"bench/tasks"
@@ -19,7 +20,7 @@ import (
 
 // oracleSpec is a valid spec of an oracle run of leap_year with two seeds into dir.
 func oracleSpec(t *testing.T, dir string) Spec {
-	s := DefaultSpec()
+	s := Spec{Model: model.Config{Backend: model.BackendOllama, Model: model.DefaultModel, Timeout: model.DefaultTimeout}, RunSettings: record.DefaultSettings()} // bench run's defaults
 	s.Tasks, s.Tracks, s.Seeds, s.Dir = []tasks.Task{task(t, "leap_year")}, []string{"oracle"}, []int{1, 2}, dir
 	return s
 }
@@ -68,7 +69,7 @@ func TestNewRunExecuteAndResume(t *testing.T) {
 	if s.Run.ID != "run" || s.Run.Model != "" || s.Run.Host != "" || s.Run.EpisodeTimeoutMS != DefaultEpisodeTimeout.Milliseconds() || s.Run.MaxTokens != DefaultMaxTokens {
 		t.Fatalf("run.json contents: %+v", s.Run)
 	}
-	client, err := s.Connect(context.Background())
+	client, err := s.ConnectInspected(Inspect(context.Background(), s.ServerConfigs()))
 	if err != nil || client != nil {
 		t.Fatalf("an oracle run connected: %v %v", client, err)
 	}
@@ -127,15 +128,14 @@ func TestResumeAfterTheServerWentAway(t *testing.T) {
 		}
 		return reply
 	})))
-	spec := DefaultSpec()
-	spec.Model = first.Config()
+	spec := Spec{Model: first.Config(), RunSettings: record.DefaultSettings()}
 	spec.Tasks, spec.Tracks, spec.Seeds = []tasks.Task{task(t, "leap_year")}, []string{"workflow"}, []int{1, 2, 3, 4, 5, 6}
 	spec.Dir = filepath.Join(t.TempDir(), "run")
 	s, err := NewRun(spec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	client, err := s.Connect(context.Background())
+	client, err := s.ConnectInspected(Inspect(context.Background(), s.ServerConfigs()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +158,7 @@ func TestResumeAfterTheServerWentAway(t *testing.T) {
 	if len(r.Pending()) != 5 {
 		t.Fatalf("%d pending, want 5 (3 lost, 2 never started)", len(r.Pending()))
 	}
-	client, err = r.Connect(context.Background())
+	client, err = r.ConnectInspected(Inspect(context.Background(), r.ServerConfigs()))
 	if err != nil {
 		t.Fatal(err)
 	}

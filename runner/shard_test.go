@@ -10,7 +10,7 @@ import (
 
 func TestShardsCoverThePlanOnceAndBalanced(t *testing.T) {
 	ts := []tasks.Task{{Name: "a"}, {Name: "b"}, {Name: "c"}, {Name: "d"}}
-	plan := PlanModels(ts, []string{"workflow", "agent"}, []string{"m1", "m2"}, []int{1, 2, 1})
+	plan := PlanVariants(ts, []string{"workflow", "agent"}, []string{"m1", "m2"}, []string{""}, []int{1, 2, 1})
 	seen := map[string]int{}
 	var sizes []int
 	for i := 1; i <= 3; i++ {

@@ -13,8 +13,9 @@ import (
 	"bench/track"
 )
 
-// Spec is what a person chooses for a new run. DefaultSpec fills in the
-// defaults; NewRun checks it. Its errors name the command-line flags: the
+// Spec is what a person chooses for a new run (bench run's flags, whose
+// defaults are record.DefaultSettings and the model package's); NewRun
+// checks it. Its errors name the command-line flags: the
 // settings (record.RunSettings, declared in record.Table) map one to one
 // onto them.
 type Spec struct {
@@ -33,14 +34,6 @@ type Spec struct {
 	Dir          string    // the results folder; "" = DefaultDir
 	BenchVersion string    // recorded in run.json
 	Started      time.Time // zero = now
-}
-
-// DefaultSpec is a Spec with every default set and no tasks, tracks or seeds.
-func DefaultSpec() Spec {
-	return Spec{
-		Model:       model.Config{Backend: model.BackendOllama, Model: model.DefaultModel, Timeout: model.DefaultTimeout},
-		RunSettings: record.DefaultSettings(),
-	}
 }
 
 // Check reports the first setting a run cannot be made with, in words a
