@@ -28,19 +28,6 @@ const (
 	Stands
 )
 
-// String names the meaning as docs/RESULTS.md does.
-func (m Meaning) String() string {
-	switch m {
-	case Lost:
-		return "lost"
-	case Stops:
-		return "stops the run"
-	case Stands:
-		return "stands"
-	}
-	return "?"
-}
-
 // Answer is one row of the table of what a server's answer means: what
 // came back (an HTTP status, the server's words, a transport failure),
 // the kind of *Error it becomes, and how it is retried. The episode's

@@ -9,6 +9,9 @@ import (
 	"bench/model"
 )
 
+// meaningWords name the meanings as docs/RESULTS.md does.
+var meaningWords = map[model.Meaning]string{model.Lost: "lost", model.Stops: "stops the run", model.Stands: "stands"}
+
 // answerRows renders model.Answers as the rows of docs/RESULTS.md's table.
 func answerRows() []string {
 	var rows []string
@@ -18,7 +21,7 @@ func answerRows() []string {
 		if retry == "" {
 			retry = "no"
 		}
-		rows = append(rows, fmt.Sprintf("| %s | `%s` | %s | %s |", a.What, k.Record, k.Meaning, retry))
+		rows = append(rows, fmt.Sprintf("| %s | `%s` | %s | %s |", a.What, k.Record, meaningWords[k.Meaning], retry))
 	}
 	return rows
 }

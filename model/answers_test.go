@@ -48,14 +48,14 @@ func TestAnswersOfEveryStatus(t *testing.T) {
 			t.Run(fmt.Sprintf("%s/%d/%s", backend, c.status, c.msg), func(t *testing.T) {
 				srv := fake(t, backend, modeltest.Always(modeltest.StatusText(c.status, c.msg)))
 				_, err := newClient(t, srv.Config()).Chat(context.Background(), userRequest("hi"))
-				if !errors.Is(err, c.kind) || model.Kind(err) != c.record || model.MeaningOf(err) != c.meaning {
-					t.Fatalf("err = %v: kind %q, meaning %v; want %v, %q, %v", err, model.Kind(err), model.MeaningOf(err), c.kind, c.record, c.meaning)
+				if !errors.Is(err, c.kind) || model.Kind(err) != c.record {
+					t.Fatalf("err = %v: kind %q; want %v, %q", err, model.Kind(err), c.kind, c.record)
 				}
 				if n := len(srv.Requests()); n != c.attempts {
 					t.Errorf("%d requests, want %d", n, c.attempts)
 				}
 				if k, ok := model.KindOf(c.kind); !ok || k.Record != c.record || k.Meaning != c.meaning {
-					t.Errorf("KindOf(%v) = %+v, %v", c.kind, k, ok)
+					t.Errorf("KindOf(%v) = %+v, %v; want meaning %s", c.kind, k, ok, meaningWords[c.meaning])
 				}
 			})
 		}
@@ -73,10 +73,10 @@ func TestEveryKindHasAMeaningAndARecord(t *testing.T) {
 			continue
 		}
 		if lost := k.Meaning != model.Stands; record.InfraError(k.Record) != lost {
-			t.Errorf("%s: %q is %v, but record.InfraError says %v", a.What, k.Record, k.Meaning, record.InfraError(k.Record))
+			t.Errorf("%s: %q %s, but record.InfraError says %v", a.What, k.Record, meaningWords[k.Meaning], record.InfraError(k.Record))
 		}
 		if a.Retry != "" && k.Meaning != model.Lost {
-			t.Errorf("%s: retried %q, yet %v: no retry cures it", a.What, a.Retry, k.Meaning)
+			t.Errorf("%s: retried %q, yet it %s: no retry cures it", a.What, a.Retry, meaningWords[k.Meaning])
 		}
 	}
 	if _, ok := model.KindOf(model.ErrInterrupted); ok {
@@ -146,7 +146,7 @@ func TestDefaultReplyCap(t *testing.T) {
 		req.Options.MaxReplyTokens = 4096
 		c := newClient(t, cfg)
 		_, err := c.Chat(context.Background(), req)
-		if !errors.Is(err, model.ErrReplyTooLarge) || model.MeaningOf(err) != model.Stands || !strings.Contains(err.Error(), "262144 bytes") {
+		if !errors.Is(err, model.ErrReplyTooLarge) || model.Kind(err) != record.ErrorReplyTooLarge || !strings.Contains(err.Error(), "262144 bytes") {
 			t.Errorf("%s: err = %v, want the model's reply_too_large at 262144 bytes", backend, err)
 		}
 		if resp, err := c.Chat(context.Background(), req); err != nil || len(resp.Message.Content) != 200<<10 {

@@ -135,22 +135,6 @@ func (cfg Config) BaseURL() (string, error) {
 	return strings.TrimRight(u.String(), "/"), nil
 }
 
-// DefaultHost is the address a client of backend talks to when Config.Host
-// is empty: OLLAMA_HOST as the ollama CLI reads it, or OPENAI_BASE_URL, else
-// DefaultOllamaHost or DefaultOpenAIHost. It is what a run records and what
-// --help shows as the default. An unusable environment value is returned as
-// given, for the caller's BaseURL to refuse.
-func DefaultHost(backend string) string {
-	u, err := Config{Backend: backend}.BaseURL()
-	if err != nil {
-		if backend == BackendOpenAI {
-			return os.Getenv("OPENAI_BASE_URL")
-		}
-		return os.Getenv("OLLAMA_HOST")
-	}
-	return u
-}
-
 // New returns the client for cfg.Backend.
 func New(cfg Config) (Client, error) {
 	cfg = cfg.withDefaults()

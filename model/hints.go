@@ -1,22 +1,11 @@
 package model
 
 import (
-	"errors"
 	"fmt"
 	"net"
 	"net/url"
 	"strings"
 )
-
-// Fix is the command or step that cures err, when err is a model call's
-// failure (*Error) with a known cure; otherwise "".
-func Fix(err error) string {
-	var e *Error
-	if !errors.As(err, &e) {
-		return ""
-	}
-	return e.Fix()
-}
 
 // Fix is the one place bench's hints live: what to run or change to cure
 // e, naming the host and port in use. For Ollama a host other than the

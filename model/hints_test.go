@@ -1,7 +1,6 @@
 package model_test
 
 import (
-	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -79,15 +78,6 @@ func TestFix(t *testing.T) {
 			if !strings.HasSuffix(msg, fix) || strings.Count(msg, fix) != 1 {
 				t.Errorf("Error() = %q does not end with its fix once", msg)
 			}
-			if got := model.Fix(&c.err); got != fix {
-				t.Errorf("model.Fix = %q, want %q", got, fix)
-			}
 		})
-	}
-}
-
-func TestFixOfOtherErrors(t *testing.T) {
-	if model.Fix(nil) != "" || model.Fix(errors.ErrUnsupported) != "" {
-		t.Error("Fix of a non-model error is not empty")
 	}
 }

@@ -25,9 +25,6 @@ func TestOllamaHostAsOllamaReadsIt(t *testing.T) {
 		if err != nil || got != c.want {
 			t.Errorf("OLLAMA_HOST=%q: %q %v, want %q", c.env, got, err, c.want)
 		}
-		if d := model.DefaultHost(model.BackendOllama); d != c.want {
-			t.Errorf("OLLAMA_HOST=%q: DefaultHost = %q, want %q", c.env, d, c.want)
-		}
 	}
 }
 
@@ -53,13 +50,17 @@ func TestHostFlagWithoutPort(t *testing.T) {
 	}
 }
 
-func TestDefaultHostOpenAI(t *testing.T) {
+// TestOpenAIBaseURLFromTheEnvironment: with no --host, the OpenAI
+// backend talks to OPENAI_BASE_URL, else DefaultOpenAIHost, with /v1 added
+// to a bare address.
+func TestOpenAIBaseURLFromTheEnvironment(t *testing.T) {
+	cfg := model.Config{Backend: model.BackendOpenAI}
 	t.Setenv("OPENAI_BASE_URL", "")
-	if d := model.DefaultHost(model.BackendOpenAI); d != model.DefaultOpenAIHost {
-		t.Errorf("DefaultHost(openai) = %q", d)
+	if got, err := cfg.BaseURL(); err != nil || got != model.DefaultOpenAIHost {
+		t.Errorf("no OPENAI_BASE_URL: %q %v, want %q", got, err, model.DefaultOpenAIHost)
 	}
 	t.Setenv("OPENAI_BASE_URL", "http://gpu:8000")
-	if d := model.DefaultHost(model.BackendOpenAI); d != "http://gpu:8000/v1" {
-		t.Errorf("DefaultHost(openai) with OPENAI_BASE_URL = %q", d)
+	if got, err := cfg.BaseURL(); err != nil || got != "http://gpu:8000/v1" {
+		t.Errorf("OPENAI_BASE_URL=http://gpu:8000: %q %v, want http://gpu:8000/v1", got, err)
 	}
 }

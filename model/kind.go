@@ -22,14 +22,3 @@ func Kind(err error) record.ErrorKind {
 	}
 	return k.Record
 }
-
-// MeaningOf is what err, a model call's failure, means for its episode; 0
-// when err is no server's answer (nil, interrupted, not an *Error).
-func MeaningOf(err error) Meaning {
-	var e *Error
-	if !errors.As(err, &e) {
-		return 0
-	}
-	k, _ := KindOf(e.Kind)
-	return k.Meaning
-}

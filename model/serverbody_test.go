@@ -36,7 +36,7 @@ func TestOllamaErrorBodies(t *testing.T) {
 			req := userRequest("hi")
 			req.Options.Think = c.think
 			_, err := newClient(t, srv.Config()).Chat(context.Background(), req)
-			if !errors.Is(err, c.kind) || model.Kind(err) != record.ErrorRefused || model.MeaningOf(err) != model.Stops {
+			if k, _ := model.KindOf(c.kind); !errors.Is(err, c.kind) || model.Kind(err) != record.ErrorRefused || k.Meaning != model.Stops {
 				t.Fatalf("err = %v (kind %q), want %v", err, model.Kind(err), c.kind)
 			}
 			for _, w := range c.want {
