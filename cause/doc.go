@@ -79,6 +79,6 @@
 // infrastructure's failure, bench's, a refused request).
 //
 // Vocabulary holds the same as data, with each cause's question (1, 2 or
-// 3; ForQuestion) and whom it blames: the task, the track, the model or
+// 3; record.CausesFor) and whom it blames: the task, the track, the model or
 // the limits.
 package cause

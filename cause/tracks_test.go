@@ -159,7 +159,7 @@ func TestPartialFixIsMaskedFailure(t *testing.T) {
 		t.Errorf("tests %v, want %v", c.Tests, w)
 	}
 	contains(t, c, "did not show", "datetime.date(2024, 1, 29) != datetime.date(2024, 2, 29)", "before: ValueError: invalid literal for int()")
-	if q := cause.ForQuestion(1); !slices.Equal(q, []cause.Name{cause.MaskedFailure}) {
+	if q := record.CausesFor(1); !slices.Equal(q, []cause.Name{cause.MaskedFailure}) {
 		t.Errorf("question 1's causes %v, want [masked_failure]", q)
 	}
 }
@@ -206,7 +206,7 @@ func TestFixThatBreaksAnotherTest(t *testing.T) {
 		t.Errorf("tests %v, want %v", got[0].Tests, w)
 	}
 	contains(t, got[0], "passed before the write", "AssertionError: 524288000 != 500000000")
-	if q := cause.ForQuestion(2); !slices.Contains(q, cause.BrokeTests) {
+	if q := record.CausesFor(2); !slices.Contains(q, cause.BrokeTests) {
 		t.Errorf("question 2's causes %v lack broke_tests", q)
 	}
 }
@@ -338,7 +338,7 @@ func TestNeedsOtherFile(t *testing.T) {
 	got = cause.Derive(in)
 	want(t, ep, got, cause.NeedsOtherFile)
 	contains(t, got[0], "the passing agent episode receipt_total/agent/", "wrote money.py")
-	if q := cause.ForQuestion(3); !slices.Equal(q, []cause.Name{cause.NeedsOtherFile}) {
+	if q := record.CausesFor(3); !slices.Equal(q, []cause.Name{cause.NeedsOtherFile}) {
 		t.Errorf("question 3's causes %v, want [needs_other_file]", q)
 	}
 }

@@ -44,12 +44,5 @@ var Vocabulary = record.CauseVocabulary
 // must have failed for tool_errors.
 const ToolErrorRun = 3
 
-// ForQuestion returns the causes that answer question q (1, 2 or 3) of the
-// lesson "no", in rank order (record.CausesFor).
-func ForQuestion(q int) []Name { return record.CausesFor(q) }
-
-// Lookup returns the Info of a name; ok is false for a name outside the vocabulary.
-func Lookup(n Name) (Info, bool) { return record.LookupCause(n) }
-
 // rank is a cause's place in Vocabulary: lower is more specific.
 func rank(n Name) int { return n.Rank() }

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"bench/record"
 )
 
 // TestVocabulary: the names are the contract's, each once, in rank
@@ -22,19 +24,19 @@ func TestVocabulary(t *testing.T) {
 		if v.Means == "" || v.Derived == "" || v.Blames == "" {
 			t.Errorf("%s is not documented: %+v", v.Name, v)
 		}
-		if info, ok := Lookup(v.Name); !ok || info.Name != v.Name {
-			t.Errorf("Lookup(%s) = %+v, %v", v.Name, info, ok)
+		if info, ok := record.LookupCause(v.Name); !ok || info.Name != v.Name {
+			t.Errorf("record.LookupCause(%s) = %+v, %v", v.Name, info, ok)
 		}
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("vocabulary %v, want %v", got, want)
 	}
-	if _, ok := Lookup("flaky"); ok {
-		t.Error("Lookup found a name outside the vocabulary")
+	if _, ok := record.LookupCause("flaky"); ok {
+		t.Error("record.LookupCause found a name outside the vocabulary")
 	}
 	for q, names := range map[int][]Name{1: {MaskedFailure}, 2: {BrokeTests}, 3: {NeedsOtherFile}, 0: nil, 4: nil} {
-		if got := ForQuestion(q); !slices.Equal(got, names) {
-			t.Errorf("ForQuestion(%d) = %v, want %v", q, got, names)
+		if got := record.CausesFor(q); !slices.Equal(got, names) {
+			t.Errorf("record.CausesFor(%d) = %v, want %v", q, got, names)
 		}
 	}
 }
@@ -42,7 +44,7 @@ func TestVocabulary(t *testing.T) {
 // TestToolErrorRunIsDocumented: the vocabulary's derivation of tool_errors
 // states the run length the rule uses.
 func TestToolErrorRunIsDocumented(t *testing.T) {
-	info, _ := Lookup(ToolErrors)
+	info, _ := record.LookupCause(ToolErrors)
 	if !strings.Contains(info.Derived, "last "+strconv.Itoa(ToolErrorRun)+" tool results") {
 		t.Errorf("tool_errors is derived %q, which does not say %d", info.Derived, ToolErrorRun)
 	}
