@@ -29,9 +29,6 @@ func Text(s string) string { return escape(s, true, false) }
 // person would write it.
 func Markdown(s string) string { return escape(s, false, true) }
 
-// MarkdownText is Markdown for several lines: newlines and tabs stay.
-func MarkdownText(s string) string { return escape(s, true, true) }
-
 // Quote returns s in double quotes with every non-printable character
 // escaped (strconv.Quote): how a name that bench does not know, such as a
 // tool the model made up, is shown.
