@@ -14,19 +14,6 @@ type Check struct {
 	Fix    string // how to get it when !OK; "" when OK
 }
 
-// String is the check on one line.
-func (c Check) String() string {
-	mark := "✓"
-	if !c.OK {
-		mark = "✗"
-	}
-	s := fmt.Sprintf("%s sandbox %s: %s", mark, c.Layer, c.Detail)
-	if c.Fix != "" {
-		s += " — " + c.Fix
-	}
-	return s
-}
-
 // Probe reports, one Check per layer (fs, net, pid), what the sandbox can
 // do on this machine in mode Auto.
 func Probe() []Check {
