@@ -13,6 +13,15 @@ import (
 	"bench/track/tracktest"
 )
 
+// reasonCodes are the codes of rs, for the tests' checks and messages.
+func reasonCodes(rs []Reason) string {
+	var codes []string
+	for _, r := range rs {
+		codes = append(codes, r.Code)
+	}
+	return strings.Join(codes, ", ")
+}
+
 // write writes files (relative path → content) into dir.
 func write(t *testing.T, dir string, files map[string]string) {
 	t.Helper()

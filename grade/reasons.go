@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"sort"
-	"strings"
 )
 
 // Codes of the reasons for tampering (Result.Reasons, an episode's
@@ -67,13 +66,4 @@ func (g *Result) note(format string, args ...any) {
 	if i, found := slices.BinarySearch(g.Flags, s); !found {
 		g.Flags = slices.Insert(g.Flags, i, s)
 	}
-}
-
-// reasonCodes are the codes of rs, for messages.
-func reasonCodes(rs []Reason) string {
-	var codes []string
-	for _, r := range rs {
-		codes = append(codes, r.Code)
-	}
-	return strings.Join(codes, ", ")
 }
