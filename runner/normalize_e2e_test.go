@@ -30,7 +30,7 @@ func TestNormalizedOutputThroughSymlinkedTmpdir(t *testing.T) {
 	var outs []string
 	for range 2 {
 		dir := workspace(t, tk)
-		res, err := testrun.Run(context.Background(), dir, tk.TestCmd, tk.Timeout)
+		res, err := testrun.RunTask(context.Background(), tk, dir) // as a track runs them
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -41,7 +41,7 @@ type GoRun struct {
 }
 
 // RunTask runs the tests of task t in dir by its framework, in the
-// default sandbox: unittest output is parsed as Run does; a Go task runs
+// default sandbox: unittest output is parsed as RunWith does; a Go task runs
 // with the tracks' build cache (TrackCache).
 func RunTask(ctx context.Context, t tasks.Task, dir string) (Result, error) {
 	return RunTaskWith(ctx, t, dir, Options{Sandbox: DefaultSandbox()}, TrackCache)

@@ -17,7 +17,7 @@ const parentEnv = "BENCH_TESTRUN_FAKE_PARENT_DIR"
 // already served the helper).
 func TestMain(m *testing.M) {
 	if dir := os.Getenv(parentEnv); dir != "" {
-		Run(context.Background(), dir, []string{"python3", "-c", forkSleeper + "import time\ntime.sleep(60)\n"}, time.Minute)
+		RunWith(context.Background(), dir, []string{"python3", "-c", forkSleeper + "import time\ntime.sleep(60)\n"}, time.Minute, Options{Sandbox: DefaultSandbox()})
 		os.Exit(0)
 	}
 	os.Exit(m.Run())

@@ -32,7 +32,7 @@ var defaults = struct {
 	cfg sandbox.Config
 }{}
 
-// SetSandbox sets the sandbox that Run uses (the --sandbox flag); the
+// SetSandbox sets the sandbox that RunTask and grading use (the --sandbox flag); the
 // default is sandbox.Auto.
 func SetSandbox(cfg sandbox.Config) {
 	defaults.Lock()
@@ -40,7 +40,7 @@ func SetSandbox(cfg sandbox.Config) {
 	defaults.cfg = cfg
 }
 
-// DefaultSandbox returns the sandbox that Run uses.
+// DefaultSandbox returns the sandbox that RunTask and grading use.
 func DefaultSandbox() sandbox.Config {
 	defaults.Lock()
 	defer defaults.Unlock()

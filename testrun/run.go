@@ -19,28 +19,23 @@ const MaxOutput = 64 << 10
 // MaxChannel is how many bytes of a test run's result channel are kept.
 const MaxChannel = 8 << 20
 
-// waitDelay bounds how long Run waits for output or exit after it killed
+// waitDelay bounds how long RunWith waits for output or exit after it killed
 // the process group.
 const waitDelay = 2 * time.Second
 
 // ErrNoCommand is returned for an empty argv.
 var ErrNoCommand = errors.New("testrun: empty test command")
 
-// Run runs argv in dir with a scrubbed environment, in its own process
-// group, killing the group after timeout (0 means no timeout) or when ctx
-// is cancelled, and parses the output. Every process left in the group is
-// killed when the command exits.
+// RunWith runs argv in dir with a scrubbed environment, in its own
+// process group, killing the group after timeout (0 means no timeout) or
+// when ctx is cancelled, and parses the output. Every process left in the
+// group is killed when the command exits. opts give the sandbox and the
+// folders it opens besides the workspace and the run's private temporary
+// folder (TMPDIR, removed afterwards).
 //
 // It returns an error when the command cannot be started (a missing
 // interpreter is one clear sentence) and, together with the partial Result,
-// when ctx was cancelled; a timeout is not an error but Result.TimedOut.
-func Run(ctx context.Context, dir string, argv []string, timeout time.Duration) (Result, error) {
-	return RunWith(ctx, dir, argv, timeout, Options{Sandbox: DefaultSandbox()})
-}
-
-// RunWith is Run with explicit options: the sandbox and the folders it
-// opens besides the workspace and the run's private temporary folder
-// (TMPDIR, removed afterwards). In sandbox.On mode it fails, before
+// when ctx was cancelled; a timeout is not an error but Result.TimedOut. In sandbox.On mode it fails, before
 // starting anything, when the sandbox is not available. A deadline of ctx
 // that passes first (the episode's) is a timeout too; a cancelled ctx is
 // an interruption.

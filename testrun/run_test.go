@@ -38,7 +38,7 @@ func TestRunUnittest(t *testing.T) {
 		"calc.py":      "def add(a, b):\n    return a - b\n",
 		"test_calc.py": "import unittest\nfrom calc import add\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 2), 4)\n\n    def test_zero(self):\n        self.assertEqual(add(0, 0), 0)\n",
 	})
-	res, err := Run(context.Background(), dir, []string{"python3", "-m", "unittest", "-v", "test_calc"}, 20*time.Second)
+	res, err := RunWith(context.Background(), dir, []string{"python3", "-m", "unittest", "-v", "test_calc"}, 20*time.Second, Options{Sandbox: DefaultSandbox()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +63,7 @@ func TestRunEnvironmentScrubbed(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", "sk-fake-key-for-the-test")
 	t.Setenv("BENCH_FAKE_TOKEN", "fake-token")
 	dir := t.TempDir()
-	res, err := Run(context.Background(), dir, []string{python(t), "-c", "import os\nfor k in sorted(os.environ): print(k + '=' + os.environ[k])"}, 20*time.Second)
+	res, err := RunWith(context.Background(), dir, []string{python(t), "-c", "import os\nfor k in sorted(os.environ): print(k + '=' + os.environ[k])"}, 20*time.Second, Options{Sandbox: DefaultSandbox()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +99,7 @@ func TestRunEnvironmentScrubbed(t *testing.T) {
 func TestRunIgnoresUserSite(t *testing.T) {
 	needPython(t)
 	dir := t.TempDir()
-	probe, err := Run(context.Background(), dir, []string{python(t), "-c", "import site; print(site.getusersitepackages())"}, 20*time.Second)
+	probe, err := RunWith(context.Background(), dir, []string{python(t), "-c", "import site; print(site.getusersitepackages())"}, 20*time.Second, Options{Sandbox: DefaultSandbox()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +114,7 @@ func TestRunIgnoresUserSite(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(site, "usercustomize.py"), []byte(hook), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	res, err := Run(context.Background(), dir, []string{python(t), "-c", "print('ran')"}, 20*time.Second)
+	res, err := RunWith(context.Background(), dir, []string{python(t), "-c", "print('ran')"}, 20*time.Second, Options{Sandbox: DefaultSandbox()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,7 +199,7 @@ func TestRunTimeoutKillsGrandchild(t *testing.T) {
 	}
 	dir := t.TempDir()
 	start := time.Now()
-	res, err := Run(context.Background(), dir, []string{python(t), "-c", forkSleeper + "import time\ntime.sleep(60)\n"}, 3*time.Second)
+	res, err := RunWith(context.Background(), dir, []string{python(t), "-c", forkSleeper + "import time\ntime.sleep(60)\n"}, 3*time.Second, Options{Sandbox: DefaultSandbox()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,7 +222,7 @@ func TestRunExitLeavesNoOrphan(t *testing.T) {
 		t.Skip("needs /proc")
 	}
 	dir := t.TempDir()
-	res, err := Run(context.Background(), dir, []string{python(t), "-c", forkSleeper + "import time\nprint('exiting at %.6f' % time.time(), flush=True)\n"}, 30*time.Second)
+	res, err := RunWith(context.Background(), dir, []string{python(t), "-c", forkSleeper + "import time\nprint('exiting at %.6f' % time.time(), flush=True)\n"}, 30*time.Second, Options{Sandbox: DefaultSandbox()})
 	returned := time.Now()
 	if err != nil {
 		t.Fatal(err)
@@ -252,7 +252,7 @@ func TestRunContextCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	go cancelWhenStarted(dir, cancel)
 	start := time.Now()
-	res, err := Run(ctx, dir, []string{python(t), "-c", forkSleeper + "import time\ntime.sleep(60)\n"}, time.Minute)
+	res, err := RunWith(ctx, dir, []string{python(t), "-c", forkSleeper + "import time\ntime.sleep(60)\n"}, time.Minute, Options{Sandbox: DefaultSandbox()})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
@@ -272,7 +272,7 @@ func TestRunContextCancelled(t *testing.T) {
 func TestRunOutputCapped(t *testing.T) {
 	needPython(t)
 	dir := t.TempDir()
-	res, err := Run(context.Background(), dir, []string{"python3", "-c", "import sys\nfor i in range(4000): print('line %05d ' % i + 'x' * 40)\nprint('THE END')"}, 20*time.Second)
+	res, err := RunWith(context.Background(), dir, []string{"python3", "-c", "import sys\nfor i in range(4000): print('line %05d ' % i + 'x' * 40)\nprint('THE END')"}, 20*time.Second, Options{Sandbox: DefaultSandbox()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -292,7 +292,7 @@ func TestRunOutputCapped(t *testing.T) {
 }
 
 func TestRunMissingInterpreter(t *testing.T) {
-	_, err := Run(context.Background(), t.TempDir(), []string{"python3-bench-missing", "-m", "unittest"}, time.Second)
+	_, err := RunWith(context.Background(), t.TempDir(), []string{"python3-bench-missing", "-m", "unittest"}, time.Second, Options{Sandbox: DefaultSandbox()})
 	if err == nil {
 		t.Fatal("a missing interpreter did not fail")
 	}
@@ -302,7 +302,7 @@ func TestRunMissingInterpreter(t *testing.T) {
 }
 
 func TestRunEmptyCommand(t *testing.T) {
-	if _, err := Run(context.Background(), t.TempDir(), nil, time.Second); !errors.Is(err, ErrNoCommand) {
+	if _, err := RunWith(context.Background(), t.TempDir(), nil, time.Second, Options{Sandbox: DefaultSandbox()}); !errors.Is(err, ErrNoCommand) {
 		t.Errorf("err = %v", err)
 	}
 }
@@ -330,7 +330,7 @@ func TestKillAll(t *testing.T) {
 	dir := t.TempDir()
 	done := make(chan Result)
 	go func() {
-		res, _ := Run(context.Background(), dir, []string{"python3", "-c", forkSleeper + "import time\ntime.sleep(60)\n"}, time.Minute)
+		res, _ := RunWith(context.Background(), dir, []string{"python3", "-c", forkSleeper + "import time\ntime.sleep(60)\n"}, time.Minute, Options{Sandbox: DefaultSandbox()})
 		done <- res
 	}()
 	ctx, stop := context.WithCancel(context.Background())
