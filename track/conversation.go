@@ -91,7 +91,7 @@ func (c *Conversation) RunTests(ctx context.Context) (testrun.Result, error) {
 
 // End returns the outcome summed so far (model calls, usage, model time,
 // steps) with the exit reason and error. It records no event: the episode
-// (runner.Episode) records the end event once grading is done, also for
+// (the runner's) records the end event once grading is done, also for
 // tracks that never got this far.
 func (c *Conversation) End(exit record.ExitReason, err error) Outcome {
 	o := c.out
