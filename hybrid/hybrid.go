@@ -29,7 +29,7 @@ type Config struct {
 
 // Hybrid is the hybrid track (named "hybrid" on the command line): the
 // agent loop, its five tools and run_workflow. The workflow's model call
-// goes to env.WorkflowModel (env.Model when nil) and counts in the
+// goes to env.WorkflowClient (env.Model when nil) and counts in the
 // outcome's calls and usage once, and apart in WorkflowCalls and
 // WorkflowUsage.
 func Hybrid(ctx context.Context, env *track.Env) track.Outcome { return Config{}.Run(ctx, env) }

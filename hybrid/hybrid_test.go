@@ -38,7 +38,7 @@ func agentScript(replies ...model.Message) *tracktest.FakeChatter {
 
 func fileReply(path, body string) string { return "FILE: " + path + "\n```python\n" + body + "```\n" }
 
-// TestHybridOnASecondModel: the workflow's call goes to env.WorkflowModel
+// TestHybridOnASecondModel: the workflow's call goes to env.WorkflowClient
 // and only there, with the workflow's own prompt and no tools; the agent's
 // calls stay on env.Model. The result the agent reads says what was written
 // and the tests before and after.
@@ -47,7 +47,7 @@ func TestHybridOnASecondModel(t *testing.T) {
 	agent := agentScript(tracktest.Calls("run_workflow", `{"note":"the 400-year rule"}`))
 	env, rec := tracktest.Fixture(t, "leap_year", agent)
 	ed := editor(fileReply("leap.py", tracktest.ReadOverlay(t, env, "solution", "leap.py")))
-	env.WorkflowModel = ed
+	env.WorkflowClient = ed
 	out := Hybrid(context.Background(), env)
 	if out.Exit != record.ExitDone || out.Err != nil {
 		t.Fatalf("exit %q, %v", out.Exit, out.Err)
@@ -87,7 +87,7 @@ func TestHybridToolArguments(t *testing.T) {
 	)
 	env, rec := tracktest.Fixture(t, "leap_year", agent)
 	ed := editor()
-	env.WorkflowModel = ed
+	env.WorkflowClient = ed
 	out := Hybrid(context.Background(), env)
 	if out.Exit != record.ExitDone || len(ed.Requests) != 0 || out.WorkflowCalls != 0 {
 		t.Fatalf("exit %q, %d workflow requests; want done, none", out.Exit, len(ed.Requests))
@@ -118,7 +118,7 @@ func TestHybridStrictAndNaive(t *testing.T) {
 	for _, naive := range []bool{false, true} {
 		agent := agentScript(tracktest.Calls("run_workflow", `{}`))
 		env, _ := tracktest.Fixture(t, "slugify", agent)
-		env.WorkflowModel = editor(functionOnly)
+		env.WorkflowClient = editor(functionOnly)
 		before, _ := os.ReadFile(filepath.Join(env.Dir, "slugify.py"))
 		out := Config{Naive: naive}.Run(context.Background(), env)
 		if out.Exit != record.ExitDone {
@@ -148,7 +148,7 @@ func TestHybridWorkflowCallFailureStops(t *testing.T) {
 	tracktest.NeedPython(t)
 	agent := agentScript(tracktest.Calls("run_workflow", `{}`))
 	env, rec := tracktest.Fixture(t, "leap_year", agent)
-	env.WorkflowModel = &tracktest.FakeChatter{Script: []tracktest.FakeReply{{Err: model.ErrServer}}}
+	env.WorkflowClient = &tracktest.FakeChatter{Script: []tracktest.FakeReply{{Err: model.ErrServer}}}
 	out := Hybrid(context.Background(), env)
 	if out.Exit != record.ExitError || !errors.Is(out.Err, model.ErrServer) || len(agent.Requests) != 1 || out.WorkflowCalls != 1 {
 		t.Errorf("exit %q, err %v, %d agent requests; want error after one", out.Exit, out.Err, len(agent.Requests))

@@ -35,7 +35,7 @@ func (c Config) tool() loop.Tool {
 
 // runWorkflow runs one pass of the workflow (workflow.Fix) on the agent's
 // workspace, in a side conversation of the episode's marked ToolName, on
-// env.WorkflowModel. A failure of its model call ends the episode
+// env.WorkflowClient. A failure of its model call ends the episode
 // (loop.Stop): it is the server's, never the agent's. A test run, a file
 // that cannot be read or written, is a tool error, as for the agent's own
 // tools.
@@ -45,7 +45,7 @@ func (c Config) runWorkflow(ctx context.Context, call loop.Call) (string, error)
 	if err != nil {
 		return "", err
 	}
-	aside := call.Conv.Aside(workflow.SystemPrompt, ToolName, env.WorkflowModel)
+	aside := call.Conv.Aside(workflow.SystemPrompt, ToolName, env.WorkflowClient)
 	p, err := workflow.Fix{File: file, Note: call.Args["note"], Naive: c.Naive}.Run(ctx, aside)
 	switch p.Stage {
 	case "":

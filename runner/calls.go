@@ -30,8 +30,8 @@ func countCalls(cfg Config, j Job, sent func(Job)) Config {
 	if cfg.Model != nil {
 		cfg.Model = callCounter{Chatter: cfg.Model, job: j, sent: sent}
 	}
-	if cfg.WorkflowModel != nil {
-		cfg.WorkflowModel = callCounter{Chatter: cfg.WorkflowModel, job: j, sent: sent}
+	if cfg.WorkflowClient != nil {
+		cfg.WorkflowClient = callCounter{Chatter: cfg.WorkflowClient, job: j, sent: sent}
 	}
 	return cfg
 }

@@ -32,9 +32,9 @@ type Config struct {
 	Keep   bool          // keep workspaces after grading
 	Tracks []track.Track // the registry (Tracks()), or fakes in tests
 	record.RunSettings
-	// WorkflowModel is the client of RunSettings.WorkflowModel, the model
+	// WorkflowClient is the client of the setting WorkflowModel, the model
 	// the hybrid's run_workflow asks; nil asks Model.
-	WorkflowModel model.Chatter
+	WorkflowClient model.Chatter
 }
 
 // ModelOptions are the options every request of an episode with seed
@@ -179,7 +179,7 @@ func runTrack(ctx context.Context, cfg Config, job Job, traj Trajectory, ep *rec
 		}()
 	}
 	env := &track.Env{
-		Task: job.Task, Dir: ws.Dir, Model: cfg.Model, WorkflowModel: cfg.WorkflowModel,
+		Task: job.Task, Dir: ws.Dir, Model: cfg.Model, WorkflowClient: cfg.WorkflowClient,
 		Options: ModelOptions(cfg.RunSettings, job.Seed), RunSettings: cfg.RunSettings, Rec: traj,
 	}
 	tr := cfg.Tracks[i]

@@ -98,8 +98,8 @@ func serverConfig(cfg Config, srv Server, j Job) Config {
 	if c, ok := srv.Clients[j.Model]; ok {
 		cfg.Model = c
 	}
-	if c, ok := srv.Clients[cfg.RunSettings.WorkflowModel]; ok {
-		cfg.WorkflowModel = c
+	if c, ok := srv.Clients[cfg.WorkflowModel]; ok {
+		cfg.WorkflowClient = c
 	}
 	return cfg
 }

@@ -176,7 +176,7 @@ func (r *ReplayRun) replayOne(ctx context.Context, cfg Config, w *record.Writer,
 	if err != nil {
 		return record.Episode{}, fmt.Errorf("stopped: %w", err)
 	}
-	cfg.Model, cfg.WorkflowModel = p, p
+	cfg.Model, cfg.WorkflowClient = p, p
 	ep, full := runOne(ctx, cfg, playerSink{WriterSink{W: w}, p}, j)
 	p.Finish(&ep)
 	if err := w.Append(ep); err != nil {

@@ -22,17 +22,17 @@ type Env struct {
 	// there: MaxTurns (agent: model turns before the final call without
 	// tools; 0 = the loop's default), TokenLimit (agent: backend-reported
 	// tokens per episode; 0 = no limit), Tries (workflow-retry: attempts).
-	// Its WorkflowModel is the name of the model WorkflowModel asks.
+	// Its WorkflowModel is the name of the model WorkflowClient asks.
 	record.RunSettings
 	// MaxToolCalls caps the tool calls run from one reply (agent); 0 means
 	// the loop's default.
 	MaxToolCalls int
 	Guidance     string // coding guidance for the system prompt; "" keeps the general posture
 	Snapshot     string // workspace snapshot for the system prompt; may be ""
-	// WorkflowModel is the model the hybrid's run_workflow tool asks (the
-	// editor to the agent's architect); nil asks Model.
-	WorkflowModel model.Chatter
-	Rec           record.Recorder
+	// WorkflowClient is the client of the model the hybrid's run_workflow
+	// tool asks (the editor to the agent's architect); nil asks Model.
+	WorkflowClient model.Chatter
+	Rec            record.Recorder
 
 	testTime time.Duration
 }
@@ -88,7 +88,7 @@ type Track struct {
 	UsesTools   bool     // offers the model tools, which a model without tool support cannot take
 	UsesPosture bool     // gets the coding guidance and snapshot that --posture decides
 	ComparedTo  []string // tracks this one is paired with per task (token ratio, McNemar)
-	// Delegates says the track asks Env.WorkflowModel (the hybrid's
+	// Delegates says the track asks Env.WorkflowClient (the hybrid's
 	// run_workflow), which --workflow-model may make a second model.
 	Delegates bool
 	// Prompts is the fixed text the track sends (prompts and tool schemas);
