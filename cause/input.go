@@ -29,7 +29,8 @@ type Input struct {
 	// before its first write (an agent that edited before it ran the
 	// tests). Every episode of a task starts from the same files, so the
 	// first test run of another episode of the task serves (see
-	// Baseline). "" when unknown.
+	// Baseline), as does a run on a fresh copy of them (the runner makes
+	// one as such an episode ends). "" when unknown.
 	Baseline string
 	// Witnesses are passing episodes of the same task (and model) and the
 	// files they wrote: one that wrote a file other than the source is

@@ -55,7 +55,8 @@ func ModelOptions(s record.RunSettings, seed int) model.Options {
 // lost to a fault (record.ErrorFault), whatever the track did: it is not
 // finished until all of it is on disk.
 //
-// TestMS counts every test subprocess of the episode, grading included;
+// TestMS counts every test subprocess of the episode, grading and the
+// first run that explain may make for the causes included;
 // ModelMS the time it waited for the model, as the client measured it,
 // and ServerMS the server's own account of it.
 // With cfg.Keep the end event's Path is the kept workspace. When traj can
@@ -91,13 +92,13 @@ func episode(ctx context.Context, cfg Config, job Job, traj Trajectory) (record.
 	if calls != nil {
 		ep.ModelMS, ep.ServerMS = calls.times()
 	}
-	ep.TestMS = testTime.Milliseconds()
 	kept.Record(record.Event{Kind: record.EventEnd, Exit: ep.ExitReason, Error: ep.Error, Path: left,
 		TestsPassed: ep.TestsPassed, TestsTotal: ep.TestsTotal})
 	if err := traj.Err(); err != nil {
 		out.Err = loseToFault(&ep, "writing the trajectory", err)
 	}
-	explain(&ep, job.Task, kept.events, graded)
+	testTime += explain(ctx, &ep, job.Task, kept.events, graded)
+	ep.TestMS = testTime.Milliseconds()
 	if d, ok := traj.(interface{ SHA256() string }); ok {
 		ep.TrajectorySHA256 = d.SHA256()
 	}
