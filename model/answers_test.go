@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -85,27 +84,39 @@ func TestEveryKindHasAMeaningAndARecord(t *testing.T) {
 }
 
 // TestRetryAfterOverridesTheBackoff: the wait a 503 asks for is waited,
-// however short the client's own backoff; a date works as seconds do; an
-// unreadable one falls back to the backoff.
+// however short the client's own backoff (a one-second Retry-After with a
+// millisecond backoff) and however long (a zero Retry-After with an hour's
+// backoff retries at once); an unreadable one falls back to the backoff.
+// How a date is read is TestRetryAfterReadsSecondsAndDates'.
 func TestRetryAfterOverridesTheBackoff(t *testing.T) {
 	for _, backend := range []string{model.BackendOllama, model.BackendOpenAI} {
-		date := func() string { return time.Now().Add(2500 * time.Millisecond).UTC().Format(http.TimeFormat) }
-		for _, after := range []func() string{func() string { return "1" }, date} {
-			srv := fake(t, backend, modeltest.Status(503).WithHeader("Retry-After", after()), modeltest.Text("ok"))
+		t.Run(backend, func(t *testing.T) {
+			t.Parallel()
+			srv := fake(t, backend, modeltest.Status(503).WithHeader("Retry-After", "1"), modeltest.Text("ok"))
 			resp, err := newClient(t, srv.Config()).Chat(context.Background(), userRequest("hi"))
 			reqs := srv.Requests()
 			if err != nil || resp.Retries != 1 || len(reqs) != 2 {
-				t.Fatalf("%s Retry-After: err %v, retries %d", backend, err, resp.Retries)
+				t.Fatalf("Retry-After 1: err %v, retries %d", err, resp.Retries)
 			}
-			// A date has one-second resolution: it asks for 1.5 to 2.5 s.
 			if gap := reqs[1].Time.Sub(reqs[0].Time); gap < time.Second {
-				t.Errorf("%s Retry-After: retried after %v", backend, gap)
+				t.Errorf("Retry-After 1: retried after %v", gap)
 			}
-		}
-		srv := fake(t, backend, modeltest.Status(503).WithHeader("Retry-After", "soon"), modeltest.Text("ok"))
-		if _, err := newClient(t, srv.Config()).Chat(context.Background(), userRequest("hi")); err != nil {
-			t.Fatalf("%s: an unreadable Retry-After: %v", backend, err)
-		}
+
+			srv = fake(t, backend, modeltest.Status(503).WithHeader("Retry-After", "0"), modeltest.Text("ok"))
+			cfg := srv.Config()
+			cfg.RetryBase = time.Hour // the backoff alone would wait its cap, 30 s
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			start := time.Now()
+			if resp, err := newClient(t, cfg).Chat(ctx, userRequest("hi")); err != nil || resp.Retries != 1 || time.Since(start) > 5*time.Second {
+				t.Fatalf("Retry-After 0 with an hour's backoff: err %v, retries %d after %v; want one retry at once", err, resp.Retries, time.Since(start))
+			}
+
+			srv = fake(t, backend, modeltest.Status(503).WithHeader("Retry-After", "soon"), modeltest.Text("ok"))
+			if _, err := newClient(t, srv.Config()).Chat(context.Background(), userRequest("hi")); err != nil {
+				t.Fatalf("an unreadable Retry-After: %v", err)
+			}
+		})
 	}
 }
 

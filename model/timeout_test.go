@@ -22,6 +22,7 @@ func TestOllamaStalledStreamIsATimeout(t *testing.T) {
 	}
 	for name, rep := range cases {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel() // each waits out its timeout twice
 			srv := modeltest.NewOllama(t, modeltest.Always(rep))
 			cfg := srv.Config()
 			cfg.Timeout = 300 * time.Millisecond
