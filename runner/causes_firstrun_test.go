@@ -28,6 +28,7 @@ func TestCausesOfAnAgentThatWroteFirst(t *testing.T) {
 		{"ran the tests first", []modeltest.Reply{runTests(), writeFiles(partial), modeltest.Text("Fixed.")}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			srv := modeltest.NewOllama(t, c.script...)
 			ep, traj := runEpisode(t, srv, tk, "agent")
 			if ep.Passed || ep.ExitReason != record.ExitDone || srv.Remaining() != 0 {

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"bench/model/modeltest"
 	"bench/record"
@@ -133,6 +134,9 @@ func TestPyramidSurvivesAHostGoingAway(t *testing.T) {
 	})))
 	spec := pyramidSpec(t, []string{"workflow"}, 1, 2, 3, 4)
 	spec.Hosts = []string{a.URL, b.URL}
+	// The pool's own wait for a refusing server (PoolRetryWindow, 5 s) is
+	// TestServerConfigsWaitLessInAPool's; here it is short.
+	spec.Model.RetryWindow = 200 * time.Millisecond
 	var mu sync.Mutex
 	var warnings []string
 	s := execute(t, spec, func(w string) { mu.Lock(); warnings = append(warnings, w); mu.Unlock() })

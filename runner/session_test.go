@@ -15,6 +15,7 @@ import (
 	"bench/model/modeltest"
 	"bench/record"
 	"bench/tasks"
+	"bench/track"
 	"bench/track/tracktest"
 )
 
@@ -112,12 +113,13 @@ func TestExecuteFailedStartLeavesNothing(t *testing.T) {
 }
 
 // TestResumeAfterTheServerWentAway: the server dies mid-run; the breaker
-// stops the run; resumed against a new server, every episode is on disk once.
+// stops the run; resumed against a new server, every episode is on disk
+// once, finished. The track is a fake that asks the model once, and the
+// task's tests are `true`: what is tested is the session, not Python.
+// (cmd/bench keeps the same story end to end through the CLI.)
 func TestResumeAfterTheServerWentAway(t *testing.T) {
-	tracktest.NeedPython(t)
 	var served atomic.Int32
 	var first *modeltest.Server
-	reply := solvingReply(t)
 	first = modeltest.NewOllama(t, modeltest.Always(modeltest.Func(func(modeltest.Request) modeltest.Reply {
 		switch n := served.Add(1); {
 		case n == 2:
@@ -126,10 +128,13 @@ func TestResumeAfterTheServerWentAway(t *testing.T) {
 		case n > 2:
 			return modeltest.Hang() // a call that got in before Close finished gets no answer either
 		}
-		return reply
+		return modeltest.Text("done")
 	})))
+	quick := quickTask()
+	fake := []track.Track{{Name: "workflow", Run: askModel}}
 	spec := Spec{Model: first.Config(), RunSettings: record.DefaultSettings()}
-	spec.Tasks, spec.Tracks, spec.Seeds = []tasks.Task{task(t, "leap_year")}, []string{"workflow"}, []int{1, 2, 3, 4, 5, 6}
+	spec.Model.RetryWindow = 100 * time.Millisecond // a dead server is given up on quickly
+	spec.Tasks, spec.Tracks, spec.Seeds = []tasks.Task{quick}, []string{"workflow"}, []int{1, 2, 3, 4, 5, 6}
 	spec.Dir = filepath.Join(t.TempDir(), "run")
 	s, err := NewRun(spec)
 	if err != nil {
@@ -139,19 +144,18 @@ func TestResumeAfterTheServerWentAway(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = s.Execute(context.Background(), client, ExecOptions{})
+	err = s.Execute(context.Background(), client, ExecOptions{Tracks: fake})
 	var stop *StopError
 	if !errors.As(err, &stop) {
 		t.Fatalf("err %v, want the breaker's StopError", err)
 	}
 	data, _ := record.Read(spec.Dir)
 	if len(data.Episodes) != 1+BreakerThreshold {
-		t.Fatalf("%d episodes on disk, want 1 passed and %d lost", len(data.Episodes), BreakerThreshold)
+		t.Fatalf("%d episodes on disk, want 1 done and %d lost", len(data.Episodes), BreakerThreshold)
 	}
 
-	second := modeltest.NewOllama(t, modeltest.Always(reply))
-	all, _ := tasks.Load(tasks.Embedded())
-	r, err := Resume(spec.Dir, all, ResumeOptions{Host: second.URL})
+	second := modeltest.NewOllama(t, modeltest.Always(modeltest.Text("done")))
+	r, err := Resume(spec.Dir, []tasks.Task{quick}, ResumeOptions{Host: second.URL})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +166,7 @@ func TestResumeAfterTheServerWentAway(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := r.Execute(context.Background(), client, ExecOptions{}); err != nil {
+	if err := r.Execute(context.Background(), client, ExecOptions{Tracks: fake}); err != nil {
 		t.Fatal(err)
 	}
 	data, err = record.Read(spec.Dir)
@@ -173,8 +177,54 @@ func TestResumeAfterTheServerWentAway(t *testing.T) {
 		t.Fatalf("%d episodes, want 6", len(data.Episodes))
 	}
 	for _, ep := range data.Episodes {
-		if !ep.Passed {
-			t.Errorf("%s: exit %s, %q", ep.Key(), ep.ExitReason, ep.Error)
+		if ep.ExitReason != record.ExitDone || ep.Lost() || ep.Host != second.URL && ep.Seed != 1 {
+			t.Errorf("%s on %s: exit %s, lost %v, %q", ep.Key(), ep.Host, ep.ExitReason, ep.Lost(), ep.Error)
+		}
+	}
+	if again, err := Resume(spec.Dir, []tasks.Task{quick}, ResumeOptions{Host: second.URL}); err != nil || len(again.Pending()) != 0 {
+		t.Errorf("a second resume: %v; it would run episodes again", err)
+	}
+}
+
+// askModel is a fake track that asks the model once: done when it
+// answers, the call's error when it fails.
+func askModel(ctx context.Context, env *track.Env) track.Outcome {
+	if _, err := env.Model.Chat(ctx, model.Request{Messages: []model.Message{{Role: model.RoleUser, Content: "fix " + env.Task.Name}}}); err != nil {
+		return track.Outcome{Exit: record.ExitError, Err: err}
+	}
+	return track.Outcome{Exit: record.ExitDone}
+}
+
+// TestServerConfigsWaitLessInAPool: with several hosts, a client waits
+// PoolRetryWindow for a server that refuses connections, so that the pool
+// moves its episodes on; with one host it keeps the client's own window
+// (model.DefaultRetryWindow), and a window the run sets always stands.
+func TestServerConfigsWaitLessInAPool(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		hosts  []string
+		window time.Duration
+		want   time.Duration
+	}{
+		{"two hosts", []string{"http://a:11434", "http://b:11434"}, 0, PoolRetryWindow},
+		{"one host", []string{"http://a:11434"}, 0, 0},
+		{"two hosts, a window set", []string{"http://a:11434", "http://b:11434"}, time.Second, time.Second},
+	} {
+		spec := Spec{Model: model.Config{Backend: model.BackendOllama, Model: model.DefaultModel, Timeout: model.DefaultTimeout, RetryWindow: c.window},
+			RunSettings: record.DefaultSettings(), Hosts: c.hosts}
+		spec.Tasks, spec.Tracks, spec.Seeds, spec.Dir = []tasks.Task{quickTask()}, []string{"workflow"}, []int{1}, filepath.Join(t.TempDir(), "run")
+		s, err := NewRun(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfgs := s.ServerConfigs()
+		if len(cfgs) != len(c.hosts) {
+			t.Fatalf("%s: %d configs, want %d", c.name, len(cfgs), len(c.hosts))
+		}
+		for _, cfg := range cfgs {
+			if cfg.RetryWindow != c.want {
+				t.Errorf("%s: %s waits %v for a refusing server, want %v", c.name, cfg.Host, cfg.RetryWindow, c.want)
+			}
 		}
 	}
 }
