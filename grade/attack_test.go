@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"bench/sandbox"
 	"bench/track/tracktest"
 )
 
@@ -122,30 +121,6 @@ func TestFakePassForgedVerdict(t *testing.T) {
 	mustNotPass(t, dir, "exited 0 without finishing")
 }
 
-// TestCorrectFixPassesInTheSandbox: the reference solution still passes,
-// unflagged, with every layer this kernel offers.
-func TestCorrectFixPassesInTheSandbox(t *testing.T) {
-	tracktest.NeedPython(t)
-	for _, name := range []string{"leap_year", "parse_date", "slugify", "word_freq"} {
-		tk := task(t, name)
-		dir := workspace(t, tk)
-		if err := overlay(tk, dir, "solution"); err != nil {
-			t.Fatal(err)
-		}
-		g, err := Grade(context.Background(), tk, dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, _ := sandbox.Plan(sandbox.Config{})
-		if !g.Passed || g.Tampered || len(g.Flags) > 0 || g.Result.Sandbox != want {
-			t.Errorf("%s: passed=%v tampered=%v flags=%q sandbox %s (want %s)\n%s", name, g.Passed, g.Tampered, g.Flags, g.Result.Sandbox, want, g.Result.Output)
-		}
-		if want.FS != sandbox.Landlock || want.PID != sandbox.PIDNS {
-			t.Logf("this kernel gives only %s", want)
-		}
-	}
-}
-
 // TestKnownFakesStillFail replays fakes that earlier rounds checked by
 // hand: none makes the buggy leap.py pass, and those that are caught as
 // tampering say so.
@@ -166,6 +141,7 @@ func TestKnownFakesStillFail(t *testing.T) {
 		"a deep tree":           {files: map[string]string{deep: "x = 1\n"}},
 	} {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel() // each fake in its own workspace
 			dir := workspace(t, task(t, "leap_year"))
 			write(t, dir, c.files)
 			if c.append != "" {

@@ -2,6 +2,7 @@ package grade
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"testing/fstest"
 	"time"
 
+	"bench/sandbox"
 	"bench/tasks"
 	"bench/testrun"
 	"bench/track/tracktest"
@@ -19,8 +21,11 @@ import (
 // TestControlsHoldOnEverySuiteTask: with a plan drawn afresh each time,
 // every task's reference solution still passes, unflagged, and its
 // original and partial code fail without a tampering reason: no control
-// passes for honest code, right or wrong. Short mode grades the course's
-// tasks and one Go task (shortControlTasks); full mode every task.
+// passes for honest code, right or wrong; and the solution is graded
+// without a flag, in the whole sandbox this machine gives (on a kernel
+// with Landlock, the answers are out of reach). Short mode grades the
+// course's tasks and one Go task (shortControlsGoTask); full mode every
+// task.
 func TestControlsHoldOnEverySuiteTask(t *testing.T) {
 	all, err := tasks.Load(tasks.Suite())
 	if err != nil {
@@ -52,6 +57,9 @@ func TestControlsHoldOnEverySuiteTask(t *testing.T) {
 				}
 				if g.Tampered || g.Passed != (sub == "solution") || g.TestsTotal != len(tk.Tests) {
 					t.Errorf("%s: passed %v, tampered %v, %d/%d, reasons %v\n%s", or(sub, "repo"), g.Passed, g.Tampered, g.TestsPassed, g.TestsTotal, g.Reasons, g.Result.Output)
+				}
+				if want, _ := sandbox.Plan(sandbox.Config{}); sub == "solution" && (len(g.Flags) > 0 || g.Result.Sandbox != want) {
+					t.Errorf("solution: flags %q, sandbox %s, want none and %s", g.Flags, g.Result.Sandbox, want)
 				}
 				if sub == "partial" && !strings.Contains(g.Result.Output, tk.PartialExpect) {
 					t.Errorf("partial: the output lacks %q:\n%s", tk.PartialExpect, g.Result.Output)
@@ -165,64 +173,76 @@ def fail(): raise ValueError("no")
 `
 
 // TestRenderPythonControlsFailAlone renders craftedTests with a fresh
-// plan many times and runs the result with plain unittest: every task test
-// keeps its outcome under its new name, every control fails, and every
-// test that can have a control has one.
+// plan many times (five; two in short mode) and runs the result with plain
+// unittest: every task test keeps its outcome under its new name, every
+// control fails, and every test that can have a control has one.
 func TestRenderPythonControlsFailAlone(t *testing.T) {
 	tracktest.NeedPython(t)
 	tk := craftedTask(t)
-	for round := range 5 {
-		dir := t.TempDir()
-		write(t, dir, map[string]string{"helpers.py": craftedHelpers, "test_helpers.py": craftedTests})
-		p, err := planPython(context.Background(), tk, dir)
-		if err != nil {
-			t.Fatal(err)
+	rounds := 5
+	if testing.Short() {
+		rounds = 2 // every round checks every kind of control; more rounds, more draws
+	}
+	for round := range rounds {
+		t.Run(fmt.Sprintf("round %d", round), func(t *testing.T) {
+			t.Parallel() // each round draws its own plan in its own folder
+			renderCraftedRound(t, tk, round)
+		})
+	}
+}
+
+// renderCraftedRound is one round of TestRenderPythonControlsFailAlone.
+func renderCraftedRound(t *testing.T, tk tasks.Task, round int) {
+	dir := t.TempDir()
+	write(t, dir, map[string]string{"helpers.py": craftedHelpers, "test_helpers.py": craftedTests})
+	p, err := planPython(context.Background(), tk, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, _ := os.ReadFile(filepath.Join(dir, "test_helpers.py"))
+	cmd := exec.Command("python3", "-m", "unittest", "-v", "test_helpers")
+	cmd.Dir = dir
+	out, _ := cmd.CombinedOutput()
+	parsed := testrun.Parse(string(out))
+	got := map[string][]string{}
+	for _, c := range parsed.Cases {
+		got[testrun.MethodName(c.Name)] = append(got[testrun.MethodName(c.Name)], c.Outcome)
+	}
+	want := map[string]string{"test_skipped": testrun.Skipped, "test_known_bug": testrun.ExpectedFailure}
+	for sealed, name := range p.real {
+		if sealed == name {
+			t.Errorf("round %d: %s was not renamed", round, name)
 		}
-		src, _ := os.ReadFile(filepath.Join(dir, "test_helpers.py"))
-		cmd := exec.Command("python3", "-m", "unittest", "-v", "test_helpers")
-		cmd.Dir = dir
-		out, _ := cmd.CombinedOutput()
-		parsed := testrun.Parse(string(out))
-		got := map[string][]string{}
-		for _, c := range parsed.Cases {
-			got[testrun.MethodName(c.Name)] = append(got[testrun.MethodName(c.Name)], c.Outcome)
+		if o := worst(got[sealed]); o != or(want[name], testrun.OK) {
+			t.Errorf("round %d: %s (%s) reported %v", round, name, sealed, got[sealed])
 		}
-		want := map[string]string{"test_skipped": testrun.Skipped, "test_known_bug": testrun.ExpectedFailure}
-		for sealed, name := range p.real {
-			if sealed == name {
-				t.Errorf("round %d: %s was not renamed", round, name)
-			}
-			if o := worst(got[sealed]); o != or(want[name], testrun.OK) {
-				t.Errorf("round %d: %s (%s) reported %v", round, name, sealed, got[sealed])
-			}
+	}
+	twins := map[string]string{}
+	for sealed, c := range p.controls {
+		twins[c.of] = c.kind
+		if o := got[sealed]; len(o) == 0 || !failed(worst(o)) || slices.ContainsFunc(o, func(s string) bool { return !failed(s) }) {
+			t.Errorf("round %d: the %s control of %q (%s) reported %v", round, c.kind, c.of, sealed, o)
 		}
-		twins := map[string]string{}
-		for sealed, c := range p.controls {
-			twins[c.of] = c.kind
-			if o := got[sealed]; len(o) == 0 || !failed(worst(o)) || slices.ContainsFunc(o, func(s string) bool { return !failed(s) }) {
-				t.Errorf("round %d: the %s control of %q (%s) reported %v", round, c.kind, c.of, sealed, o)
-			}
+	}
+	for name, kind := range map[string]string{"test_double": kindValue, "test_floats_and_strings": kindValue, "test_containers": kindValue,
+		"test_calls_another": kindTail, "test_subtests": kindTail, "test_raises": kindTail, "test_patched": kindValue, "test_more": kindValue, "": kindFail} {
+		if twins[name] != kind {
+			t.Errorf("round %d: %q has a %q control, want %q", round, name, twins[name], kind)
 		}
-		for name, kind := range map[string]string{"test_double": kindValue, "test_floats_and_strings": kindValue, "test_containers": kindValue,
-			"test_calls_another": kindTail, "test_subtests": kindTail, "test_raises": kindTail, "test_patched": kindValue, "test_more": kindValue, "": kindFail} {
-			if twins[name] != kind {
-				t.Errorf("round %d: %q has a %q control, want %q", round, name, twins[name], kind)
-			}
+	}
+	if k := twins["test_flags"]; k != kindValue && k != kindFlip {
+		t.Errorf("round %d: test_flags has a %q control", round, k)
+	}
+	for _, none := range []string{"test_returns_early", "test_one_line", "test_skipped", "test_known_bug"} {
+		if _, ok := twins[none]; ok {
+			t.Errorf("round %d: %s has a control", round, none)
 		}
-		if k := twins["test_flags"]; k != kindValue && k != kindFlip {
-			t.Errorf("round %d: test_flags has a %q control", round, k)
-		}
-		for _, none := range []string{"test_returns_early", "test_one_line", "test_skipped", "test_known_bug"} {
-			if _, ok := twins[none]; ok {
-				t.Errorf("round %d: %s has a control", round, none)
-			}
-		}
-		if t.Failed() || round == 0 && testing.Verbose() {
-			t.Logf("the sealed file:\n%s\n%s", src, out)
-		}
-		if t.Failed() {
-			t.FailNow()
-		}
+	}
+	if t.Failed() || round == 0 && testing.Verbose() {
+		t.Logf("the sealed file:\n%s\n%s", src, out)
+	}
+	if t.Failed() {
+		t.FailNow()
 	}
 }
 
