@@ -199,12 +199,12 @@ func TestRunTimeoutKillsGrandchild(t *testing.T) {
 	}
 	dir := t.TempDir()
 	start := time.Now()
-	res, err := RunWith(context.Background(), dir, []string{python(t), "-c", forkSleeper + "import time\ntime.sleep(60)\n"}, 3*time.Second, Options{Sandbox: DefaultSandbox()})
+	res, err := RunWith(context.Background(), dir, []string{python(t), "-c", forkSleeper + "import time\ntime.sleep(60)\n"}, 1500*time.Millisecond, Options{Sandbox: DefaultSandbox()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if took := time.Since(start); took > 8*time.Second {
-		t.Errorf("Run took %s after a 3s timeout", took)
+		t.Errorf("Run took %s after a 1.5 s timeout", took)
 	}
 	if !res.TimedOut || res.AllPassed() || !strings.Contains(res.Output, "timeout") {
 		t.Errorf("TimedOut = %v, output %q", res.TimedOut, res.Output)
