@@ -294,7 +294,7 @@ func TestBudgets(t *testing.T) {
 func TestTimeout(t *testing.T) {
 	tracktest.NeedPython(t)
 	task := tracktest.CourseTask(t, "leap_year")
-	ep, in := episode(t, task, "workflow", func(c *runner.Config) { c.EpisodeTimeoutMS = (2 * time.Second).Milliseconds() }, modeltest.Hang())
+	ep, in := episode(t, task, "workflow", func(c *runner.Config) { c.EpisodeTimeoutMS = (500 * time.Millisecond).Milliseconds() }, modeltest.Hang())
 	got := cause.Derive(in)
 	want(t, ep, got, cause.Timeout)
 	contains(t, got[0], "--episode-timeout")
