@@ -113,7 +113,7 @@ func Compare(old, new []Episode, o Options) (Comparison, error) {
 func cellResult(s *stratum, o Options) CellResult {
 	r := CellResult{Cell: s.cell, Paired: s.paired(), Caveats: []Caveat{}}
 	label := fmt.Sprintf("cell/%s/%s/%s", s.cell.Task, s.cell.Track, s.cell.Model) + variantLabel(s.cell.Variant)
-	reps := bootstrap([]*stratum{s}, false, o.Resamples, streamFor(o.Seed, label))
+	reps := bootstrap([]*stratum{s}, false, o.Resamples, o.Seed, label)
 	table := passTable([]*stratum{s})
 	r.Pass.Table = table
 	if s.paired() {
@@ -182,7 +182,7 @@ func pooledResult(g Group, strata []*stratum, o Options) PooledResult {
 	r.Pass.Test = StratifiedExact(table.OnlyOld, table.OnlyNew, tables)
 	r.Pass.Test.Significant = r.Pass.Test.P < o.Alpha
 	label := fmt.Sprintf("pooled/%s/%s", g.Track, g.Model) + variantLabel(g.Variant)
-	reps := bootstrap(strata, true, o.Resamples, streamFor(o.Seed, label))
+	reps := bootstrap(strata, true, o.Resamples, o.Seed, label)
 	over, overOK := percentile(reps.diff, o.Confidence)
 	diff := &Effect{Estimate: mantelHaenszelDifference(strata), Method: IntervalBootstrapTasks}
 	if overOK {

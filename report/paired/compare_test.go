@@ -376,8 +376,10 @@ func TestCompareIsDeterministic(t *testing.T) {
 		t.Error("the same data and seed gave different comparisons")
 	}
 	c := mustCompare(t, old, new, Options{Seed: 8})
-	if reflect.DeepEqual(a.Pooled[0].Tokens.Ratio.Interval, c.Pooled[0].Tokens.Ratio.Interval) {
-		t.Error("another seed gave the same bootstrap interval: is the seed used?")
+	// So few distinct values give few distinct intervals: some seeds give
+	// the same, but not every interval of every seed.
+	if jc, _ := json.Marshal(c); string(jc) == string(ja) {
+		t.Error("another seed gave the same bootstrap intervals: is the seed used?")
 	}
 }
 
