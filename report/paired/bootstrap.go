@@ -88,9 +88,7 @@ func (d *drawSet) resample(s *stream, overTasks bool, t *tallies) (diff, tokens,
 	for _, si := range t.drawn {
 		st := &d.strata[si]
 		if n := len(st.pairs); n > 0 {
-			for range n {
-				t.hit(si, s.intN(n))
-			}
+			t.drawPairs(s, si, n)
 			weight += float64(n) / 2 // each pair a table of weight ½
 			continue
 		}
@@ -128,6 +126,32 @@ func (t *tallies) hit(si, i int) {
 	h := &t.hits[si][i]
 	if *h++; *h == 0 {
 		t.spill[si] = append(t.spill[si], uint32(i))
+	}
+}
+
+// drawPairs draws k of the pairs of stratum si, counting their hits: the
+// indices k calls of s.intN would give, in their order, two from each
+// output of the generator without keeping the spare half between them
+// (the hot loop of a bootstrap, written out).
+func (t *tallies) drawPairs(s *stream, si, k int) {
+	n := len(t.hits[si])
+	for k > 0 {
+		if s.has || k == 1 {
+			t.hit(si, s.intN(n))
+			k--
+			continue
+		}
+		x := s.pcg.Uint64()
+		m0, m1 := (x&0xffffffff)*uint64(n), (x>>32)*uint64(n)
+		if uint32(m0) < uint32(n) || uint32(m1) < uint32(n) { // rarely (n in 2³²): perhaps biased, drawn as intN does
+			s.spare, s.has = uint32(x>>32), true
+			t.hit(si, s.intNFrom(uint32(x), n))
+			k--
+			continue
+		}
+		t.hit(si, int(m0>>32))
+		t.hit(si, int(m1>>32))
+		k -= 2
 	}
 }
 

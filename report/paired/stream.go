@@ -53,8 +53,12 @@ func (s *stream) uint32() uint32 {
 
 // intN returns a uniform index in [0, n), for 0 < n < 2³² (Lemire 2019,
 // "Fast random integer generation in an interval").
-func (s *stream) intN(n int) int {
-	m := uint64(s.uint32()) * uint64(n)
+func (s *stream) intN(n int) int { return s.intNFrom(s.uint32(), n) }
+
+// intNFrom is intN starting from the 32 random bits x, drawing more only
+// when x falls in the few values that would bias the index.
+func (s *stream) intNFrom(x uint32, n int) int {
+	m := uint64(x) * uint64(n)
 	if uint32(m) < uint32(n) {
 		t := -uint32(n) % uint32(n) // 2³² mod n: the low parts that would bias the draw
 		for uint32(m) < t {
