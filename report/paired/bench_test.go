@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"testing"
 )
 
@@ -12,7 +13,7 @@ import (
 func BenchmarkCompareFourTasks(b *testing.B) {
 	old, new := fourTasks()
 	for b.Loop() {
-		if _, err := Compare(old, new, Options{}); err != nil {
+		if _, err := Compare(slices.Values(old), slices.Values(new), Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -35,7 +36,7 @@ func BenchmarkCompareSuite(b *testing.B) {
 	}
 	b.ReportMetric(float64(len(old)), "pairs")
 	for b.Loop() {
-		if _, err := Compare(old, new, Options{}); err != nil {
+		if _, err := Compare(slices.Values(old), slices.Values(new), Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}

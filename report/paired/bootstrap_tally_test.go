@@ -129,7 +129,7 @@ func TestBootstrapSameOnAnyWorkers(t *testing.T) {
 	old, new := fourTasks()
 	var strata []*stratum
 	for range 3 { // 3 × 32 pairs, drawn 2000 times: above parallelDraws
-		s, _ := pairUp(old, new, Options{})
+		s, _, _ := pairUp(slices.Values(old), slices.Values(new), Options{})
 		strata = append(strata, s...)
 	}
 	if n := len(strata) * 8 * 2 * DefaultResamples; n < parallelDraws {

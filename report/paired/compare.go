@@ -3,6 +3,7 @@ package paired
 import (
 	"cmp"
 	"fmt"
+	"iter"
 	"maps"
 	"slices"
 )
@@ -72,19 +73,18 @@ type Effect struct {
 
 // Compare pairs the old and new episodes, tests every cell both sides
 // hold, and pools the cells of each track (and model). It returns an error
-// for bad options or an episode whose tokens or turns are not counts.
-func Compare(old, new []Episode, o Options) (Comparison, error) {
+// for bad options or an episode whose tokens or turns are not counts. The
+// sides are sequences, read once, so that a caller holding a million
+// episodes in its own form need not copy them into Episodes first.
+func Compare(old, new iter.Seq[Episode], o Options) (Comparison, error) {
 	o, err := o.withDefaults()
 	if err != nil {
 		return Comparison{}, err
 	}
-	if err := validate("old", old); err != nil {
+	strata, pairing, err := pairUp(old, new, o)
+	if err != nil {
 		return Comparison{}, err
 	}
-	if err := validate("new", new); err != nil {
-		return Comparison{}, err
-	}
-	strata, pairing := pairUp(old, new, o)
 	c := Comparison{Alpha: o.Alpha, Confidence: o.Confidence, Pairing: pairing, Cells: []CellResult{}, Pooled: []PooledResult{}, Caveats: []Caveat{}}
 	for side, d := range map[string][]Key{"old": pairing.DuplicateOld, "new": pairing.DuplicateNew} {
 		if len(d) > 0 {

@@ -26,7 +26,7 @@ func side(task, track string, passed []bool, tokens []float64) []Episode {
 
 func mustCompare(t *testing.T, old, new []Episode, o Options) Comparison {
 	t.Helper()
-	c, err := Compare(old, new, o)
+	c, err := Compare(slices.Values(old), slices.Values(new), o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -359,7 +359,7 @@ func TestCompareRejectsBadInput(t *testing.T) {
 		{"power NaN", good, good, Options{Power: math.NaN()}},
 		{"3 resamples", good, good, Options{Resamples: 3}},
 	} {
-		if _, err := Compare(c.old, c.new, c.o); err == nil {
+		if _, err := Compare(slices.Values(c.old), slices.Values(c.new), c.o); err == nil {
 			t.Errorf("%s: no error", c.name)
 		}
 	}

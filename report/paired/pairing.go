@@ -2,6 +2,7 @@ package paired
 
 import (
 	"cmp"
+	"iter"
 	"maps"
 	"slices"
 )
@@ -55,14 +56,17 @@ type cellEp struct {
 	obs          obs
 }
 
-// group gathers each side's episodes by cell under the options' key (a
+// group gathers one side's episodes by cell under the options' key (a
 // run of episodes of one cell, as callers list them, costs no lookup),
 // each cell's episodes sorted by seed and repeat, the first of a key kept
 // and the keys seen again listed.
-func group(eps []Episode, o Options) (map[Cell]*sideCell, []Key) {
+func group(side string, eps iter.Seq[Episode], o Options) (map[Cell]*sideCell, []Key, error) {
 	cells := map[Cell]*sideCell{}
 	var last *sideCell
-	for _, e := range eps {
+	for e := range eps {
+		if err := validate(side, e); err != nil {
+			return nil, nil, err
+		}
 		c := Cell{e.Task, e.Track, e.Model, e.Variant}
 		if o.AcrossTracks {
 			c.Track = ""
@@ -94,7 +98,7 @@ func group(eps []Episode, o Options) (map[Cell]*sideCell, []Key) {
 		sc.eps = kept
 	}
 	slices.SortFunc(dups, compareKeys)
-	return cells, dups
+	return cells, dups, nil
 }
 
 // key is the pairing key of an episode of the cell.
@@ -105,10 +109,18 @@ func (sc *sideCell) key(e cellEp) Key {
 
 // pairUp builds the strata (cells that both sides hold, sorted) and the
 // Pairing: within each cell, the two sides' episodes sorted by seed and
-// repeat are merged, an old and a new one of the same key a pair.
-func pairUp(old, new []Episode, o Options) ([]*stratum, Pairing) {
-	oc, dupOld := group(old, o)
-	nc, dupNew := group(new, o)
+// repeat are merged, an old and a new one of the same key a pair. It
+// returns the first episode whose tokens or turns are not counts as an
+// error.
+func pairUp(old, new iter.Seq[Episode], o Options) ([]*stratum, Pairing, error) {
+	oc, dupOld, err := group("old", old, o)
+	if err != nil {
+		return nil, Pairing{}, err
+	}
+	nc, dupNew, err := group("new", new, o)
+	if err != nil {
+		return nil, Pairing{}, err
+	}
 	p := Pairing{DuplicateOld: dupOld, DuplicateNew: dupNew}
 	all := map[Cell]bool{}
 	for c := range oc {
@@ -163,5 +175,5 @@ func pairUp(old, new []Episode, o Options) ([]*stratum, Pairing) {
 		}
 		strata = append(strata, s)
 	}
-	return strata, p
+	return strata, p, nil
 }
