@@ -247,7 +247,11 @@ type tally struct {
 
 // newDrawSet ranks the values of the strata, each side's apart.
 func newDrawSet(strata []*stratum) *drawSet {
-	var old, new []obs
+	nOld, nNew := 0, 0
+	for _, s := range strata {
+		nOld, nNew = nOld+len(s.pairs)+len(s.onlyOld), nNew+len(s.pairs)+len(s.onlyNew)
+	}
+	old, new := make([]obs, 0, nOld), make([]obs, 0, nNew)
 	for _, s := range strata {
 		for _, p := range s.pairs {
 			old, new = append(old, p.old), append(new, p.new)

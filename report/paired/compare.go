@@ -231,15 +231,28 @@ func pooledResult(g Group, strata []*stratum, o Options) PooledResult {
 // pooledMeasure is the stratified signed-rank test over the paired strata
 // and the ratio of the medians of every tested episode.
 func pooledMeasure(strata []*stratum, ranks []signedRanks, value func(obs) float64, reps []float64, method string, o Options) Measure {
-	var old, new []float64
+	nOld, nNew := 0, 0
 	for _, s := range strata {
 		if s.paired() {
-			a, b := pairValues(s, value)
-			old, new = append(old, a...), append(new, b...)
+			nOld, nNew = nOld+len(s.pairs), nNew+len(s.pairs)
+		} else {
+			nOld, nNew = nOld+len(s.onlyOld), nNew+len(s.onlyNew)
+		}
+	}
+	old, new := make([]float64, 0, nOld), make([]float64, 0, nNew)
+	for _, s := range strata {
+		if s.paired() { // its pairs only: the episodes left out are in no test
+			for _, p := range s.pairs {
+				old, new = append(old, value(p.old)), append(new, value(p.new))
+			}
 			continue
 		}
-		a, b := sideValues(s, value)
-		old, new = append(old, a...), append(new, b...)
+		for _, o := range s.onlyOld {
+			old = append(old, value(o))
+		}
+		for _, o := range s.onlyNew {
+			new = append(new, value(o))
+		}
 	}
 	t := none()
 	if len(ranks) > 0 {
@@ -258,10 +271,11 @@ func nonzero(strata []signedRanks) int {
 }
 
 // measure completes a Measure: the medians, their ratio with its bootstrap
-// interval, and whether the test is significant.
+// interval, and whether the test is significant. It sorts old and new
+// (a pooled answer's hold every episode: no copies).
 func measure(t Test, old, new, reps []float64, method string, o Options) Measure {
 	t.Significant = t.P < o.Alpha
-	m := Measure{Test: t, OldMedian: medianOf(slices.Clone(old)), NewMedian: medianOf(slices.Clone(new))}
+	m := Measure{Test: t, OldMedian: medianOf(old), NewMedian: medianOf(new)}
 	if m.OldMedian > 0 {
 		m.Ratio = &Effect{Estimate: m.NewMedian / m.OldMedian, Method: method}
 		if iv, ok := percentile(reps, o.Confidence); ok {
@@ -344,8 +358,9 @@ func turnsOf(o obs) float64  { return o.turns }
 
 // pairValues is a measure of a stratum's pairs, old and new.
 func pairValues(s *stratum, value func(obs) float64) (old, new []float64) {
-	for _, p := range s.pairs {
-		old, new = append(old, value(p.old)), append(new, value(p.new))
+	old, new = make([]float64, len(s.pairs)), make([]float64, len(s.pairs))
+	for i, p := range s.pairs {
+		old[i], new[i] = value(p.old), value(p.new)
 	}
 	return old, new
 }

@@ -468,3 +468,16 @@ func TestPooledOnlySamePooled(t *testing.T) {
 		t.Errorf("pooled answers differ:\n%s\n%s", a, b)
 	}
 }
+
+// TestPooledMediansOfTestedEpisodes checks that the pooled medians, and so
+// the ratio, are over the episodes tested (a paired task's pairs, an
+// unpaired task's episodes), not over a paired task's episodes left out.
+func TestPooledMediansOfTestedEpisodes(t *testing.T) {
+	old := []Episode{ep("t1", "a", 1, true, 10), ep("t1", "a", 2, true, 20), ep("t1", "a", 3, true, 30), ep("t1", "a", 9, true, 1000), ep("t2", "a", 5, true, 40)}
+	new := []Episode{ep("t1", "a", 1, true, 100), ep("t1", "a", 2, true, 200), ep("t1", "a", 3, true, 300), ep("t1", "a", 8, true, 5000), ep("t2", "a", 6, true, 400)}
+	p := mustCompare(t, old, new, Options{}).Pooled[0]
+	// Tested: t1's pairs (seeds 1–3) and t2's unpaired episodes; not t1's seeds 8 and 9.
+	if p.Tokens.OldMedian != 25 || p.Tokens.NewMedian != 250 {
+		t.Errorf("pooled token medians %v and %v, want 25 (10 20 30 40) and 250 (100 200 300 400)", p.Tokens.OldMedian, p.Tokens.NewMedian)
+	}
+}
