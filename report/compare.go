@@ -115,8 +115,9 @@ func CompareWith(old, new *Aggregate, o CompareOptions) (Comparison, error) {
 	c.Models = severalModels(oc) || severalModels(nc)
 	across := acrossModels(oc, nc)
 	c.TokenBasis = tokenBasis(sideCells{old, oc}, sideCells{new, nc})
-	pc, err := paired.Compare(old.pairedEpisodes(oc, c.TokenBasis, nil), new.pairedEpisodes(nc, c.TokenBasis, nil),
-		paired.Options{Alpha: o.Alpha, AcrossModels: across, Effect: o.Effect, Seed: 1})
+	oldEps, _ := old.pairedEpisodes(oc, c.TokenBasis, nil)
+	newEps, _ := new.pairedEpisodes(nc, c.TokenBasis, nil)
+	pc, err := paired.Compare(oldEps, newEps, paired.Options{Alpha: o.Alpha, AcrossModels: across, Effect: o.Effect, Seed: 1})
 	if err != nil {
 		return c, err
 	}

@@ -1,6 +1,8 @@
 package report
 
 import (
+	"iter"
+
 	"bench/report/paired"
 )
 
@@ -12,25 +14,33 @@ const (
 
 // pairedEpisodes returns the counted episodes of cells (lost and
 // interrupted ones are in no test) as the paired library reads them, their
-// tokens in basis. key, when not nil, amends each episode's pairing key.
-func (a *Aggregate) pairedEpisodes(cells []*cell, basis string, key func(e *epRec, ep *paired.Episode)) []paired.Episode {
-	var out []paired.Episode
+// tokens in basis, made one at a time as it reads them (a million
+// Episodes, 112 bytes each, were most of a report's memory), and how many
+// there are. key, when not nil, amends each episode's pairing key.
+func (a *Aggregate) pairedEpisodes(cells []*cell, basis string, key func(e *epRec, ep *paired.Episode)) (iter.Seq[paired.Episode], int) {
+	n := 0
 	for _, c := range cells {
-		for _, k := range c.counted {
-			e := &a.eps[c.idx[k]]
-			tokens := e.tokens
-			if basis == BasisEstimated {
-				tokens = e.est
-			}
-			ep := paired.Episode{Task: c.task, Track: c.track, Model: c.model, Variant: c.variant, Seed: int(e.seed), Repeat: int(e.repeat),
-				Passed: e.pass(), Tokens: float64(tokens), Turns: float64(e.turns)}
-			if key != nil {
-				key(e, &ep)
-			}
-			out = append(out, ep)
-		}
+		n += len(c.counted)
 	}
-	return out
+	return func(yield func(paired.Episode) bool) {
+		for _, c := range cells {
+			for _, k := range c.counted {
+				e := &a.eps[c.idx[k]]
+				tokens := e.tokens
+				if basis == BasisEstimated {
+					tokens = e.est
+				}
+				ep := paired.Episode{Task: c.task, Track: c.track, Model: c.model, Variant: c.variant, Seed: int(e.seed), Repeat: int(e.repeat),
+					Passed: e.pass(), Tokens: float64(tokens), Turns: float64(e.turns)}
+				if key != nil {
+					key(e, &ep)
+				}
+				if !yield(ep) {
+					return
+				}
+			}
+		}
+	}, n
 }
 
 // sideCells are the cells of one aggregate that a token basis is chosen

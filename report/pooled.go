@@ -38,8 +38,9 @@ func (a *Aggregate) pooledTracks(cells []*cell, notes *footnotes, effect float64
 	for _, p := range pairedTracks {
 		newCells, oldCells := tracksCells(cells, p[0]), tracksCells(cells, p[1])
 		basis := tokenBasis(sideCells{a, newCells}, sideCells{a, oldCells})
-		old, new := a.pairedEpisodes(oldCells, basis, runOf), a.pairedEpisodes(newCells, basis, runOf)
-		if len(old) == 0 || len(new) == 0 {
+		old, nOld := a.pairedEpisodes(oldCells, basis, runOf)
+		new, nNew := a.pairedEpisodes(newCells, basis, runOf)
+		if nOld == 0 || nNew == 0 {
 			continue
 		}
 		c, err := paired.Compare(old, new, paired.Options{AcrossTracks: true, Seed: 1, PooledOnly: true, Effect: effect})

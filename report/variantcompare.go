@@ -98,8 +98,9 @@ func (a *Aggregate) variantComparisons(cells []*cell, notes *footnotes, effect f
 					runOf(e, ep)
 				}
 			}
-			old, new := a.pairedEpisodes(oldCells, basis, key), a.pairedEpisodes(newCells, basis, key)
-			if len(old) == 0 || len(new) == 0 {
+			old, nOld := a.pairedEpisodes(oldCells, basis, key)
+			new, nNew := a.pairedEpisodes(newCells, basis, key)
+			if nOld == 0 || nNew == 0 {
 				continue
 			}
 			c, err := paired.Compare(old, new, paired.Options{Seed: 1, Effect: effect})

@@ -5,7 +5,9 @@
 // tool calls follow what agents do (read, then edit or write, run the
 // tests, repeat), a step digest per model call as bench records it (eight
 // hex digits), tokens that grow with the turns, and the rare lost,
-// max_turns and token_budget endings. The lines are what bench writes
+// max_turns and token_budget endings, and the causes of every failed
+// episode (one, sometimes two, sometimes none found, as package cause
+// derives them). The lines are what bench writes
 // (record.Episode). The trajectory files, and their digests in the lines,
 // are written only with Options.Trajectories (for small runs: a million
 // files is not what a benchmark of the report should spend its setup on).
@@ -23,6 +25,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -135,11 +138,14 @@ func Run(n int, opt Options) record.Run {
 	return r
 }
 
-// gen draws the episodes.
-type gen struct{ rng *rand.Rand }
+// gen draws the episodes; the causes from a stream of their own, so that
+// adding them left every other field of a seed's run as it was.
+type gen struct{ rng, causes *rand.Rand }
 
 // newGen returns a generator seeded with seed.
-func newGen(seed uint64) *gen { return &gen{rand.New(rand.NewPCG(seed, 0x73796e7468))} } // "synth"
+func newGen(seed uint64) *gen {
+	return &gen{rand.New(rand.NewPCG(seed, 0x73796e7468)), rand.New(rand.NewPCG(seed, 0x6361757365))} // "synth", "cause"
+}
 
 // testsOf are the tests of each task, in the order they run.
 var testsOf = map[string][]string{
@@ -200,7 +206,54 @@ func (g *gen) episode(run, task, track string, seed, repeat int) record.Episode 
 	if g.rng.IntN(50) == 0 {
 		ep.CutReplies = 1
 	}
+	if !ep.Passed && ep.ExitReason != record.ExitError {
+		ep.Causes = g.causesOf(&ep)
+	}
 	return ep
+}
+
+// causesOf draws the causes of a failed episode as package cause derives
+// them: most often one, now and then a second, now and then none found
+// (an empty list); the budget when the agent ran out of turns or tokens.
+// Tests, files and evidence are what a real line holds.
+func (g *gen) causesOf(ep *record.Episode) []record.Cause {
+	file := ep.Task + ".py"
+	out := []record.Cause{}
+	if ep.ExitReason == record.ExitMaxTurns || ep.ExitReason == record.ExitTokenBudget {
+		out = append(out, record.Cause{Name: record.CauseBudget, Evidence: fmt.Sprintf("exit %s after %d turns", ep.ExitReason, ep.Turns)})
+	}
+	kinds := []record.CauseName{record.CauseWrongFix, record.CauseWrongFix, record.CauseBrokeTests, record.CauseNoChange, record.CauseMalformedReply, record.CauseLostContent}
+	if ep.Track == "agent" {
+		kinds = append(kinds, record.CauseToolErrors, record.CauseMaskedFailure)
+	}
+	n := 1
+	switch x := g.causes.IntN(20); {
+	case x == 0:
+		n = 0
+	case x < 3:
+		n = 2
+	}
+	for range n {
+		c := record.Cause{Name: kinds[g.causes.IntN(len(kinds))]}
+		switch c.Name {
+		case record.CauseWrongFix, record.CauseBrokeTests, record.CauseMaskedFailure:
+			c.Tests = ep.FailedTests[:1+g.causes.IntN(len(ep.FailedTests))]
+			c.Evidence = c.Tests[0] + ": AssertionError: False is not true"
+		case record.CauseLostContent:
+			c.File, c.Lost = file, []string{"def helper(value):"}
+			c.Evidence = "NameError: name 'helper' is not defined; the write removed def helper(value):"
+		case record.CauseMalformedReply:
+			c.File, c.Evidence = file, "the reply held no code block"
+		case record.CauseNoChange:
+			c.File, c.Evidence = file, "the write left "+file+" as it was"
+		default:
+			c.Evidence = "the last 3 tool calls failed"
+		}
+		if !slices.ContainsFunc(out, func(o record.Cause) bool { return o.Name == c.Name }) {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // tools draws the tool calls of an agent of turns turns: it reads (lists

@@ -11,7 +11,8 @@ import (
 // TestWriteIsRealistic: what Write writes is a run bench reads without a
 // warning, of the shape the package promises: every task and track, 10%
 // twins, agent turns 2 to 25 with a step per model call, a tool call per
-// turn, and the same folder for the same seed.
+// turn, causes on every failed episode (most found, some not), and the
+// same folder for the same seed.
 func TestWriteIsRealistic(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "run")
 	const n = 1200
@@ -22,10 +23,21 @@ func TestWriteIsRealistic(t *testing.T) {
 	if err != nil || len(data.Warnings) > 0 || len(data.Episodes) != n {
 		t.Fatalf("%d episodes, warnings %q, err %v", len(data.Episodes), data.Warnings, err)
 	}
-	twins, turns := 0, map[int]bool{}
+	twins, turns, failed, withCauses := 0, map[int]bool{}, 0, 0
 	for _, ep := range data.Episodes {
 		if ep.Repeat > 0 {
 			twins++
+		}
+		switch failing := !ep.Passed && ep.ExitReason != record.ExitError; {
+		case failing && ep.Causes == nil:
+			t.Fatalf("%s: failed without a causes list", ep.Key())
+		case !failing && ep.Causes != nil:
+			t.Fatalf("%s: causes %v on an episode that did not fail", ep.Key(), ep.Causes)
+		case failing:
+			failed++
+			if len(ep.Causes) > 0 {
+				withCauses++
+			}
 		}
 		if len(ep.Steps) != ep.ModelCalls {
 			t.Fatalf("%s: %d steps for %d model calls", ep.Key(), len(ep.Steps), ep.ModelCalls)
@@ -39,6 +51,9 @@ func TestWriteIsRealistic(t *testing.T) {
 	}
 	if share := float64(twins) / n; share < 0.08 || share > 0.12 {
 		t.Errorf("twins %.2f of the episodes, want about 0.10", share)
+	}
+	if share := float64(withCauses) / float64(failed); share < 0.85 || share == 1 {
+		t.Errorf("%.2f of the %d failed episodes have a cause, want most (and some none found)", share, failed)
 	}
 	if !turns[2] || !turns[25] {
 		t.Errorf("agent turns seen: %v, want 2 to 25", turns)

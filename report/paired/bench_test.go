@@ -3,6 +3,8 @@ package paired
 import (
 	"fmt"
 	"math/rand/v2"
+	"runtime"
+	"slices"
 	"testing"
 )
 
@@ -11,7 +13,7 @@ import (
 func BenchmarkCompareFourTasks(b *testing.B) {
 	old, new := fourTasks()
 	for b.Loop() {
-		if _, err := Compare(old, new, Options{}); err != nil {
+		if _, err := Compare(slices.Values(old), slices.Values(new), Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -34,37 +36,40 @@ func BenchmarkCompareSuite(b *testing.B) {
 	}
 	b.ReportMetric(float64(len(old)), "pairs")
 	for b.Loop() {
-		if _, err := Compare(old, new, Options{}); err != nil {
+		if _, err := Compare(slices.Values(old), slices.Values(new), Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}
 }
 
 // BenchmarkBootstrapPooled draws 100 resamples of a pooled answer over 4
-// tasks × 20,000 pairs (the size of a report over 240,000 episodes), by
-// tallies as bootstrap does and by sorting each resample as it did
-// (bootstrapBySort): ns/draw is the time per pair drawn.
+// tasks × 82,000 pairs, the size and shape of the agent against a
+// workflow track in a report over 1,000,000 episodes (package synth: the
+// workflow's tokens in a narrow band, the agent's spread over 2 to 25
+// turns), on GOMAXPROCS workers and on one. ns/draw is the wall time per
+// pair drawn; the report's 2000 resamples of two such answers make
+// 1.3 billion draws.
 func BenchmarkBootstrapPooled(b *testing.B) {
+	const tasks, pairs, resamples = 4, 82_000, 100
 	rng := rand.New(rand.NewPCG(1, 2))
 	var strata []*stratum
-	for range 4 {
+	for range tasks {
 		s := &stratum{}
-		for seed := range 20_000 {
-			o := func() obs { return obs{rng.IntN(3) > 0, float64(900 + rng.IntN(100_000)), float64(1 + rng.IntN(25))} }
-			s.pairs = append(s.pairs, pair{seed, o(), o()})
+		for seed := range pairs {
+			turns := 2 + rng.IntN(24)
+			old := obs{rng.IntN(2) == 0, float64(2400 + rng.IntN(700)), 1}
+			new := obs{rng.IntN(5) > 0, float64(1400*turns + 110*turns*turns + rng.IntN(700)), float64(turns)}
+			s.pairs = append(s.pairs, pair{seed, old, new})
 		}
 		strata = append(strata, s)
 	}
-	const resamples = 100
-	for _, way := range []struct {
-		name string
-		draw func([]*stratum, bool, int, *rand.Rand) replicates
-	}{{"tally", bootstrap}, {"sort", bootstrapBySort}} {
-		b.Run(way.name, func(b *testing.B) {
+	for _, procs := range []int{runtime.GOMAXPROCS(0), 1} {
+		b.Run(fmt.Sprintf("procs-%d", procs), func(b *testing.B) {
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
 			for b.Loop() {
-				way.draw(strata, true, resamples, rand.New(rand.NewPCG(1, 1)))
+				bootstrap(strata, true, resamples, 1, "pooled/agent/m")
 			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/(resamples*4*20_000), "ns/draw")
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/(resamples*tasks*pairs), "ns/draw")
 		})
 	}
 }

@@ -1,10 +1,11 @@
 package paired
 
 import (
-	"hash/fnv"
 	"math"
-	"math/rand/v2"
+	"runtime"
 	"slices"
+	"sync"
+	"sync/atomic"
 )
 
 // Bootstrap interval methods.
@@ -27,87 +28,185 @@ type replicates struct {
 	diff, tokens, turns []float64
 }
 
-// streamFor is the bootstrap generator of one result: seeded by the
-// options' seed and the result's label, so that every cell has its own
-// stream and the same data give the same intervals.
-func streamFor(seed uint64, label string) *rand.Rand {
-	h := fnv.New64a()
-	h.Write([]byte(label))
-	return rand.New(rand.NewPCG(seed, h.Sum64()))
-}
+// parallelDraws is the number of draws (resamples × observations) below
+// which a bootstrap runs on one goroutine: a cell of a few pairs costs
+// less than starting workers.
+const parallelDraws = 1 << 16
 
 // bootstrap draws resamples of the strata. With overTasks and more than
 // one stratum it is two-stage: the strata are drawn with replacement, then
 // within each drawn stratum its pairs (or, unpaired, each side's episodes)
-// with replacement; else only the second stage. A resample's medians are
-// found by counting how often each distinct value is drawn (tallies), not
-// by sorting the values drawn: the same medians, from the same draws, in
-// time linear in the resample (a report over a million episodes resamples
-// hundreds of thousands of pairs 2000 times). What a draw reads of a pair
-// or an episode is packed in one small record (draw), as the draws jump
-// across the whole sample.
-func bootstrap(strata []*stratum, overTasks bool, resamples int, rng *rand.Rand) replicates {
+// with replacement; else only the second stage. Resample b draws from its
+// own stream (newStream of seed, label and b), so the resamples run on
+// GOMAXPROCS workers and give the same replicates on any number of them.
+//
+// A resample's statistics depend only on how often each pair is drawn, so
+// a paired stratum's draws only count the hits of each pair (a small
+// array that stays in cache, where reading each pair drawn jumped across
+// megabytes), and one pass in order over the pairs then adds each pair's
+// hits to the tallies: the count of each distinct value drawn, from which
+// the medians are read without sorting. The same draws give the same
+// statistics as sorting each resample's values (bootstrapBySort).
+func bootstrap(strata []*stratum, overTasks bool, resamples int, seed uint64, label string) replicates {
 	r := replicates{make([]float64, resamples), make([]float64, resamples), make([]float64, resamples)}
-	t := newTallies(strata)
-	drawn := make([]int, len(strata))
-	for b := range resamples {
-		for i := range drawn {
-			drawn[i] = i
-		}
-		if overTasks && len(strata) > 1 {
-			for i := range drawn {
-				drawn[i] = rng.IntN(len(strata))
-			}
-		}
-		num, weight := 0.0, 0.0
-		for _, si := range drawn {
-			s := &t.strata[si]
-			if n := len(s.pairs); n > 0 {
-				for range n {
-					d := &s.pairs[rng.IntN(n)]
-					num += float64(d.passed) / 2 // the new pass minus the old, as (new − old)/2 in float64 gives it
-					weight += 0.5
-					t.oldTok.add(d.oldTok)
-					t.newTok.add(d.newTok)
-					t.oldTurn.add(d.oldTurn)
-					t.newTurn.add(d.newTurn)
-				}
-				continue
-			}
-			n0, n1 := len(s.onlyOld), len(s.onlyNew)
-			pass0, pass1 := 0, 0
-			for range n0 {
-				d := &s.onlyOld[rng.IntN(n0)]
-				pass0 += int(d.passed)
-				t.oldTok.add(d.oldTok)
-				t.oldTurn.add(d.oldTurn)
-			}
-			for range n1 {
-				d := &s.onlyNew[rng.IntN(n1)]
-				pass1 += int(d.passed)
-				t.newTok.add(d.newTok)
-				t.newTurn.add(d.newTurn)
-			}
-			w := float64(n0*n1) / float64(n0+n1)
-			num += w * (float64(pass1)/float64(n1) - float64(pass0)/float64(n0))
-			weight += w
-		}
-		r.diff[b] = num / weight
-		r.tokens[b] = t.newTok.median(t.tokens) / t.oldTok.median(t.tokens)
-		r.turns[b] = t.newTurn.median(t.turns) / t.oldTurn.median(t.turns)
+	d := newDrawSet(strata)
+	workers := runtime.GOMAXPROCS(0)
+	if d.size*resamples < parallelDraws {
+		workers = 1
 	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(workers, resamples) {
+		wg.Go(func() {
+			t := d.newTallies()
+			for {
+				b := int(next.Add(1) - 1)
+				if b >= resamples {
+					return
+				}
+				s := newStream(seed, label, b)
+				r.diff[b], r.tokens[b], r.turns[b] = d.resample(&s, overTasks, t)
+			}
+		})
+	}
+	wg.Wait()
 	return r
 }
 
-// tallies are the strata as the bootstrap draws them: the distinct values
-// of tokens and of turns, ascending, each observation as its values'
-// ranks among them (draw), and the count of each value drawn on each side
-// in the resample being drawn.
-type tallies struct {
-	tokens, turns    []float64
-	strata           []drawStratum
-	oldTok, newTok   tally
-	oldTurn, newTurn tally
+// resample draws one resample from s and returns its statistics; t is the
+// worker's scratch space.
+func (d *drawSet) resample(s *stream, overTasks bool, t *tallies) (diff, tokens, turns float64) {
+	for i := range t.drawn {
+		t.drawn[i] = i
+	}
+	if overTasks && len(t.drawn) > 1 {
+		for i := range t.drawn {
+			t.drawn[i] = s.intN(len(t.drawn))
+		}
+	}
+	num, weight := 0.0, 0.0
+	for _, si := range t.drawn {
+		st := &d.strata[si]
+		if n := len(st.pairs); n > 0 {
+			t.drawPairs(s, si, n)
+			weight += float64(n) / 2 // each pair a table of weight ½
+			continue
+		}
+		n0, n1 := len(st.onlyOld), len(st.onlyNew)
+		pass0, pass1 := 0, 0
+		for range n0 {
+			o := &st.onlyOld[s.intN(n0)]
+			c := &d.combos[o.combo]
+			pass0 += int(c.passed)
+			t.oldTok.counts[o.oldTok]++
+			t.oldTurn.counts[c.oldTurn]++
+		}
+		for range n1 {
+			o := &st.onlyNew[s.intN(n1)]
+			c := &d.combos[o.combo]
+			pass1 += int(c.passed)
+			t.newTok.counts[o.newTok]++
+			t.newTurn.counts[c.newTurn]++
+		}
+		t.oldTok.n, t.oldTurn.n = t.oldTok.n+n0, t.oldTurn.n+n0
+		t.newTok.n, t.newTurn.n = t.newTok.n+n1, t.newTurn.n+n1
+		w := float64(n0*n1) / float64(n0+n1)
+		num += w * (float64(pass1)/float64(n1) - float64(pass0)/float64(n0))
+		weight += w
+	}
+	num += float64(d.addHits(t)) / 2 // halves of whole numbers: exact, in any order
+	return num / weight, t.newTok.median(d.newTok) / t.oldTok.median(d.oldTok), t.newTurn.median(d.newTurn) / t.oldTurn.median(d.oldTurn)
+}
+
+// hit counts a draw of pair i of stratum si. A pair's count is a byte
+// (the hits of a stratum of 80,000 pairs, 80 kB, stay in the core's
+// cache), which a pair drawn 256 times in one resample wraps round to 0:
+// that pair is then listed in the stratum's spill, 256 hits each time.
+func (t *tallies) hit(si, i int) {
+	h := &t.hits[si][i]
+	if *h++; *h == 0 {
+		t.spill[si] = append(t.spill[si], uint32(i))
+	}
+}
+
+// drawPairs draws k of the pairs of stratum si, counting their hits: the
+// indices k calls of s.intN would give, in their order, two from each
+// output of the generator without keeping the spare half between them
+// (the hot loop of a bootstrap, written out).
+func (t *tallies) drawPairs(s *stream, si, k int) {
+	n := len(t.hits[si])
+	for k > 0 {
+		if s.has || k == 1 {
+			t.hit(si, s.intN(n))
+			k--
+			continue
+		}
+		x := s.pcg.Uint64()
+		m0, m1 := (x&0xffffffff)*uint64(n), (x>>32)*uint64(n)
+		if uint32(m0) < uint32(n) || uint32(m1) < uint32(n) { // rarely (n in 2³²): perhaps biased, drawn as intN does
+			s.spare, s.has = uint32(x>>32), true
+			t.hit(si, s.intNFrom(uint32(x), n))
+			k--
+			continue
+		}
+		t.hit(si, int(m0>>32))
+		t.hit(si, int(m1>>32))
+		k -= 2
+	}
+}
+
+// addHits adds the pairs drawn (t.hits) to the tallies, clearing the
+// hits, and returns the change in passes they sum to (new − old).
+func (d *drawSet) addHits(t *tallies) int {
+	oldTok, newTok := t.oldTok.counts, t.newTok.counts
+	drawn := 0
+	for si := range d.strata {
+		pairs, hits := d.strata[si].pairs, t.hits[si]
+		if len(pairs) == 0 {
+			continue
+		}
+		hits = hits[:len(pairs)]
+		for i := range pairs {
+			p, h := &pairs[i], uint32(hits[i])
+			oldTok[p.oldTok] += h
+			newTok[p.newTok] += h
+			t.combos[p.combo] += h
+			drawn += int(h)
+		}
+		clear(hits)
+		for _, i := range t.spill[si] { // each a pair's 256 hits that wrapped its count round
+			p := &pairs[i]
+			oldTok[p.oldTok] += 256
+			newTok[p.newTok] += 256
+			t.combos[p.combo] += 256
+			drawn += 256
+		}
+		t.spill[si] = t.spill[si][:0]
+	}
+	change := 0
+	for c, h := range t.combos {
+		if h == 0 {
+			continue
+		}
+		cb := &d.combos[c]
+		t.oldTurn.counts[cb.oldTurn] += h
+		t.newTurn.counts[cb.newTurn] += h
+		change += int(cb.passed) * int(h)
+		t.combos[c] = 0
+	}
+	t.oldTok.n, t.newTok.n = t.oldTok.n+drawn, t.newTok.n+drawn
+	t.oldTurn.n, t.newTurn.n = t.oldTurn.n+drawn, t.newTurn.n+drawn
+	return change
+}
+
+// drawSet is the strata as the bootstrap draws them, shared read-only by
+// its workers: each side's distinct values of tokens and of turns,
+// ascending, and each observation as its values' ranks among them (draw).
+type drawSet struct {
+	strata                           []drawStratum
+	combos                           []combo
+	oldTok, newTok, oldTurn, newTurn []float64
+	size                             int // the observations of every stratum
 }
 
 // drawStratum is one stratum's pairs, and episodes without a pair, as
@@ -115,84 +214,108 @@ type tallies struct {
 type drawStratum struct{ pairs, onlyOld, onlyNew []draw }
 
 // draw is what a resample reads of a pair (or of one side's episode,
-// which fills that side's ranks only): the ranks of its tokens and turns,
-// and its passes, new minus old for a pair (−1, 0 or 1), else 1 for a
-// pass.
-type draw struct {
-	oldTok, newTok, oldTurn, newTurn int32
-	passed                           int8
+// which fills that side's rank only): the ranks of its tokens on each
+// side and its combo, 12 bytes.
+type draw struct{ oldTok, newTok, combo uint32 }
+
+// combo is one of the distinct combinations of the turns' ranks and the
+// passes that the draws hold (a few dozen in a real run: they stay in the
+// fastest cache): passed is, for a pair, the new pass minus the old (−1,
+// 0 or 1), for one side's episode 1 for a pass.
+type combo struct {
+	oldTurn, newTurn uint32
+	passed           int32
+}
+
+// tallies are one worker's scratch space: in the resample being drawn,
+// the strata drawn, the hits of each pair of each paired stratum (and the
+// pairs whose count wrapped round, spill) and of each combo, and the draws
+// of each value of each measure on each side.
+type tallies struct {
+	drawn                            []int
+	hits                             [][]uint8
+	spill                            [][]uint32
+	combos                           []uint32
+	oldTok, newTok, oldTurn, newTurn tally
 }
 
 // tally counts the draws of each value of one measure on one side.
 type tally struct {
-	counts []int32
+	counts []uint32
 	n      int
 }
 
-// newTallies ranks the values of the strata.
-func newTallies(strata []*stratum) *tallies {
-	tokRank, tokens := ranksOf(strata, tokensOf)
-	turnRank, turns := ranksOf(strata, turnsOf)
-	t := &tallies{tokens: tokens, turns: turns}
-	side := func(os []obs, newSide bool) []draw {
-		out := make([]draw, len(os))
-		for i, o := range os {
-			d := draw{passed: int8(b2i(o.passed))}
-			if newSide {
-				d.newTok, d.newTurn = tokRank[o.tokens], turnRank[o.turns]
-			} else {
-				d.oldTok, d.oldTurn = tokRank[o.tokens], turnRank[o.turns]
-			}
-			out[i] = d
-		}
-		return out
-	}
+// newDrawSet ranks the values of the strata, each side's apart.
+func newDrawSet(strata []*stratum) *drawSet {
+	nOld, nNew := 0, 0
 	for _, s := range strata {
-		ds := drawStratum{pairs: make([]draw, len(s.pairs)), onlyOld: side(s.onlyOld, false), onlyNew: side(s.onlyNew, true)}
-		for i, p := range s.pairs {
-			ds.pairs[i] = draw{tokRank[p.old.tokens], tokRank[p.new.tokens], turnRank[p.old.turns], turnRank[p.new.turns], int8(b2i(p.new.passed) - b2i(p.old.passed))}
-		}
-		t.strata = append(t.strata, ds)
+		nOld, nNew = nOld+len(s.pairs)+len(s.onlyOld), nNew+len(s.pairs)+len(s.onlyNew)
 	}
-	t.oldTok.counts, t.newTok.counts = make([]int32, len(tokens)), make([]int32, len(tokens))
-	t.oldTurn.counts, t.newTurn.counts = make([]int32, len(turns)), make([]int32, len(turns))
-	return t
-}
-
-// ranksOf returns the distinct values of the measure value over the
-// strata, ascending, and the rank of each.
-func ranksOf(strata []*stratum, value func(obs) float64) (map[float64]int32, []float64) {
-	rank := map[float64]int32{}
-	var values []float64
-	see := func(o obs) {
-		if _, ok := rank[value(o)]; !ok {
-			rank[value(o)] = 0
-			values = append(values, value(o))
-		}
-	}
+	old, new := make([]obs, 0, nOld), make([]obs, 0, nNew)
 	for _, s := range strata {
 		for _, p := range s.pairs {
-			see(p.old)
-			see(p.new)
+			old, new = append(old, p.old), append(new, p.new)
 		}
-		for _, o := range s.onlyOld {
-			see(o)
-		}
-		for _, o := range s.onlyNew {
-			see(o)
-		}
+		old, new = append(old, s.onlyOld...), append(new, s.onlyNew...)
 	}
-	slices.Sort(values)
-	for i, v := range values {
-		rank[v] = int32(i)
+	d := &drawSet{size: len(old) + len(new)}
+	oldTok, newTok := ranker(old, tokensOf, &d.oldTok), ranker(new, tokensOf, &d.newTok)
+	oldTurn, newTurn := ranker(old, turnsOf, &d.oldTurn), ranker(new, turnsOf, &d.newTurn)
+	comboOf := map[combo]uint32{}
+	code := func(c combo) uint32 {
+		i, ok := comboOf[c]
+		if !ok {
+			i = uint32(len(d.combos))
+			comboOf[c] = i
+			d.combos = append(d.combos, c)
+		}
+		return i
 	}
-	return rank, values
+	for _, s := range strata {
+		ds := drawStratum{pairs: make([]draw, len(s.pairs)), onlyOld: make([]draw, len(s.onlyOld)), onlyNew: make([]draw, len(s.onlyNew))}
+		for i, p := range s.pairs {
+			c := combo{oldTurn[p.old.turns], newTurn[p.new.turns], int32(b2i(p.new.passed) - b2i(p.old.passed))}
+			ds.pairs[i] = draw{oldTok[p.old.tokens], newTok[p.new.tokens], code(c)}
+		}
+		for i, o := range s.onlyOld {
+			ds.onlyOld[i] = draw{oldTok: oldTok[o.tokens], combo: code(combo{oldTurn: oldTurn[o.turns], passed: int32(b2i(o.passed))})}
+		}
+		for i, o := range s.onlyNew {
+			ds.onlyNew[i] = draw{newTok: newTok[o.tokens], combo: code(combo{newTurn: newTurn[o.turns], passed: int32(b2i(o.passed))})}
+		}
+		d.strata = append(d.strata, ds)
+	}
+	return d
 }
 
-// add counts one draw of the value of rank r.
-func (t *tally) add(r int32) {
-	t.counts[r]++
-	t.n++
+// ranker sets *values to the distinct values of the measure value over
+// os, ascending, and returns the rank of each.
+func ranker(os []obs, value func(obs) float64, values *[]float64) map[float64]uint32 {
+	rank := map[float64]uint32{}
+	for _, o := range os {
+		if _, ok := rank[value(o)]; !ok {
+			rank[value(o)] = 0
+			*values = append(*values, value(o))
+		}
+	}
+	slices.Sort(*values)
+	for i, v := range *values {
+		rank[v] = uint32(i)
+	}
+	return rank
+}
+
+// newTallies returns a worker's empty tallies.
+func (d *drawSet) newTallies() *tallies {
+	hits := make([][]uint8, len(d.strata))
+	for i, s := range d.strata {
+		hits[i] = make([]uint8, len(s.pairs))
+	}
+	return &tallies{
+		drawn: make([]int, len(d.strata)), hits: hits, spill: make([][]uint32, len(d.strata)), combos: make([]uint32, len(d.combos)),
+		oldTok: tally{counts: make([]uint32, len(d.oldTok))}, newTok: tally{counts: make([]uint32, len(d.newTok))},
+		oldTurn: tally{counts: make([]uint32, len(d.oldTurn))}, newTurn: tally{counts: make([]uint32, len(d.newTurn))},
+	}
 }
 
 // median is the median of the values drawn (as medianOf has it: the

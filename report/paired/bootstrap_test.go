@@ -2,7 +2,6 @@ package paired
 
 import (
 	"math"
-	"math/rand/v2"
 	"testing"
 )
 
@@ -58,7 +57,7 @@ func TestBootstrapOneStratumAgainstEnumeration(t *testing.T) {
 			}
 		}
 	}
-	reps := bootstrap([]*stratum{s}, false, 20000, rand.New(rand.NewPCG(1, 1)))
+	reps := bootstrap([]*stratum{s}, false, 20000, 1, "one stratum")
 	checkDistribution(t, "token ratio", reps.tokens, ratio)
 	checkDistribution(t, "pass difference", reps.diff, diff)
 }
@@ -120,7 +119,7 @@ func TestBootstrapTwoStageAgainstEnumeration(t *testing.T) {
 			}
 		}
 	}
-	reps := bootstrap(strata, true, 40000, rand.New(rand.NewPCG(2, 2)))
+	reps := bootstrap(strata, true, 40000, 2, "two stages")
 	checkDistribution(t, "two-stage pass difference", reps.diff, diff)
 	checkDistribution(t, "two-stage token ratio", reps.tokens, ratio)
 }

@@ -3,6 +3,7 @@ package paired
 import (
 	"cmp"
 	"fmt"
+	"iter"
 	"maps"
 	"slices"
 )
@@ -72,19 +73,18 @@ type Effect struct {
 
 // Compare pairs the old and new episodes, tests every cell both sides
 // hold, and pools the cells of each track (and model). It returns an error
-// for bad options or an episode whose tokens or turns are not counts.
-func Compare(old, new []Episode, o Options) (Comparison, error) {
+// for bad options or an episode whose tokens or turns are not counts. The
+// sides are sequences, read once, so that a caller holding a million
+// episodes in its own form need not copy them into Episodes first.
+func Compare(old, new iter.Seq[Episode], o Options) (Comparison, error) {
 	o, err := o.withDefaults()
 	if err != nil {
 		return Comparison{}, err
 	}
-	if err := validate("old", old); err != nil {
+	strata, pairing, err := pairUp(old, new, o)
+	if err != nil {
 		return Comparison{}, err
 	}
-	if err := validate("new", new); err != nil {
-		return Comparison{}, err
-	}
-	strata, pairing := pairUp(old, new, o)
 	c := Comparison{Alpha: o.Alpha, Confidence: o.Confidence, Pairing: pairing, Cells: []CellResult{}, Pooled: []PooledResult{}, Caveats: []Caveat{}}
 	for side, d := range map[string][]Key{"old": pairing.DuplicateOld, "new": pairing.DuplicateNew} {
 		if len(d) > 0 {
@@ -113,7 +113,7 @@ func Compare(old, new []Episode, o Options) (Comparison, error) {
 func cellResult(s *stratum, o Options) CellResult {
 	r := CellResult{Cell: s.cell, Paired: s.paired(), Caveats: []Caveat{}}
 	label := fmt.Sprintf("cell/%s/%s/%s", s.cell.Task, s.cell.Track, s.cell.Model) + variantLabel(s.cell.Variant)
-	reps := bootstrap([]*stratum{s}, false, o.Resamples, streamFor(o.Seed, label))
+	reps := bootstrap([]*stratum{s}, false, o.Resamples, o.Seed, label)
 	table := passTable([]*stratum{s})
 	r.Pass.Table = table
 	if s.paired() {
@@ -182,7 +182,7 @@ func pooledResult(g Group, strata []*stratum, o Options) PooledResult {
 	r.Pass.Test = StratifiedExact(table.OnlyOld, table.OnlyNew, tables)
 	r.Pass.Test.Significant = r.Pass.Test.P < o.Alpha
 	label := fmt.Sprintf("pooled/%s/%s", g.Track, g.Model) + variantLabel(g.Variant)
-	reps := bootstrap(strata, true, o.Resamples, streamFor(o.Seed, label))
+	reps := bootstrap(strata, true, o.Resamples, o.Seed, label)
 	over, overOK := percentile(reps.diff, o.Confidence)
 	diff := &Effect{Estimate: mantelHaenszelDifference(strata), Method: IntervalBootstrapTasks}
 	if overOK {
@@ -231,15 +231,28 @@ func pooledResult(g Group, strata []*stratum, o Options) PooledResult {
 // pooledMeasure is the stratified signed-rank test over the paired strata
 // and the ratio of the medians of every tested episode.
 func pooledMeasure(strata []*stratum, ranks []signedRanks, value func(obs) float64, reps []float64, method string, o Options) Measure {
-	var old, new []float64
+	nOld, nNew := 0, 0
 	for _, s := range strata {
 		if s.paired() {
-			a, b := pairValues(s, value)
-			old, new = append(old, a...), append(new, b...)
+			nOld, nNew = nOld+len(s.pairs), nNew+len(s.pairs)
+		} else {
+			nOld, nNew = nOld+len(s.onlyOld), nNew+len(s.onlyNew)
+		}
+	}
+	old, new := make([]float64, 0, nOld), make([]float64, 0, nNew)
+	for _, s := range strata {
+		if s.paired() { // its pairs only: the episodes left out are in no test
+			for _, p := range s.pairs {
+				old, new = append(old, value(p.old)), append(new, value(p.new))
+			}
 			continue
 		}
-		a, b := sideValues(s, value)
-		old, new = append(old, a...), append(new, b...)
+		for _, o := range s.onlyOld {
+			old = append(old, value(o))
+		}
+		for _, o := range s.onlyNew {
+			new = append(new, value(o))
+		}
 	}
 	t := none()
 	if len(ranks) > 0 {
@@ -258,10 +271,11 @@ func nonzero(strata []signedRanks) int {
 }
 
 // measure completes a Measure: the medians, their ratio with its bootstrap
-// interval, and whether the test is significant.
+// interval, and whether the test is significant. It sorts old and new
+// (a pooled answer's hold every episode: no copies).
 func measure(t Test, old, new, reps []float64, method string, o Options) Measure {
 	t.Significant = t.P < o.Alpha
-	m := Measure{Test: t, OldMedian: medianOf(slices.Clone(old)), NewMedian: medianOf(slices.Clone(new))}
+	m := Measure{Test: t, OldMedian: medianOf(old), NewMedian: medianOf(new)}
 	if m.OldMedian > 0 {
 		m.Ratio = &Effect{Estimate: m.NewMedian / m.OldMedian, Method: method}
 		if iv, ok := percentile(reps, o.Confidence); ok {
@@ -344,8 +358,9 @@ func turnsOf(o obs) float64  { return o.turns }
 
 // pairValues is a measure of a stratum's pairs, old and new.
 func pairValues(s *stratum, value func(obs) float64) (old, new []float64) {
-	for _, p := range s.pairs {
-		old, new = append(old, value(p.old)), append(new, value(p.new))
+	old, new = make([]float64, len(s.pairs)), make([]float64, len(s.pairs))
+	for i, p := range s.pairs {
+		old[i], new[i] = value(p.old), value(p.new)
 	}
 	return old, new
 }

@@ -85,17 +85,15 @@ func compareGroups(a, b Group) int {
 	return cmp.Or(cmp.Compare(a.Track, b.Track), cmp.Compare(a.Model, b.Model), cmp.Compare(a.Variant, b.Variant))
 }
 
-// validate returns an error naming the first episode whose tokens or turns
+// validate returns an error naming the episode if its tokens or turns
 // are not finite numbers of at least 0.
-func validate(side string, eps []Episode) error {
-	for _, e := range eps {
-		for _, v := range []struct {
-			name string
-			x    float64
-		}{{"tokens", e.Tokens}, {"turns", e.Turns}} {
-			if math.IsNaN(v.x) || math.IsInf(v.x, 0) || v.x < 0 {
-				return fmt.Errorf("%s episode %s/%s/seed-%d: %s %v is not a count", side, e.Task, e.Track, e.Seed, v.name, v.x)
-			}
+func validate(side string, e Episode) error {
+	for _, v := range []struct {
+		name string
+		x    float64
+	}{{"tokens", e.Tokens}, {"turns", e.Turns}} {
+		if math.IsNaN(v.x) || math.IsInf(v.x, 0) || v.x < 0 {
+			return fmt.Errorf("%s episode %s/%s/seed-%d: %s %v is not a count", side, e.Task, e.Track, e.Seed, v.name, v.x)
 		}
 	}
 	return nil

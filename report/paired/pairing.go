@@ -1,6 +1,8 @@
 package paired
 
 import (
+	"cmp"
+	"iter"
 	"maps"
 	"slices"
 )
@@ -41,81 +43,137 @@ type stratum struct {
 // paired reports whether the cell is tested on its pairs.
 func (s *stratum) paired() bool { return len(s.pairs) > 0 }
 
-// keyer turns an episode into its pairing key under the options.
-func keyer(o Options) func(Episode) Key {
-	return func(e Episode) Key {
-		k := Key{Task: e.Task, Track: e.Track, Model: e.Model, Variant: e.Variant, Seed: e.Seed, Repeat: e.Repeat}
-		if o.AcrossTracks {
-			k.Track = ""
-		}
-		if o.AcrossModels {
-			k.Model = ""
-		}
-		return k
-	}
+// sideCell is one side's episodes of one cell, in the order given, until
+// sorted by seed and repeat.
+type sideCell struct {
+	cell Cell
+	eps  []cellEp
 }
 
-// index maps each key of a side to its first episode and lists the keys
-// seen again.
-func index(eps []Episode, key func(Episode) Key) (map[Key]obs, []Key) {
-	m := make(map[Key]obs, len(eps))
-	var dups []Key
-	for _, e := range eps {
-		k := key(e)
-		if _, ok := m[k]; ok {
-			dups = append(dups, k)
-			continue
+// cellEp is an episode as its cell holds it.
+type cellEp struct {
+	seed, repeat int
+	obs          obs
+}
+
+// group gathers one side's episodes by cell under the options' key (a
+// run of episodes of one cell, as callers list them, costs no lookup),
+// each cell's episodes sorted by seed and repeat, the first of a key kept
+// and the keys seen again listed.
+func group(side string, eps iter.Seq[Episode], o Options) (map[Cell]*sideCell, []Key, error) {
+	cells := map[Cell]*sideCell{}
+	var last *sideCell
+	for e := range eps {
+		if err := validate(side, e); err != nil {
+			return nil, nil, err
 		}
-		m[k] = obs{e.Passed, e.Tokens, e.Turns}
+		c := Cell{e.Task, e.Track, e.Model, e.Variant}
+		if o.AcrossTracks {
+			c.Track = ""
+		}
+		if o.AcrossModels {
+			c.Model = ""
+		}
+		if last == nil || last.cell != c {
+			if last = cells[c]; last == nil {
+				last = &sideCell{cell: c}
+				cells[c] = last
+			}
+		}
+		last.eps = append(last.eps, cellEp{e.Seed, e.Repeat, obs{e.Passed, e.Tokens, e.Turns}})
+	}
+	var dups []Key
+	for _, sc := range cells {
+		slices.SortStableFunc(sc.eps, func(a, b cellEp) int { return cmp.Or(cmp.Compare(a.seed, b.seed), cmp.Compare(a.repeat, b.repeat)) })
+		kept := sc.eps[:0]
+		for i, e := range sc.eps {
+			if i > 0 && e.seed == sc.eps[i-1].seed && e.repeat == sc.eps[i-1].repeat {
+				if k := sc.key(e); len(dups) == 0 || dups[len(dups)-1] != k {
+					dups = append(dups, k)
+				}
+				continue
+			}
+			kept = append(kept, e)
+		}
+		sc.eps = kept
 	}
 	slices.SortFunc(dups, compareKeys)
-	return m, slices.Compact(dups)
+	return cells, dups, nil
+}
+
+// key is the pairing key of an episode of the cell.
+func (sc *sideCell) key(e cellEp) Key {
+	c := sc.cell
+	return Key{Task: c.Task, Track: c.Track, Model: c.Model, Variant: c.Variant, Seed: e.seed, Repeat: e.repeat}
 }
 
 // pairUp builds the strata (cells that both sides hold, sorted) and the
-// Pairing.
-func pairUp(old, new []Episode, o Options) ([]*stratum, Pairing) {
-	key := keyer(o)
-	om, dupOld := index(old, key)
-	nm, dupNew := index(new, key)
+// Pairing: within each cell, the two sides' episodes sorted by seed and
+// repeat are merged, an old and a new one of the same key a pair. It
+// returns the first episode whose tokens or turns are not counts as an
+// error.
+func pairUp(old, new iter.Seq[Episode], o Options) ([]*stratum, Pairing, error) {
+	oc, dupOld, err := group("old", old, o)
+	if err != nil {
+		return nil, Pairing{}, err
+	}
+	nc, dupNew, err := group("new", new, o)
+	if err != nil {
+		return nil, Pairing{}, err
+	}
 	p := Pairing{DuplicateOld: dupOld, DuplicateNew: dupNew}
-	cells := map[Cell]*stratum{}
-	get := func(c Cell) *stratum {
-		if cells[c] == nil {
-			cells[c] = &stratum{cell: c}
-		}
-		return cells[c]
+	all := map[Cell]bool{}
+	for c := range oc {
+		all[c] = true
 	}
-	oldCells, newCells := map[Cell]bool{}, map[Cell]bool{}
-	for _, k := range slices.SortedFunc(maps.Keys(om), compareKeys) {
-		oldCells[k.cell()] = true
-		s := get(k.cell())
-		if n, ok := nm[k]; ok {
-			s.pairs = append(s.pairs, pair{k.Seed, om[k], n})
-			p.Pairs++
-			continue
-		}
-		s.onlyOld = append(s.onlyOld, om[k])
-		p.OnlyOld = append(p.OnlyOld, k)
-	}
-	for _, k := range slices.SortedFunc(maps.Keys(nm), compareKeys) {
-		newCells[k.cell()] = true
-		s := get(k.cell())
-		if _, ok := om[k]; !ok {
-			s.onlyNew = append(s.onlyNew, nm[k])
-			p.OnlyNew = append(p.OnlyNew, k)
-		}
+	for c := range nc {
+		all[c] = true
 	}
 	var strata []*stratum
-	for _, c := range slices.SortedFunc(maps.Keys(cells), compareCells) {
+	for _, c := range slices.SortedFunc(maps.Keys(all), compareCells) {
+		os, ns := oc[c], nc[c]
 		switch {
-		case !newCells[c]:
+		case ns == nil:
 			p.OnlyOldCells = append(p.OnlyOldCells, c)
-		case !oldCells[c]:
+			for _, e := range os.eps {
+				p.OnlyOld = append(p.OnlyOld, os.key(e))
+			}
+			continue
+		case os == nil:
 			p.OnlyNewCells = append(p.OnlyNewCells, c)
-		default:
-			strata = append(strata, cells[c])
+			for _, e := range ns.eps {
+				p.OnlyNew = append(p.OnlyNew, ns.key(e))
+			}
+			continue
 		}
+		s := &stratum{cell: c}
+		a, b := os.eps, ns.eps
+		for len(a) > 0 || len(b) > 0 {
+			order := 0
+			switch {
+			case len(a) == 0:
+				order = 1
+			case len(b) == 0:
+				order = -1
+			default:
+				order = cmp.Or(cmp.Compare(a[0].seed, b[0].seed), cmp.Compare(a[0].repeat, b[0].repeat))
+			}
+			switch {
+			case order == 0:
+				s.pairs = append(s.pairs, pair{a[0].seed, a[0].obs, b[0].obs})
+				p.Pairs++
+				a, b = a[1:], b[1:]
+			case order < 0:
+				s.onlyOld = append(s.onlyOld, a[0].obs)
+				p.OnlyOld = append(p.OnlyOld, os.key(a[0]))
+				a = a[1:]
+			default:
+				s.onlyNew = append(s.onlyNew, b[0].obs)
+				p.OnlyNew = append(p.OnlyNew, ns.key(b[0]))
+				b = b[1:]
+			}
+		}
+		strata = append(strata, s)
 	}
-	return strata, p
+	return strata, p, nil
 }
