@@ -105,8 +105,7 @@ func runReplay(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	ctx, stop := interruptContext(c.Context, errw)
-	defer stop()
+	ctx := c.Context
 	if err := replayReady(ctx, c, rr); err != nil {
 		return err
 	}

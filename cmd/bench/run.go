@@ -7,18 +7,17 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"bench/grade"
+	"bench/internal/cliexit"
 	"bench/model"
 	"bench/plan"
 	"bench/progress"
@@ -67,6 +66,7 @@ func runCommand() *cli.Command {
 }
 
 func runAction(c *cli.Context) error {
+	cliexit.StopCleanly(c.Context, runInterruptNotice)
 	if handled, err := replayHook(c); handled {
 		return err
 	}
@@ -90,8 +90,7 @@ func runAction(c *cli.Context) error {
 	if c.Bool("dry-run") {
 		return dryRun(c, s, est)
 	}
-	ctx, stop := interruptContext(c.Context, c.App.ErrWriter)
-	defer stop()
+	ctx := c.Context
 	mode, err := sandboxMode(c)
 	if err != nil {
 		return err
@@ -109,6 +108,9 @@ func runAction(c *cli.Context) error {
 	}
 	return execute(ctx, c, s, servers, est)
 }
+
+// runInterruptNotice is what the first interrupt of bench run prints.
+const runInterruptNotice = "\ninterrupt: no new episodes; stopping the running ones (press Ctrl-C again to quit at once)"
 
 // session makes the run's Session from the flags, or from the run.json of --resume.
 func session(c *cli.Context) (*runner.Session, error) {
@@ -566,37 +568,4 @@ func execute(ctx context.Context, c *cli.Context, s *runner.Session, servers []r
 		return cli.Exit("", 130)
 	}
 	return printReport(c, s.Dir, c.String("format"))
-}
-
-// exitNow ends the process on a second interrupt; tests replace it.
-var exitNow = os.Exit
-
-// interruptContext returns a context cancelled by the first SIGINT or
-// SIGTERM; a second one exits at once.
-func interruptContext(parent context.Context, errw io.Writer) (context.Context, func()) {
-	ctx, cancel := context.WithCancel(parent)
-	sig := make(chan os.Signal, 2)
-	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
-	finished := make(chan struct{})
-	go func() {
-		select {
-		case <-sig:
-		case <-finished:
-			return
-		}
-		fmt.Fprintln(errw, "\ninterrupt: no new episodes; stopping the running ones (press Ctrl-C again to quit at once)")
-		cancel()
-		select {
-		case <-sig:
-			fmt.Fprintln(errw, "second interrupt: quitting now")
-			testrun.KillAll()
-			exitNow(130)
-		case <-finished:
-		}
-	}()
-	return ctx, func() {
-		signal.Stop(sig)
-		close(finished)
-		cancel()
-	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"bench/internal/cliexit"
 	"bench/internal/suggest"
 	"bench/internal/table"
 	"bench/tasks"
@@ -79,7 +80,8 @@ func listTasks(c *cli.Context) error {
 }
 
 func verifyTasks(c *cli.Context) error {
-	names, err := argsWithTrailingFlags(c)
+	cliexit.StopCleanly(c.Context, "") // it stops after the task under way
+	names, err := posArgs(c)
 	if err != nil {
 		return err
 	}
