@@ -11,6 +11,7 @@ import (
 
 	"bench/model/modeltest"
 	"bench/record"
+	"bench/runflags"
 	"bench/track/tracktest"
 )
 
@@ -257,7 +258,7 @@ func TestReplaycliRefusesRunDefiningFlags(t *testing.T) {
 	missing := filepath.Join(t.TempDir(), "no-such-run")
 	values := map[string]string{"temperature": "0.5", "num-ctx": "2048", "top-p": "0.9", "max-tokens": "100", "max-reply-bytes": "1000",
 		"max-turns": "3", "token-limit": "100", "tries": "2", "episode-timeout": "1m", "seeds": "2", "shard": "1/2", "run-uid": "x", "timeout": "1s", "retry-window": "1s", "parallel-per-host": "1"}
-	for _, f := range append(slices.DeleteFunc(slices.Clone(runDefiningFlags), func(f string) bool { return f == "out" }), replayNoServerFlags...) {
+	for _, f := range append(slices.DeleteFunc(slices.Clone(runflags.Defining), func(f string) bool { return f == "out" }), runflags.ReplayNoServer...) {
 		args := []string{"run", "--replay", missing, "--" + f}
 		if f != "think" {
 			args = append(args, cmp.Or(values[f], "x"))

@@ -7,19 +7,12 @@ import (
 	"bench/internal/cliexit"
 	"bench/internal/suggest"
 	"bench/internal/table"
+	"bench/runflags"
 	"bench/tasks"
 	"bench/verify"
 
 	"github.com/urfave/cli/v2"
 )
-
-// tasksDirFlag is the --tasks-dir flag every command that reads tasks shares.
-func tasksDirFlag() cli.Flag {
-	return &cli.StringFlag{
-		Name:  "tasks-dir",
-		Usage: "add the tasks in `DIR` (one folder per task, as in tasks/) to the built-in ones",
-	}
-}
 
 func tasksCommand() *cli.Command {
 	return &cli.Command{
@@ -37,14 +30,14 @@ func tasksCommand() *cli.Command {
 		Flags: []cli.Flag{
 			formatFlag(table.Formats...),
 			&cli.BoolFlag{Name: "json", Usage: "print the tasks as JSON (the same as --format json)"},
-			tasksDirFlag(),
+			runflags.TasksDir(),
 		},
 		Action: listTasks,
 		Subcommands: []*cli.Command{{
 			Name:      "verify",
 			Usage:     "oracle check: each original fails, each partial fix fails as expected, each solution passes, the folders stay unchanged",
 			ArgsUsage: "[TASK...]",
-			Flags:     []cli.Flag{tasksDirFlag()},
+			Flags:     []cli.Flag{runflags.TasksDir()},
 			Action:    verifyTasks,
 		}, newTaskCommand()},
 	}
@@ -89,7 +82,7 @@ func verifyTasks(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	selected, err := pickTasks(all, names)
+	selected, err := runflags.PickTasks(all, names)
 	if err != nil {
 		return err
 	}

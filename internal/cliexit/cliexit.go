@@ -8,6 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -57,3 +59,17 @@ func Code(err error, stderr io.Writer) int {
 	}
 	return code
 }
+
+// GoRunNote warns, when bench runs under `go run` (its binary argv0 in the
+// go command's build cache), that go run reports the exit status 130 of an
+// interrupted run as 1; "" otherwise.
+func GoRunNote(argv0 string) string {
+	if !strings.Contains(filepath.ToSlash(argv0), "/go-build") {
+		return ""
+	}
+	return "note: bench exits 130 here, but `go run` reports every failure as exit status 1; a script that tells an interrupt apart needs the built binary (go build -o bin/bench ./cmd/bench)"
+}
+
+// Silent is an error that prints nothing and exits code: the command has
+// said why on its own.
+func Silent(code int) error { return cli.Exit("", code) }

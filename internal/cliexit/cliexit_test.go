@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/urfave/cli/v2"
@@ -32,5 +33,17 @@ func TestCode(t *testing.T) {
 func TestUsageOfNil(t *testing.T) {
 	if UsageOf(nil) != nil {
 		t.Error("UsageOf(nil) is not nil")
+	}
+}
+
+// TestGoRunNote: under go run (a binary in the build cache) an interrupted
+// run says that go run turns its exit 130 into 1; the built binary says
+// nothing of it.
+func TestGoRunNote(t *testing.T) {
+	if note := GoRunNote("/tmp/go-build1234/b001/exe/bench"); !strings.Contains(note, "exit status 1") || !strings.Contains(note, "130") {
+		t.Errorf("under go run: %q", note)
+	}
+	if note := GoRunNote("bin/bench"); note != "" {
+		t.Errorf("the built binary: %q", note)
 	}
 }
