@@ -60,7 +60,7 @@ var ReplayNoServer = []string{"host", "timeout", "retry-window", "parallel-per-h
 
 // CheckReplay refuses the flags bench run --replay DIR does not take:
 // those that define a run (the recording defines them), --resume, the
-// plan's estimate and the model server's.
+// plan's estimate and the model server's; and a --parallel below 1.
 func CheckReplay(c *cli.Context, dir string) error {
 	for _, f := range Defining {
 		if f != "out" && c.IsSet(f) {
@@ -80,5 +80,5 @@ func CheckReplay(c *cli.Context, dir string) error {
 			return cliexit.Usagef("--replay contacts no model server, so --%s means nothing: drop it", f)
 		}
 	}
-	return nil
+	return cliexit.UsageOf(runner.CheckParallel(c.Int("parallel")))
 }

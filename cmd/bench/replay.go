@@ -67,9 +67,6 @@ func runReplay(c *cli.Context) error {
 	for _, ch := range src.Changed {
 		fmt.Fprintln(errw, "warning:", ch)
 	}
-	if err := runner.CheckParallel(c.Int("parallel")); err != nil {
-		return err
-	}
 	rr, err := runner.NewReplay(runner.ReplaySpec{Source: src, Dir: c.String("out"), Parallel: c.Int("parallel"), BenchVersion: version()})
 	if err != nil {
 		return err

@@ -3,6 +3,7 @@ package main
 import (
 	"cmp"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -23,7 +24,10 @@ func replaycliRecord(t *testing.T, tasksDir string, extra ...string) (string, in
 	t.Helper()
 	srv := modeltest.NewOllama(t, modeltest.Always(modeltest.Func(newLessonModel(t).reply)))
 	dir := filepath.Join(t.TempDir(), "recorded")
-	args := append([]string{"run", "--host", srv.URL, "--tracks", "workflow,agent", "--seeds", "1", "--out", dir}, extra...)
+	args := append([]string{"run", "--host", srv.URL, "--seeds", "1", "--out", dir}, extra...)
+	if !slices.Contains(extra, "--tracks") {
+		args = append(args, "--tracks", "workflow,agent")
+	}
 	if tasksDir != "" {
 		args = append(args, "--tasks-dir", tasksDir)
 	}
@@ -138,7 +142,7 @@ func TestReplaycliReplaysWithTheServerStopped(t *testing.T) {
 // named and what is missing, and nothing is created.
 func TestReplaycliRefusesATruncatedTrajectory(t *testing.T) {
 	tracktest.NeedPython(t)
-	rec, _ := replaycliRecord(t, "", "--tasks", "leap_year")
+	rec, _ := replaycliRecord(t, "", "--tasks", "leap_year", "--tracks", "agent")
 	data, err := record.Read(rec)
 	if err != nil {
 		t.Fatal(err)
@@ -282,14 +286,13 @@ func TestReplaycliRefusesRunDefiningFlags(t *testing.T) {
 	}
 }
 
-// TestReplaycliRefusesBadParallel: --parallel 0 is refused before
-// anything is created, as bench run refuses it.
+// TestReplaycliRefusesBadParallel: --parallel 0 is a usage error, refused
+// before anything is read or created, as bench run refuses it.
 func TestReplaycliRefusesBadParallel(t *testing.T) {
-	tracktest.NeedPython(t)
-	rec, _ := replaycliRecord(t, "", "--tasks", "leap_year")
+	rec := filepath.Join(t.TempDir(), "no-such-run") // the flags are checked before the recording is read
 	out := filepath.Join(t.TempDir(), "new")
 	_, _, err := runCLI(t, "run", "--replay", rec, "--parallel", "0", "--out", out)
-	if err == nil || !strings.Contains(err.Error(), "--parallel must be at least 1") {
+	if err == nil || !strings.Contains(err.Error(), "--parallel must be at least 1") || exitCode(err, io.Discard) != exitUsage {
 		t.Fatalf("--replay --parallel 0: %v", err)
 	}
 	if _, err := os.Stat(out); !os.IsNotExist(err) {
