@@ -108,7 +108,8 @@ func TestFaultsLostAnswersAreRetriedThenLost(t *testing.T) {
 // no sooner than a second later, and the episode then passes.
 func TestFaultsRetryAfterIsHonoured(t *testing.T) {
 	t.Parallel()
-	for _, backend := range faultsBackends {
+	// Both protocols are model.TestRetryAfterOverridesTheBackoff's; here one goes through bench run.
+	for _, backend := range []string{model.BackendOpenAI} {
 		t.Run(backend, func(t *testing.T) {
 			t.Parallel()
 			srv := faultsServer(t, backend, modeltest.Status(429).WithHeader("Retry-After", "1"), modeltest.Always(modeltest.Func(newFakeModel(t).reply)))
@@ -209,7 +210,8 @@ func TestFaultsRequestTooLargeStands(t *testing.T) {
 // (not an unreadable reply), with the hint to raise --timeout.
 func TestFaultsSlowLorisIsATimeout(t *testing.T) {
 	t.Parallel()
-	for _, backend := range faultsBackends {
+	// Both protocols are model.TestSlowLorisIsATimeout's; here one goes through bench run.
+	for _, backend := range []string{model.BackendOllama} {
 		t.Run(backend, func(t *testing.T) {
 			t.Parallel()
 			srv := faultsServer(t, backend, modeltest.Always(modeltest.Text(strings.Repeat("slow ", 200)).Trickle(20*time.Millisecond)))
