@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 )
@@ -136,4 +137,26 @@ func show(v any) string {
 		return "[" + strings.Join(x, " ") + "]"
 	}
 	return fmt.Sprint(v)
+}
+
+// WriteCheck compares the replay's results with the expected table in
+// file (the built-in one when file is "") and writes to w the one line of
+// a match, or each case that differs; it returns how many differ of how
+// many expected.
+func WriteCheck(w io.Writer, results []CaseResult, file string) (differ, expected int, err error) {
+	want, err := ExpectedIn(file)
+	if err != nil {
+		return 0, 0, err
+	}
+	diffs := Check(results, want)
+	if len(diffs) == 0 {
+		_, err := fmt.Fprintf(w, "detect: all %d cases match the expected table\n", len(want))
+		return 0, len(want), err
+	}
+	for _, d := range diffs {
+		if _, err := fmt.Fprintln(w, d); err != nil {
+			return 0, 0, err
+		}
+	}
+	return len(diffs), len(want), nil
 }

@@ -110,3 +110,25 @@ func orNone(names []string) string {
 	}
 	return strings.Join(names, ", ")
 }
+
+// ForRun is the plan of the session s, whose folder the user named dir
+// (Of), and its wall-time estimator: from the episodes of the run in
+// calibrate when it is not "", else from the episodes as they finish.
+func ForRun(s *runner.Session, dir, calibrate string) (Plan, *Estimator, error) {
+	var models []string
+	if runner.NeedsAnyModel(s.Run.Tracks) {
+		models = s.ModelNames()
+	}
+	var cal *Calibration
+	if calibrate != "" {
+		var err error
+		if cal, err = LoadCalibration(calibrate, models); err != nil {
+			return Plan{}, nil, err
+		}
+	}
+	pl, err := Of(s, dir)
+	if err != nil {
+		return Plan{}, nil, err
+	}
+	return pl, NewEstimator(pl.Workers, cal), nil
+}

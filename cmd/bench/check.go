@@ -32,7 +32,7 @@ func checkCommand() *cli.Command {
 }
 
 func runCheck(c *cli.Context) error {
-	dirs, err := argsWithTrailingFlags(c)
+	dirs, err := posArgs(c)
 	if err != nil {
 		return err
 	}

@@ -46,7 +46,7 @@ func compareCommand() *cli.Command {
 
 // compareAction runs bench compare.
 func compareAction(c *cli.Context) error {
-	dirs, err := argsWithTrailingFlags(c)
+	dirs, err := posArgs(c)
 	if err != nil {
 		return err
 	}

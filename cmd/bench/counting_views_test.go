@@ -563,7 +563,7 @@ func TestLostLineIsNotPassed(t *testing.T) {
 		return modeltest.Calls(modeltest.Call("write_file", string(args)))
 	})))
 	dir := filepath.Join(t.TempDir(), "run")
-	stdout, stderr, _ := runCLI(t, "run", "--host", srv.URL, "--tasks", "leap_year", "--tracks", "oracle,agent", "--seeds", "1", "--retry-window", "1s", "--timeout", "2s", "--out", dir)
+	stdout, stderr, _ := runCLI(t, "run", "--host", srv.URL, "--tasks", "leap_year", "--tracks", "oracle,agent", "--seeds", "1", "--retry-window", "0", "--timeout", "2s", "--out", dir)
 	raw, err := os.ReadFile(filepath.Join(dir, record.EpisodesFile))
 	if err != nil {
 		t.Fatalf("%v\n%s\n%s", err, stdout, stderr)

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 
 	"bench/detect"
+	"bench/internal/cliexit"
 	"bench/internal/table"
 	"bench/tasks"
 
@@ -70,20 +71,12 @@ func detectAction(c *cli.Context) error {
 	if !c.Bool("check") {
 		return detect.WriteReplay(w, results, format)
 	}
-	want, err := detect.ExpectedIn(c.String("expected"))
-	if err != nil {
+	differ, expected, err := detect.WriteCheck(w, results, c.String("expected"))
+	if err != nil || differ == 0 {
 		return err
 	}
-	diffs := detect.Check(results, want)
-	if len(diffs) == 0 {
-		_, err := fmt.Fprintf(w, "detect: all %d cases match the expected table\n", len(want))
-		return err
-	}
-	for _, d := range diffs {
-		fmt.Fprintln(w, d)
-	}
-	fmt.Fprintf(c.App.ErrWriter, "detect: %d of %d cases differ from the expected table\n", len(diffs), len(want))
-	return cli.Exit("", 1)
+	fmt.Fprintf(c.App.ErrWriter, "detect: %d of %d cases differ from the expected table\n", differ, expected)
+	return cliexit.Silent(exitFailure)
 }
 
 // detectDir prints the decision for --dir.

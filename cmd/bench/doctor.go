@@ -1,16 +1,12 @@
 package main
 
 import (
-	"encoding/json"
-	"fmt"
-	"io"
-	"slices"
-
 	"github.com/urfave/cli/v2"
 
-	"bench/model"
-	pf "bench/preflight"
-	"bench/tasks"
+	"bench/internal/cliexit"
+	"bench/preflight"
+	"bench/runflags"
+	"bench/runner"
 )
 
 func doctorCommand() *cli.Command {
@@ -18,14 +14,14 @@ func doctorCommand() *cli.Command {
 		Name:      "doctor",
 		Usage:     "check that a run can start: model server, model, tool support, python3, the sandbox, tasks",
 		ArgsUsage: " ",
-		Flags: append(modelFlags(),
+		Flags: append(runflags.Model(),
 			&cli.StringFlag{Name: "tracks", Aliases: []string{"track"}, Usage: "check only what these comma-separated tracks need (default: all)"},
 			&cli.StringFlag{Name: "tasks", Aliases: []string{"task"}, Usage: "comma-separated tasks to give the oracle check, or all (default: those bench run takes)"},
 			&cli.BoolFlag{Name: "think", Usage: "check that the model can think, as bench run --think needs"},
 			&cli.StringFlag{Name: "workflow-model", Usage: "check also the hybrid's second model, as bench run --workflow-model asks it (without tools)"},
-			sandboxFlag(),
+			runflags.Sandbox(),
 			formatFlag("text", "json"),
-			tasksDirFlag()),
+			runflags.TasksDir()),
 		Description: "Prints one line per check, with the fix for each that fails, and exits 1 unless all pass.\n" +
 			"--host and --model take comma-separated lists, as bench run does: every server and model is checked.\n" +
 			"With --tracks, checks only what those tracks need: tool support only for a track that gives the\n" +
@@ -40,7 +36,8 @@ func doctorCommand() *cli.Command {
 	}
 }
 
-// doctorAction runs the preflight of the chosen tracks and prints it.
+// doctorAction makes the checks of the run the flags describe, as bench
+// run makes them (preflight.ForSession), and prints them.
 func doctorAction(c *cli.Context) error {
 	if c.Args().Present() {
 		return usagef("doctor takes no arguments, got %q; bench doctor --help lists the flags", c.Args().First())
@@ -49,82 +46,31 @@ func doctorAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	tracks, err := pickTracks(c.String("tracks"), "--tracks")
+	spec, err := runflags.DoctorSpec(c)
 	if err != nil {
 		return err
 	}
-	all, err := tasks.Catalogue(c.String("tasks-dir"))
+	mode, err := runflags.SandboxMode(c)
 	if err != nil {
 		return err
 	}
-	taskList, err := pickRunTasks(all, splitList(c.String("tasks")))
+	if err := spec.Check(); err != nil {
+		return usage(err)
+	}
+	s, err := runner.NewRun(spec)
 	if err != nil {
 		return err
 	}
-	need := pf.NeedsOf(tracks)
-	need.Think = c.Bool("think")
-	if need.Sandbox, err = sandboxMode(c); err != nil {
-		return err
-	}
-	mcfg, err := modelConfig(c)
-	if err != nil {
-		return err
-	}
-	models := splitList(c.String("model"))
-	if wm := c.String("workflow-model"); wm != "" && !slices.Contains(models, wm) {
-		models = append(models, wm)
-		need.ToolFree = []string{wm}
-	}
-	servers := model.Servers(mcfg, hostList(c), models)
-	checks := pf.Run(c.Context, servers, need, taskList)
+	checks := preflight.ForSession(c.Context, s, mode).Checks
+	write := preflight.WriteText
 	if format == "json" {
-		err = writeChecksJSON(c.App.Writer, checks)
-	} else {
-		err = printChecks(c.App.Writer, checks)
+		write = preflight.WriteJSON
 	}
-	if err != nil {
+	if err := write(c.App.Writer, checks); err != nil {
 		return err
 	}
-	if !pf.OK(checks) {
-		return cli.Exit("", 1)
+	if !preflight.OK(checks) {
+		return cliexit.Silent(exitFailure)
 	}
 	return nil
-}
-
-// printChecks writes one line per check and a verdict.
-func printChecks(w io.Writer, checks []pf.Check) error {
-	for _, c := range checks {
-		if _, err := fmt.Fprintln(w, c); err != nil {
-			return err
-		}
-	}
-	verdict := "ready: a run can start"
-	if failed := pf.Failed(checks); len(failed) > 0 {
-		verdict = fmt.Sprintf("not ready: %d check(s) failed", len(failed))
-	}
-	_, err := fmt.Fprintln(w, verdict)
-	return err
-}
-
-// checkJSON is one check as `bench doctor --format json` prints it.
-type checkJSON struct {
-	Name   string `json:"name"`
-	Status string `json:"status"` // pass, fail or skipped
-	Text   string `json:"text"`
-	Fix    string `json:"fix,omitempty"`
-	Digest string `json:"digest,omitempty"` // the model's full digest
-}
-
-// writeChecksJSON writes the checks and whether a run can start.
-func writeChecksJSON(w io.Writer, checks []pf.Check) error {
-	out := struct {
-		Ready  bool        `json:"ready"`
-		Checks []checkJSON `json:"checks"`
-	}{Ready: pf.OK(checks), Checks: []checkJSON{}}
-	for _, c := range checks {
-		out.Checks = append(out.Checks, checkJSON{Name: c.Name, Status: c.Status.String(), Text: c.Text, Fix: c.Fix, Digest: c.Digest})
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
 }

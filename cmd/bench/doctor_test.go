@@ -230,3 +230,29 @@ func TestDoctorWorkflowModel(t *testing.T) {
 	}
 	wantLines(t, out, "ollama pull missing:7b", "not ready: 1 check(s) failed")
 }
+
+// TestDoctorReadsTheRunsSpec: doctor reads its flags into the spec bench
+// run reads (runflags, runner.NewRun), so what a run refuses, doctor
+// refuses too, with run's words: a blank model between commas and a
+// server named twice, which doctor once dropped or checked twice.
+func TestDoctorReadsTheRunsSpec(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+		code int
+	}{
+		{[]string{"--model", "a,,b"}, "--model names an empty model between commas", exitUsage},
+		{[]string{"--host", "http://127.0.0.1:1,http://127.0.0.1:1"}, `--host lists "http://127.0.0.1:1" twice`, exitUsage},
+	} {
+		for _, cmd := range []string{"doctor", "run"} {
+			args := append([]string{cmd, "--tracks", "workflow"}, tc.args...)
+			if cmd == "run" {
+				args = append(args, "--dry-run")
+			}
+			_, _, err := runCLI(t, args...)
+			if err == nil || !strings.Contains(err.Error(), tc.want) || exitCode(err, io.Discard) != tc.code {
+				t.Errorf("bench %s: %v; want exit %d, %q", strings.Join(args, " "), err, tc.code, tc.want)
+			}
+		}
+	}
+}

@@ -70,35 +70,37 @@ func TestFaultsLostAnswersAreRetriedThenLost(t *testing.T) {
 		status   int
 		kind     record.ErrorKind
 		attempts int
+		backend  string
 	}{
-		{408, record.ErrorTimeout, 4},
-		{429, record.ErrorServer, 4},
-		{503, record.ErrorServer, 4},
+		// Every answer of the model clients' table is tested there
+		// (model.TestAnswersOfEveryStatus); here one of each kind of
+		// loss goes through bench run and --resume, one on each protocol.
+		{408, record.ErrorTimeout, 4, model.BackendOpenAI},
+		{503, record.ErrorServer, 4, model.BackendOllama},
 	}
-	for _, backend := range faultsBackends {
-		for _, c := range cases {
-			t.Run(fmt.Sprintf("%s/%d", backend, c.status), func(t *testing.T) {
-				t.Parallel()
-				// Retry-After: 0 lets the retries come at once, as the server asks.
-				srv := faultsServer(t, backend, modeltest.Always(modeltest.Status(c.status).WithHeader("Retry-After", "0")))
-				dir := filepath.Join(t.TempDir(), "run")
-				stderr, data, _ := faultsRun(t, srv, dir, "1")
-				if len(data.Episodes) != 1 {
-					t.Fatalf("%d episodes, want 1:\n%s", len(data.Episodes), stderr)
-				}
-				ep := data.Episodes[0]
-				if !ep.Lost() || ep.ErrorKind != c.kind || ep.Passed {
-					t.Fatalf("HTTP %d: exit %s, kind %q, lost %v; want lost as %q (%s)", c.status, ep.ExitReason, ep.ErrorKind, ep.Lost(), c.kind, ep.Error)
-				}
-				if n := len(srv.Requests()); n != c.attempts {
-					t.Errorf("HTTP %d: %d requests, want %d (retried)", c.status, n, c.attempts)
-				}
-				if !strings.Contains(ep.Error, fmt.Sprint(c.status)) {
-					t.Errorf("the error does not name HTTP %d: %q", c.status, ep.Error)
-				}
-				faultsResume(t, backend, dir, 1)
-			})
-		}
+	for _, c := range cases {
+		backend := c.backend
+		t.Run(fmt.Sprintf("%s/%d", backend, c.status), func(t *testing.T) {
+			t.Parallel()
+			// Retry-After: 0 lets the retries come at once, as the server asks.
+			srv := faultsServer(t, backend, modeltest.Always(modeltest.Status(c.status).WithHeader("Retry-After", "0")))
+			dir := filepath.Join(t.TempDir(), "run")
+			stderr, data, _ := faultsRun(t, srv, dir, "1")
+			if len(data.Episodes) != 1 {
+				t.Fatalf("%d episodes, want 1:\n%s", len(data.Episodes), stderr)
+			}
+			ep := data.Episodes[0]
+			if !ep.Lost() || ep.ErrorKind != c.kind || ep.Passed {
+				t.Fatalf("HTTP %d: exit %s, kind %q, lost %v; want lost as %q (%s)", c.status, ep.ExitReason, ep.ErrorKind, ep.Lost(), c.kind, ep.Error)
+			}
+			if n := len(srv.Requests()); n != c.attempts {
+				t.Errorf("HTTP %d: %d requests, want %d (retried)", c.status, n, c.attempts)
+			}
+			if !strings.Contains(ep.Error, fmt.Sprint(c.status)) {
+				t.Errorf("the error does not name HTTP %d: %q", c.status, ep.Error)
+			}
+			faultsResume(t, backend, dir, 1)
+		})
 	}
 }
 
@@ -106,7 +108,8 @@ func TestFaultsLostAnswersAreRetriedThenLost(t *testing.T) {
 // no sooner than a second later, and the episode then passes.
 func TestFaultsRetryAfterIsHonoured(t *testing.T) {
 	t.Parallel()
-	for _, backend := range faultsBackends {
+	// Both protocols are model.TestRetryAfterOverridesTheBackoff's; here one goes through bench run.
+	for _, backend := range []string{model.BackendOpenAI} {
 		t.Run(backend, func(t *testing.T) {
 			t.Parallel()
 			srv := faultsServer(t, backend, modeltest.Status(429).WithHeader("Retry-After", "1"), modeltest.Always(modeltest.Func(newFakeModel(t).reply)))
@@ -129,21 +132,25 @@ func TestFaultsRetryAfterIsHonoured(t *testing.T) {
 func TestFaultsConfigurationErrorsStopTheRun(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
-		status int
-		msg    string
-		want   []string // in the stop message, per backend: [ollama, openai]
+		status   int
+		msg      string
+		want     []string // in the stop message
+		backends []string
 	}{
-		{401, "unauthorized", []string{"401", "credentials"}},
-		{403, "forbidden", []string{"403", "credentials"}},
-		{404, "model 'qwen3:8b' not found", []string{"not found"}},
+		// Every answer of the model clients' table is tested there
+		// (model.TestAnswersOfEveryStatus); here each refusal whose stop
+		// message differs goes through bench run and --resume.
+		{401, "unauthorized", []string{"401", "credentials"}, []string{model.BackendOllama}},
+		{403, "forbidden", []string{"403", "credentials"}, []string{model.BackendOpenAI}},
+		{404, "model 'qwen3:8b' not found", []string{"not found"}, faultsBackends},
 	}
-	for _, backend := range faultsBackends {
-		for _, c := range cases {
+	for _, c := range cases {
+		for _, backend := range c.backends {
 			t.Run(fmt.Sprintf("%s/%d", backend, c.status), func(t *testing.T) {
 				t.Parallel()
 				srv := faultsServer(t, backend, modeltest.Always(modeltest.StatusText(c.status, c.msg)))
 				dir := filepath.Join(t.TempDir(), "run")
-				stderr, data, err := faultsRun(t, srv, dir, "1,2,3")
+				stderr, data, err := faultsRun(t, srv, dir, "1,2")
 				if err == nil {
 					t.Fatalf("HTTP %d: the run went on and exited 0:\n%s", c.status, stderr)
 				}
@@ -162,10 +169,10 @@ func TestFaultsConfigurationErrorsStopTheRun(t *testing.T) {
 				if c.status == 404 && !strings.Contains(stderr, fix) {
 					t.Errorf("a model gone from the server does not say %q:\n%s", fix, stderr)
 				}
-				if !strings.Contains(stderr, "0 of 3 episodes stand") {
+				if !strings.Contains(stderr, "0 of 2 episodes stand") {
 					t.Errorf("the stop message miscounts what stands:\n%s", stderr)
 				}
-				faultsResume(t, backend, dir, 3)
+				faultsResume(t, backend, dir, 2)
 			})
 		}
 	}
@@ -203,7 +210,8 @@ func TestFaultsRequestTooLargeStands(t *testing.T) {
 // (not an unreadable reply), with the hint to raise --timeout.
 func TestFaultsSlowLorisIsATimeout(t *testing.T) {
 	t.Parallel()
-	for _, backend := range faultsBackends {
+	// Both protocols are model.TestSlowLorisIsATimeout's; here one goes through bench run.
+	for _, backend := range []string{model.BackendOllama} {
 		t.Run(backend, func(t *testing.T) {
 			t.Parallel()
 			srv := faultsServer(t, backend, modeltest.Always(modeltest.Text(strings.Repeat("slow ", 200)).Trickle(20*time.Millisecond)))

@@ -10,6 +10,7 @@ import (
 
 	"bench/model"
 	"bench/model/modeltest"
+	"bench/preflight"
 	"bench/record"
 	"bench/runner"
 	"bench/sandbox"
@@ -58,7 +59,7 @@ func faultsHostsRun(b *testing.B, urls []string) time.Duration {
 	if err != nil {
 		b.Fatal(err)
 	}
-	asked, ok := checkReady(ctx, io.Discard, s, sandbox.Off)
+	asked, ok := preflight.Ready(ctx, io.Discard, s, sandbox.Off)
 	if !ok {
 		b.Fatal("the checks failed")
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"bench/report/predict"
+	"bench/runflags"
 	"bench/tasks"
 )
 
@@ -52,7 +53,7 @@ func TestPredictHelpExampleIsTheDesign(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	course, err := pickRunTasks(mustLoadTasks(t), nil)
+	course, err := runflags.PickRunTasks(mustLoadTasks(t), "")
 	if err != nil {
 		t.Fatal(err)
 	}

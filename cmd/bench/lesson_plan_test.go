@@ -4,11 +4,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"bench/model/modeltest"
 	"bench/record"
+	"bench/runflags"
 	"bench/runner"
 )
 
@@ -103,25 +105,17 @@ func TestLessonRunHeaderNamesEveryModel(t *testing.T) {
 	}
 }
 
-// TestLessonModelLineNamesTheWorkflowModel: the hybrid's --workflow-model
-// is named in the header with its digest.
-func TestLessonModelLineNamesTheWorkflowModel(t *testing.T) {
-	s := &runner.Session{Run: record.Run{Backend: "ollama", Tracks: []string{"hybrid"}, Models: []record.ModelRef{{Name: "agent:8b", Digest: "sha256:0123456789abcdef"}},
-		WorkflowModelDigest: "sha256:e1e1e1e1e1e1e1e1", RunSettings: record.RunSettings{WorkflowModel: "editor:1b"}}}
-	want := "model: ollama agent:8b (digest 0123456789ab); the hybrid's run_workflow asks editor:1b (digest e1e1e1e1e1e1)"
-	if got := modelLine(s, true); got != want {
-		t.Errorf("got  %q\nwant %q", got, want)
+// TestRunHasTheSettingsFlags: bench run offers every flag of the settings
+// table and of the model server that package runflags makes (whose own
+// tests check them against the table).
+func TestRunHasTheSettingsFlags(t *testing.T) {
+	names := map[string]bool{}
+	for _, f := range runCommand().Flags {
+		names[f.Names()[0]] = true
 	}
-}
-
-// TestLessonGoRunNote: under go run (a binary in the build cache) an
-// interrupted run says that go run turns its exit 130 into 1; the built
-// binary says nothing of it.
-func TestLessonGoRunNote(t *testing.T) {
-	if note := goRunNote("/tmp/go-build1234/b001/exe/bench"); !strings.Contains(note, "exit status 1") || !strings.Contains(note, "130") {
-		t.Errorf("under go run: %q", note)
-	}
-	if note := goRunNote("bin/bench"); note != "" {
-		t.Errorf("the built binary: %q", note)
+	for _, f := range slices.Concat(runflags.Model(), runflags.Settings()) {
+		if !names[f.Names()[0]] {
+			t.Errorf("bench run lacks --%s", f.Names()[0])
+		}
 	}
 }

@@ -11,12 +11,14 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"bench/internal/cliargs"
+	"bench/internal/cliexit"
 	"bench/internal/inert"
 )
 
 func main() {
 	sandbox.Init() // in the sandbox helper (bench re-executed), this applies the sandbox and never returns
-	ctx, stop := exitOnInterrupt(os.Stderr)
+	ctx, stop := cliexit.Watch(os.Stderr)
 	err := runContext(ctx, os.Args, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(exitCode(err, os.Stderr))
@@ -56,6 +58,6 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			runCommand(),
 		},
 	}
-	adjust(app)
+	cliargs.Adjust(app)
 	return app
 }

@@ -15,6 +15,7 @@ import (
 	"bench/lesson"
 	"bench/report/output"
 	"bench/report/predict"
+	"bench/runflags"
 	"bench/tasks"
 )
 
@@ -43,7 +44,7 @@ func predictCommand() *cli.Command {
 			&cli.StringFlag{Name: "tasks", Aliases: []string{"task"}, Usage: "comma-separated task names, or one, or all (default: those bench run takes)"},
 			&cli.StringSliceFlag{Name: "answer", Usage: "answers for a task, one letter per question: `TASK=yyn` (repeatable)"},
 			&cli.BoolFlag{Name: "force", Usage: "replace an existing predictions file"},
-			tasksDirFlag(),
+			runflags.TasksDir(),
 		},
 		Action: runPredict,
 	}
@@ -100,7 +101,7 @@ func predictTasks(c *cli.Context) ([]tasks.Task, error) {
 	if err != nil {
 		return nil, err
 	}
-	selected, err := pickRunTasks(all, splitList(c.String("tasks")))
+	selected, err := runflags.PickRunTasks(all, c.String("tasks"))
 	if err != nil {
 		return nil, usagef("--tasks: %w", err)
 	}

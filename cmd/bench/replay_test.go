@@ -3,6 +3,7 @@ package main
 import (
 	"cmp"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,6 +12,7 @@ import (
 
 	"bench/model/modeltest"
 	"bench/record"
+	"bench/runflags"
 	"bench/track/tracktest"
 )
 
@@ -22,7 +24,10 @@ func replaycliRecord(t *testing.T, tasksDir string, extra ...string) (string, in
 	t.Helper()
 	srv := modeltest.NewOllama(t, modeltest.Always(modeltest.Func(newLessonModel(t).reply)))
 	dir := filepath.Join(t.TempDir(), "recorded")
-	args := append([]string{"run", "--host", srv.URL, "--tracks", "workflow,agent", "--seeds", "1", "--out", dir}, extra...)
+	args := append([]string{"run", "--host", srv.URL, "--seeds", "1", "--out", dir}, extra...)
+	if !slices.Contains(extra, "--tracks") {
+		args = append(args, "--tracks", "workflow,agent")
+	}
 	if tasksDir != "" {
 		args = append(args, "--tasks-dir", tasksDir)
 	}
@@ -57,19 +62,19 @@ func replaycliVerdict(ep record.Episode) string {
 }
 
 // TestReplaycliReplaysWithTheServerStopped records the lesson's model on
-// two course tasks (the workflow fails parse_date, the agent solves both),
+// parse_date (the workflow fails it, the agent solves it),
 // stops the server and replays the run through the CLI: every episode
 // comes out as recorded (passed, tests, exit reason, every token count),
 // each line says it replayed identically, run.json names the recording,
 // and the report says how many replayed identically.
 func TestReplaycliReplaysWithTheServerStopped(t *testing.T) {
 	tracktest.NeedPython(t)
-	rec, asked := replaycliRecord(t, "", "--tasks", "parse_date,leap_year")
+	rec, asked := replaycliRecord(t, "", "--tasks", "parse_date")
 	want, err := record.Read(rec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(want.Episodes) != 4 || asked == 0 {
+	if len(want.Episodes) != 2 || asked == 0 {
 		t.Fatalf("recorded %d episodes in %d requests", len(want.Episodes), asked)
 	}
 	out, got, stdout, stderr := replaycliReplay(t, rec, "--parallel", "2")
@@ -96,8 +101,8 @@ func TestReplaycliReplaysWithTheServerStopped(t *testing.T) {
 			passes++
 		}
 	}
-	if passes != 3 {
-		t.Fatalf("the recording has %d passes, want 3 (the workflow fails parse_date): the replay would show nothing", passes)
+	if passes != 1 {
+		t.Fatalf("the recording has %d passes, want 1 (the workflow fails parse_date): the replay would show nothing", passes)
 	}
 	of := got.Run.ReplayOf
 	if of == nil || of.ID != want.Run.ID || of.UID != want.UID || of.Dir != rec || got.Run.ID != filepath.Base(out) || got.UID == want.UID {
@@ -109,7 +114,7 @@ func TestReplaycliReplaysWithTheServerStopped(t *testing.T) {
 	if !strings.Contains(stderr, "no model server") {
 		t.Errorf("stderr does not say no model server is used:\n%s", stderr)
 	}
-	line := "replay of " + want.Run.ID + " (" + rec + "): 4 episodes, 4 identical, 0 diverged (0 stopped), 0 skipped"
+	line := "replay of " + want.Run.ID + " (" + rec + "): 2 episodes, 2 identical, 0 diverged (0 stopped), 0 skipped"
 	if !strings.Contains(stdout, line) {
 		t.Errorf("the report lacks %q:\n%s", line, stdout)
 	}
@@ -118,7 +123,7 @@ func TestReplaycliReplaysWithTheServerStopped(t *testing.T) {
 	// of two runs that are not replay and recording, it says nothing.
 	for _, args := range [][]string{{rec, out}, {out, rec}} {
 		_, stderr, err := runCLI(t, append([]string{"compare"}, args...)...)
-		if err != nil || !strings.Contains(stderr, out+" is a replay of "+rec+": 4 of 4 replayed identically") {
+		if err != nil || !strings.Contains(stderr, out+" is a replay of "+rec+": 2 of 2 replayed identically") {
 			t.Errorf("bench compare %v: %v\n%s", args, err, stderr)
 		}
 	}
@@ -137,7 +142,7 @@ func TestReplaycliReplaysWithTheServerStopped(t *testing.T) {
 // named and what is missing, and nothing is created.
 func TestReplaycliRefusesATruncatedTrajectory(t *testing.T) {
 	tracktest.NeedPython(t)
-	rec, _ := replaycliRecord(t, "", "--tasks", "leap_year")
+	rec, _ := replaycliRecord(t, "", "--tasks", "leap_year", "--tracks", "agent")
 	data, err := record.Read(rec)
 	if err != nil {
 		t.Fatal(err)
@@ -257,7 +262,7 @@ func TestReplaycliRefusesRunDefiningFlags(t *testing.T) {
 	missing := filepath.Join(t.TempDir(), "no-such-run")
 	values := map[string]string{"temperature": "0.5", "num-ctx": "2048", "top-p": "0.9", "max-tokens": "100", "max-reply-bytes": "1000",
 		"max-turns": "3", "token-limit": "100", "tries": "2", "episode-timeout": "1m", "seeds": "2", "shard": "1/2", "run-uid": "x", "timeout": "1s", "retry-window": "1s", "parallel-per-host": "1"}
-	for _, f := range append(slices.DeleteFunc(slices.Clone(runDefiningFlags), func(f string) bool { return f == "out" }), replayNoServerFlags...) {
+	for _, f := range append(slices.DeleteFunc(slices.Clone(runflags.Defining), func(f string) bool { return f == "out" }), runflags.ReplayNoServer...) {
 		args := []string{"run", "--replay", missing, "--" + f}
 		if f != "think" {
 			args = append(args, cmp.Or(values[f], "x"))
@@ -281,14 +286,13 @@ func TestReplaycliRefusesRunDefiningFlags(t *testing.T) {
 	}
 }
 
-// TestReplaycliRefusesBadParallel: --parallel 0 is refused before
-// anything is created, as bench run refuses it.
+// TestReplaycliRefusesBadParallel: --parallel 0 is a usage error, refused
+// before anything is read or created, as bench run refuses it.
 func TestReplaycliRefusesBadParallel(t *testing.T) {
-	tracktest.NeedPython(t)
-	rec, _ := replaycliRecord(t, "", "--tasks", "leap_year")
+	rec := filepath.Join(t.TempDir(), "no-such-run") // the flags are checked before the recording is read
 	out := filepath.Join(t.TempDir(), "new")
 	_, _, err := runCLI(t, "run", "--replay", rec, "--parallel", "0", "--out", out)
-	if err == nil || !strings.Contains(err.Error(), "--parallel must be at least 1") {
+	if err == nil || !strings.Contains(err.Error(), "--parallel must be at least 1") || exitCode(err, io.Discard) != exitUsage {
 		t.Fatalf("--replay --parallel 0: %v", err)
 	}
 	if _, err := os.Stat(out); !os.IsNotExist(err) {

@@ -39,7 +39,7 @@ func reportCommand() *cli.Command {
 			&cli.Float64Flag{Name: "effect", Usage: "the change in pass rate (0 to 1) the seeds needed are powered for; default the observed one"},
 		},
 		Action: func(c *cli.Context) error {
-			dirs, err := argsWithTrailingFlags(c)
+			dirs, err := posArgs(c)
 			if err != nil {
 				return err
 			}

@@ -55,11 +55,15 @@ func errString(err error) string {
 	return err.Error()
 }
 
+// TestRunOracleNeedsNoServer: an oracle run of one task and a twin seed
+// asks no server, records no model, keeps progress on stderr and the
+// report alone on stdout, and its resume runs nothing more. (That a run
+// takes the course tasks by default is TestRunTasksDefaultToTheCourse's.)
 func TestRunOracleNeedsNoServer(t *testing.T) {
 	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "oracle")
 	// Nothing listens on port 1: the oracle must not need the server.
-	stdout, stderr, err := runCLI(t, "run", "--host", "http://127.0.0.1:1", "--tracks", "oracle", "--seeds", "1,1", "--out", dir)
+	stdout, stderr, err := runCLI(t, "run", "--host", "http://127.0.0.1:1", "--tracks", "oracle", "--tasks", "parse_date", "--seeds", "1,1", "--out", dir)
 	if err != nil {
 		t.Fatalf("oracle run failed: %v\n%s\n%s", err, stdout, stderr)
 	}
@@ -67,8 +71,8 @@ func TestRunOracleNeedsNoServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(data.Run.Tasks) != 4 || len(data.Episodes) != 8 {
-		t.Fatalf("%d tasks, %d episodes; want 4 and 8", len(data.Run.Tasks), len(data.Episodes))
+	if len(data.Run.Tasks) != 1 || len(data.Episodes) != 2 {
+		t.Fatalf("%d tasks, %d episodes; want 1 and 2", len(data.Run.Tasks), len(data.Episodes))
 	}
 	for _, ep := range data.Episodes {
 		if !ep.Passed || ep.ExitReason != record.ExitDone {
@@ -79,7 +83,7 @@ func TestRunOracleNeedsNoServer(t *testing.T) {
 	if r.Model != "" || r.Backend != "" || r.Host != "" {
 		t.Errorf("an oracle-only run recorded a model it never asked: %q %q %q", r.Backend, r.Host, r.Model)
 	}
-	if !strings.Contains(stdout, "no model, 8 episodes") {
+	if !strings.Contains(stdout, "no model, 2 episodes") {
 		t.Errorf("the report does not say the run used no model:\n%s", stdout)
 	}
 	if r.Temperature != runner.DefaultTemperature || r.NumCtx != 8192 || r.MaxTokens != 4096 || r.MaxTurns != 25 || r.Tries != 2 || r.Posture != "off" {
@@ -89,10 +93,10 @@ func TestRunOracleNeedsNoServer(t *testing.T) {
 		t.Fatalf("run.json lacks version, start or checksums: %+v", r)
 	}
 	// Progress is on stderr, so that `bench run > report.txt` holds only the report.
-	if !strings.Contains(stderr, "[8/8]") || !strings.Contains(stderr, "bench run: 8 episodes (4 tasks × 1 track × 2 seeds)") {
+	if !strings.Contains(stderr, "[2/2]") || !strings.Contains(stderr, "bench run: 2 episodes (1 task × 1 track × 2 seeds)") {
 		t.Fatalf("no header and per-episode progress lines on stderr:\n%s", stderr)
 	}
-	if strings.Contains(stdout, "[1/8]") || strings.Contains(stdout, "bench run:") || !strings.HasPrefix(stdout, "run oracle:") {
+	if strings.Contains(stdout, "[1/2]") || strings.Contains(stdout, "bench run:") || !strings.HasPrefix(stdout, "run oracle:") {
 		t.Fatalf("stdout holds more than the report:\n%s", stdout)
 	}
 	for _, ep := range []string{"parse_date/oracle/seed-1", "parse_date/oracle/seed-1-r1"} {
@@ -102,10 +106,10 @@ func TestRunOracleNeedsNoServer(t *testing.T) {
 	}
 	// Resuming a finished run does nothing more.
 	_, stderr, err = runCLI(t, "run", "--resume", dir)
-	if err != nil || !strings.Contains(stderr, "8 already finished") {
+	if err != nil || !strings.Contains(stderr, "2 already finished") {
 		t.Fatalf("resume of a finished run: %v\n%s", err, stderr)
 	}
-	if data, _ := record.Read(dir); len(data.Episodes) != 8 {
+	if data, _ := record.Read(dir); len(data.Episodes) != 2 {
 		t.Fatalf("resume added episodes: %d", len(data.Episodes))
 	}
 	_, _, err = runCLI(t, "run", "--resume", dir, "--model", "other:1b")

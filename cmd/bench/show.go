@@ -46,7 +46,7 @@ func showCommand() *cli.Command {
 // showAction reads the run folder and shows one episode, a listing, or a
 // diff (transcript.Show).
 func showAction(c *cli.Context) error {
-	args, err := argsWithTrailingFlags(c)
+	args, err := posArgs(c)
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"bench/runflags"
 	"bench/tasks"
 )
 
@@ -27,11 +28,11 @@ func TestRunTasksDefaultToTheCourse(t *testing.T) {
 	if len(all) < 16 || !tasks.Has(all, "go_clamp") {
 		t.Fatalf("the built-in tasks are %s; want the whole suite", taskNames(all))
 	}
-	got, err := pickRunTasks(all, nil)
+	got, err := runflags.PickRunTasks(all, "")
 	if err != nil || taskNames(got) != "parse_date,slugify,word_freq,leap_year" { // the lesson's order
 		t.Errorf("default = %s, %v; want the four course tasks", taskNames(got), err)
 	}
-	for _, pick := range []func([]tasks.Task, []string) ([]tasks.Task, error){pickRunTasks, pickTasks} {
+	for _, pick := range []func([]tasks.Task, []string) ([]tasks.Task, error){tasks.PickForRun, runflags.PickTasks} {
 		got, err = pick(all, []string{"all"})
 		if err != nil || len(got) != len(all) {
 			t.Errorf("--tasks all = %s, %v; want every task", taskNames(got), err)
@@ -42,7 +43,7 @@ func TestRunTasksDefaultToTheCourse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err = pickRunTasks(own[:2], nil)
+	got, err = runflags.PickRunTasks(own[:2], "")
 	if err != nil || len(got) != 2 {
 		t.Errorf("a --tasks-dir without the course tasks: default = %s, %v; want all of it", taskNames(got), err)
 	}

@@ -27,7 +27,7 @@ func newTaskCommand() *cli.Command {
 
 // newTask writes the scaffold of one task.
 func newTask(c *cli.Context) error {
-	args, err := argsWithTrailingFlags(c)
+	args, err := posArgs(c)
 	if err != nil {
 		return err
 	}

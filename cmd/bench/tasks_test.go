@@ -121,7 +121,7 @@ func TestTasksUnexpectedArgument(t *testing.T) {
 
 func TestTasksVerify(t *testing.T) {
 	tracktest.NeedPython(t)
-	out, _, err := runCLI(t, "tasks", "verify", "leap_year", "parse_date", "slugify", "word_freq")
+	out, _, err := runCLI(t, "tasks", "verify", "leap_year", "parse_date") // each task's checks are package verify's tests; parse_date has a partial fix
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}

@@ -22,7 +22,7 @@ func tokensCommand() *cli.Command {
 			&cli.StringFlag{Name: "encoding", Value: tokens.Default, Usage: "token encoding: " + tokens.CL100K + " or " + tokens.O200K},
 		},
 		Action: func(c *cli.Context) error {
-			args, err := argsWithTrailingFlags(c)
+			args, err := posArgs(c)
 			if err != nil {
 				return err
 			}

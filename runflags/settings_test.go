@@ -1,4 +1,4 @@
-package main
+package runflags
 
 import (
 	"io"
@@ -12,8 +12,21 @@ import (
 	"bench/record"
 )
 
+// runFlags are the flags of bench run that this package makes, and those
+// of the plan it reads.
+func runFlags() []cli.Flag {
+	flags := slices.Concat(Model(), Settings(), []cli.Flag{TasksDir(), Sandbox()})
+	for _, name := range []string{"tasks", "tracks", "seeds", "shard", "run-uid", "out", "resume"} {
+		flags = append(flags, &cli.StringFlag{Name: name})
+	}
+	return flags
+}
+
+// runCommand is a command with runFlags whose action is set by the test.
+func runCommand() *cli.Command { return &cli.Command{Name: "run", Flags: runFlags()} }
+
 // settingsParse runs bench run's flags over args and returns the
-// settings specFrom would read, or the error.
+// settings Spec would read, or the error.
 func settingsParse(t *testing.T, args ...string) (record.RunSettings, error) {
 	t.Helper()
 	var got record.RunSettings
@@ -28,7 +41,7 @@ func settingsParse(t *testing.T, args ...string) (record.RunSettings, error) {
 	return got, err
 }
 
-// TestSettingsFlagsComeFromTheTable: bench run has a flag for every setting
+// TestSettingsFlagsComeFromTheTable: Model and Settings make a flag for every setting
 // of the table that is given (not recorded), with the table's help; its
 // defaults read as the table's defaults; --resume refuses exactly the
 // settings that define the run.
@@ -54,8 +67,8 @@ func TestSettingsFlagsComeFromTheTable(t *testing.T) {
 		if u := f.(cli.DocGenerationFlag).GetUsage(); u != d.Help {
 			t.Errorf("--%s's help is %q, the table's %q", d.Name, u, d.Help)
 		}
-		if d.Defines != slices.Contains(runDefiningFlags, d.Name) {
-			t.Errorf("--%s defines the run: %v, but runDefiningFlags says %v", d.Name, d.Defines, !d.Defines)
+		if d.Defines != slices.Contains(Defining, d.Name) {
+			t.Errorf("--%s defines the run: %v, but Defining says %v", d.Name, d.Defines, !d.Defines)
 		}
 	}
 	got, err := settingsParse(t)
@@ -103,7 +116,7 @@ func TestSettingsResumeRefusesEveryDefiningSetting(t *testing.T) {
 		}
 		cmd := runCommand()
 		var err error
-		cmd.Action = func(c *cli.Context) error { _, err = session(c); return nil }
+		cmd.Action = func(c *cli.Context) error { _, err = Resume(c, t.TempDir()); return nil }
 		app := &cli.App{Name: "bench", Commands: []*cli.Command{cmd}, Writer: io.Discard, ErrWriter: io.Discard, ExitErrHandler: func(*cli.Context, error) {}}
 		arg := "--" + d.Name + "=" + val
 		if runErr := app.Run([]string{"bench", "run", "--resume", t.TempDir(), arg}); runErr != nil {

@@ -1,5 +1,5 @@
-// This file holds every adjustment bench makes to urfave/cli/v2, each for
-// something the library does not do itself:
+// Package cliargs holds every adjustment bench makes to urfave/cli/v2, each
+// for something the library does not do itself:
 //
 //   - a mistake on the command line is one sentence that names the nearest
 //     right word and where the help is (the library prints the whole help),
@@ -15,8 +15,10 @@
 //     tests run several apps at once, so bench gives each parse a copy and
 //     hides the per-command help command (--help and `bench help COMMAND`
 //     still work).
-
-package main
+//
+// A command reads its positional arguments with Args, which applies the
+// flags that follow them.
+package cliargs
 
 import (
 	"flag"
@@ -27,11 +29,14 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"bench/internal/cliexit"
 	"bench/internal/suggest"
 )
 
-// adjust installs the adjustments on app and on each of its commands.
-func adjust(app *cli.App) {
+// Adjust installs the adjustments on app and on each of its commands. The
+// check of a flag given twice reads the command line from
+// app.Metadata["args"] when it holds one (a test's), else from os.Args.
+func Adjust(app *cli.App) {
 	app.Commands = append(app.Commands, helpCommand())
 	app.Flags = append(app.Flags, cli.HelpFlag) // the library adds it only beside its own help command
 	app.Action = unknownCommand
@@ -50,7 +55,6 @@ func guardCommand(c *cli.Command) {
 	if c.Action != nil {
 		action := c.Action
 		c.Action = func(ctx *cli.Context) error {
-			ownInterrupt.Store(commandsWithOwnInterrupt[ctx.Command.Name])
 			if err := repeatedFlag(ctx); err != nil {
 				return err
 			}
@@ -74,7 +78,7 @@ func helpCommand() *cli.Command {
 		Action: func(c *cli.Context) error {
 			switch name := c.Args().First(); {
 			case c.NArg() > 1:
-				return usagef("help takes one command, got %d arguments", c.NArg())
+				return cliexit.Usagef("help takes one command, got %d arguments", c.NArg())
 			case name == "":
 				return cli.ShowAppHelp(c)
 			case c.App.Command(name) == nil:
@@ -102,7 +106,7 @@ func unknownCommandError(commands []*cli.Command, name string) error {
 	for _, c := range commands {
 		names = append(names, c.Names()...)
 	}
-	return usagef("unknown command %q%s; bench --help lists the commands", name, suggest.DidYouMean(name, names, "bench "))
+	return cliexit.Usagef("unknown command %q%s; bench --help lists the commands", name, suggest.DidYouMean(name, names, "bench "))
 }
 
 // usageError turns a flag parsing error into one sentence that says where
@@ -114,7 +118,7 @@ func usageError(c *cli.Context, err error, _ bool) error {
 	}
 	msg = strings.TrimSuffix(strings.Replace(msg, " for flag -", " for --", 1), ": parse error")
 	msg = oneDashFlag.ReplaceAllString(msg, "$1--$2") // the flag package's "-out": bench spells long flags --out
-	return usagef("%s; %s --help lists the flags", msg, commandPath(c))
+	return cliexit.Usagef("%s; %s --help lists the flags", msg, commandPath(c))
 }
 
 // oneDashFlag is a long flag as Go's flag package writes it, with one dash.
@@ -177,7 +181,7 @@ func repeatedFlag(c *cli.Context) error {
 			continue
 		}
 		if seen[main] {
-			return usagef("--%s is given twice; give it once", main)
+			return cliexit.Usagef("--%s is given twice; give it once", main)
 		}
 		seen[main] = true
 	}
@@ -201,10 +205,10 @@ func commandArgs(c *cli.Context) []string {
 	return nil
 }
 
-// argsWithTrailingFlags returns the positional arguments of c, applying any
-// of the command's flags that follow them (`bench report DIR --format json`):
+// Args returns the positional arguments of c, applying any of the
+// command's flags that follow them (`bench report DIR --format json`):
 // urfave/cli stops parsing flags at the first positional argument.
-func argsWithTrailingFlags(c *cli.Context) ([]string, error) {
+func Args(c *cli.Context) ([]string, error) {
 	args := c.Args().Slice()
 	var pos []string
 	for i := 0; i < len(args); i++ {
@@ -223,20 +227,20 @@ func argsWithTrailingFlags(c *cli.Context) ([]string, error) {
 		name, value, hasValue := strings.Cut(name, "=")
 		f := lookupFlag(c, name)
 		if f == nil {
-			return nil, usagef("%s for bench %s", unknownFlag(c, name), c.Command.Name)
+			return nil, cliexit.Usagef("%s for bench %s", unknownFlag(c, name), c.Command.Name)
 		}
 		if _, isBool := f.(*cli.BoolFlag); isBool && !hasValue {
 			value, hasValue = "true", true // a boolean flag takes no value after it (`bench show DIR --full`)
 		}
 		if !hasValue {
 			if i+1 >= len(args) {
-				return nil, usagef("flag --%s needs a value", name)
+				return nil, cliexit.Usagef("flag --%s needs a value", name)
 			}
 			i++
 			value = args[i]
 		}
 		if err := c.Set(f.Names()[0], value); err != nil { // the name the command reads it by
-			return nil, usagef("flag --%s: %w", name, err)
+			return nil, cliexit.Usagef("flag --%s: %w", name, err)
 		}
 	}
 	return pos, nil

@@ -1,4 +1,4 @@
-package main
+package runflags
 
 import (
 	"slices"
@@ -19,14 +19,14 @@ func TestParseSeedsRanges(t *testing.T) {
 		{"0..2,2,7", []int{0, 1, 2, 2, 7}},
 		{" 5..5 ", []int{5}},
 	} {
-		got, err := parseSeeds(c.in)
+		got, err := ParseSeeds(c.in)
 		if err != nil || !slices.Equal(got, c.want) {
-			t.Errorf("parseSeeds(%q) = %v, %v; want %v", c.in, got, err, c.want)
+			t.Errorf("ParseSeeds(%q) = %v, %v; want %v", c.in, got, err, c.want)
 		}
 	}
 	for _, in := range []string{"8..1", "1..", "..3", "1..x", "1..2..3", "0..2000000", "-1..3"} {
-		if _, err := parseSeeds(in); err == nil || !strings.Contains(err.Error(), "--seeds") {
-			t.Errorf("parseSeeds(%q) = %v; want an error naming --seeds", in, err)
+		if _, err := ParseSeeds(in); err == nil || !strings.Contains(err.Error(), "--seeds") {
+			t.Errorf("ParseSeeds(%q) = %v; want an error naming --seeds", in, err)
 		}
 	}
 }

@@ -1,0 +1,96 @@
+package cliexit
+
+import (
+	"bytes"
+	"context"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// syncBuffer is a bytes.Buffer safe to write from the handler's goroutine.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// interrupt sends this process a SIGINT, which the handler under test catches.
+func interrupt(t *testing.T) {
+	t.Helper()
+	if err := syscall.Kill(syscall.Getpid(), syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// watchForTest installs the handler with an exit that reports its code.
+func watchForTest(t *testing.T) (context.Context, *syncBuffer, chan int) {
+	var errw syncBuffer
+	codes := make(chan int, 2)
+	ctx, stop := watch(&errw, func(code int) { codes <- code })
+	t.Cleanup(stop)
+	return ctx, &errw, codes
+}
+
+func TestInterruptEndsACommandAtOnce(t *testing.T) {
+	ctx, errw, codes := watchForTest(t)
+	interrupt(t)
+	select {
+	case code := <-codes:
+		if code != Interrupted {
+			t.Errorf("exit %d, want %d", code, Interrupted)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the interrupt did not end the command")
+	}
+	if ctx.Err() == nil {
+		t.Error("the context is not cancelled")
+	}
+	if got := errw.String(); got != "bench: interrupted\n" {
+		t.Errorf("stderr %q", got)
+	}
+}
+
+func TestInterruptOfACommandThatStopsCleanly(t *testing.T) {
+	ctx, errw, codes := watchForTest(t)
+	StopCleanly(ctx, "stopping")
+	interrupt(t)
+	select {
+	case <-ctx.Done():
+	case <-time.After(10 * time.Second):
+		t.Fatal("the first interrupt did not cancel the context")
+	}
+	select {
+	case code := <-codes:
+		t.Fatalf("the first interrupt exited %d; it should only cancel", code)
+	case <-time.After(200 * time.Millisecond):
+	}
+	interrupt(t)
+	select {
+	case code := <-codes:
+		if code != Interrupted {
+			t.Errorf("exit %d, want %d", code, Interrupted)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the second interrupt did not quit")
+	}
+	if got, want := errw.String(), "stopping\nsecond interrupt: quitting now\n"; got != want {
+		t.Errorf("stderr %q, want %q", got, want)
+	}
+}
+
+func TestStopCleanlyWithoutAHandlerIsHarmless(t *testing.T) {
+	StopCleanly(context.Background(), "stopping") // a test driving the CLI in process has no handler
+}
