@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"bench/internal/testsupport/replayrun"
 	"bench/model"
 	"bench/model/modeltest"
 	"bench/record"
@@ -236,48 +237,24 @@ type replayed struct {
 	events []record.Event
 }
 
-// replayAll replays every episode of src into a new run folder, episode
-// by episode, as `bench run --replay` is to: the recording's settings
-// (runner.ConfigFrom), the player as the only model client (for the
-// hybrid's inner call too), the new trajectory watched by it, then Finish.
-// No model client is made: nothing but the player can answer.
+// replayAll replays every episode of src into a new run folder as `bench
+// run --replay` does (replayrun: runner.NewReplay and Execute, the player
+// as the only model client, for the hybrid's inner call too) and reads
+// back each track's episode, result and trajectory. No model client is
+// made: nothing but the player can answer.
 func replayAll(t *testing.T, src *replay.Source) map[string]replayed {
 	t.Helper()
-	dir := filepath.Join(t.TempDir(), "replayed")
-	run := src.Run
-	run.ID, run.Started = "replayed", run.Started.Add(1)
-	w, err := record.Create(dir, run)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
+	data := replayrun.Run(t, src)
 	out := map[string]replayed{}
-	for _, e := range src.Episodes {
-		rec := e.Recorded
-		p, err := src.Player(rec.Key())
-		if err != nil {
-			t.Fatal(err)
-		}
-		cfg := runner.ConfigFrom(src.Run)
-		cfg.Model, cfg.WorkflowModel = p, p
-		traj, err := w.EpisodeTrajectory(rec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		job := runner.Job{Task: e.Task, Track: rec.Track, Model: rec.Model, Seed: rec.Seed, Repeat: rec.Repeat}
-		ep := runner.Episode(context.Background(), cfg, job, p.Watch(traj))
-		if err := traj.Close(); err != nil {
-			t.Fatal(err)
-		}
-		res := p.Finish(&ep)
-		if err := w.Append(ep); err != nil {
-			t.Fatal(err)
-		}
-		events, warnings, err := record.ReadTrajectory(traj.Path())
+	for _, ep := range data.Episodes {
+		events, warnings, err := record.ReadTrajectory(data.TrajectoryPath(ep))
 		if err != nil || len(warnings) > 0 {
-			t.Fatalf("reading the replayed trajectory of %s: %v %v", rec.Key(), err, warnings)
+			t.Fatalf("reading the replayed trajectory of %s: %v %v", ep.Key(), err, warnings)
 		}
-		out[rec.Track] = replayed{ep: ep, res: res, events: events}
+		out[ep.Track] = replayed{ep: ep, res: *ep.Replay, events: events}
+	}
+	if len(out) != len(src.Episodes) {
+		t.Fatalf("%d tracks replayed, want %d", len(out), len(src.Episodes))
 	}
 	return out
 }
