@@ -1,8 +1,6 @@
 package testsupport
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -59,12 +57,12 @@ func NeedBench(t testing.TB) string {
 	return exe
 }
 
-// BuildBench builds ./cmd/bench of the module at root and returns the
-// binary's path. The binary has one path per module root, outside any one
-// test binary's folders, so the test packages that run bench share it:
-// go build leaves an up-to-date target alone (no link when nothing
-// changed), and a lock file beside it makes two packages' builds take
-// turns, so the second finds the first's binary up to date.
+// BuildBench builds ./cmd/bench of the module at root into bin/test and
+// returns the binary's path. The binary has one path per module, outside
+// any one test binary's folders, so the test packages that run bench
+// share it: go build leaves an up-to-date target alone (no link when
+// nothing changed), and a lock file beside it makes two packages' builds
+// take turns, so the second finds the first's binary up to date.
 func BuildBench(root string) (string, error) {
 	dir, err := benchDir(root)
 	if err != nil {
@@ -88,34 +86,29 @@ func BuildBench(root string) (string, error) {
 	return exe, nil
 }
 
-// benchDir is the folder of root's built bench, made if missing: in the
-// user's cache folder (the temporary folder if there is none), named by a
-// digest of root.
+// benchDir is the folder of root's built bench, made if missing: bin/test
+// in the module, beside make build's bin/bench (git ignores bin/), so that
+// it goes with the clone.
 func benchDir(root string) (string, error) {
-	base, err := os.UserCacheDir()
-	if err != nil {
-		base = os.TempDir()
-	}
-	sum := sha256.Sum256([]byte(root))
-	dir := filepath.Join(base, "bench-test", hex.EncodeToString(sum[:8]))
+	dir := filepath.Join(root, "bin", "test")
 	return dir, os.MkdirAll(dir, 0o755)
 }
 
-// ConsultModule opens every folder of the module at root but .git and the
-// run folders in results (bench's default output folder) from inside a
-// test. Go's test
+// ConsultModule opens every folder of the module at root but .git, bin
+// (what make build and BuildBench write) and the run folders in results
+// (bench's default output folder) from inside a test. Go's test
 // cache keys a package's result on the files its tests opened, and a
 // folder's key holds the size and time of each entry: so a package whose
 // tests run the built bench, which their test binary does not link, is
 // tested again after any file of the module changed. (It must run inside
 // a test: Go starts recording after TestMain's set-up.)
 func ConsultModule(root string) {
-	runs := filepath.Join(root, "results")
+	runs, bin := filepath.Join(root, "results"), filepath.Join(root, "bin")
 	filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error { //nolint:errcheck // a folder that cannot be read is not consulted
 		if err != nil || !d.IsDir() {
 			return nil
 		}
-		if d.Name() == ".git" || filepath.Dir(path) == runs {
+		if d.Name() == ".git" || path == bin || filepath.Dir(path) == runs {
 			return filepath.SkipDir
 		}
 		if f, err := os.Open(path); err == nil {
