@@ -3,7 +3,6 @@
 package examples
 
 import (
-	"bench/internal/testsupport"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -15,6 +14,8 @@ import (
 	"strings"
 	"testing"
 
+	"bench/internal/testsupport"
+	"bench/internal/testsupport/replayrun"
 	"bench/model"
 	"bench/model/modeltest"
 	"bench/record"
@@ -241,24 +242,13 @@ func TestCourseExampleCheckCanFail(t *testing.T) {
 	}
 }
 
-// replayDifferences replays src into a new folder (two at once) and says,
-// one line each, where an episode came out otherwise than recorded or its
-// line does not say it replayed identically.
+// replayDifferences replays src into a new folder (replayrun, two at
+// once) and says, one line each, where an episode came out otherwise than
+// recorded or its line does not say it replayed identically.
 func replayDifferences(t *testing.T, src *replay.Source) []string {
 	t.Helper()
-	rr, err := runner.NewReplay(runner.ReplaySpec{Source: src, Dir: filepath.Join(t.TempDir(), "replayed"), Parallel: 2, BenchVersion: "test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := rr.Execute(context.Background(), runner.ExecOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	got, err := record.Read(rr.Dir)
-	if err != nil {
-		t.Fatal(err)
-	}
 	byKey := map[string]record.Episode{}
-	for _, ep := range got.Episodes {
+	for _, ep := range replayrun.Run(t, src).Episodes {
 		byKey[ep.Key()] = ep
 	}
 	var diffs []string
@@ -270,7 +260,7 @@ func replayDifferences(t *testing.T, src *replay.Source) []string {
 			diffs = append(diffs, want.Key()+" was not replayed")
 		case outcome(want) != outcome(ep):
 			diffs = append(diffs, fmt.Sprintf("%s replayed differently:\nrecorded %s\nreplayed %s", want.Key(), outcome(want), outcome(ep)))
-		case ep.Replay == nil || !ep.Replay.Identical:
+		case !ep.Replay.Identical:
 			diffs = append(diffs, fmt.Sprintf("%s did not replay identically; first difference: %s", want.Key(), firstDifference(ep.Replay)))
 		}
 	}

@@ -20,16 +20,8 @@ import (
 // would; it is stopped at cleanup. It returns the server and its folder.
 func faultsSecondServer(t *testing.T) (*Server, string) {
 	t.Helper()
-	root, err := moduleRoot()
-	if err != nil {
-		t.Fatal(err)
-	}
-	script, err := FindStart(root)
-	if err != nil {
-		t.Fatal(err)
-	}
 	dir := filepath.Join(t.TempDir(), "ollama")
-	srv, err := Start(script, dir, os.Getpid())
+	srv, err := Start(suite.script, dir, os.Getpid())
 	if err != nil {
 		t.Fatal(err)
 	}

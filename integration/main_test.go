@@ -9,19 +9,24 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+
+	"bench/internal/testsupport"
 )
 
 // suite is what TestMain sets up once for every test.
 var suite struct {
-	skip   string  // why the tests skip; "" when the server runs
+	skip   string  // why the tests skip; "" when the server's start script is here
+	script string  // the server's start script
 	tmp    string  // a folder that lives as long as the suite
 	bench  string  // the built bench binary
 	server *Server // the real Ollama server
 }
 
-// TestMain builds bench once, starts the real server once and stops it at
-// the end. Without the server every test skips with the printed reason,
-// or the suite fails when BENCH_OLLAMA_REQUIRED=1.
+// TestMain finds the real server's start script and, at the end, stops the
+// server if a test started it. Without the script every test skips with
+// the printed reason, or the suite fails when BENCH_OLLAMA_REQUIRED=1.
+// The first test that needs the server builds bench and starts the server
+// (need): a run that selects no such test pays for neither.
 func TestMain(m *testing.M) {
 	os.Exit(run(m))
 }
@@ -34,9 +39,9 @@ func run(m *testing.M) int {
 	}
 	defer os.RemoveAll(tmp)
 	suite.tmp = tmp
-	stop, err := setUp(tmp)
-	if stop != nil {
-		defer stop()
+	root, err := testsupport.ModuleRoot()
+	if err == nil {
+		suite.script, err = FindStart(root)
 	}
 	if err != nil {
 		if os.Getenv(EnvRequired) == "1" {
@@ -46,51 +51,27 @@ func run(m *testing.M) int {
 		suite.skip = "no real Ollama server: " + err.Error()
 		fmt.Fprintln(os.Stderr, "integration: skipping:", suite.skip)
 	}
+	defer func() {
+		if suite.server != nil {
+			suite.server.Stop()
+		}
+	}()
 	return m.Run()
 }
 
-// setUp finds the server, builds bench into tmp and starts the server; stop
-// stops what was started.
-func setUp(tmp string) (stop func(), err error) {
-	root, err := moduleRoot()
-	if err != nil {
-		return nil, err
-	}
-	script, err := FindStart(root)
-	if err != nil {
-		return nil, err
-	}
-	suite.bench = filepath.Join(tmp, "bench")
-	build := exec.Command("go", "build", "-o", suite.bench, "./cmd/bench")
-	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
-		return nil, fmt.Errorf("building bench: %v\n%s", err, out)
-	}
-	srv, err := Start(script, filepath.Join(tmp, "ollama"), os.Getpid())
-	if err != nil {
-		return nil, err
-	}
+// setUp builds bench and starts the server side by side, once for the
+// suite; the error says which failed.
+var setUp = sync.OnceValue(func() error {
+	built := make(chan error, 1)
+	go func() {
+		var err error
+		suite.bench, err = testsupport.Bench()
+		built <- err
+	}()
+	srv, err := Start(suite.script, filepath.Join(suite.tmp, "ollama"), os.Getpid())
 	suite.server = srv
-	return func() { srv.Stop() }, nil
-}
-
-// moduleRoot is the folder holding go.mod, at or above the working folder.
-func moduleRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if isFile(filepath.Join(dir, "go.mod")) {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("no go.mod at or above the working folder")
-		}
-		dir = parent
-	}
-}
+	return errors.Join(<-built, err)
+})
 
 // presenceLink is a link inside the module to where the documented layout
 // keeps the server's start script (shared/ollama/start beside the clone).
@@ -102,7 +83,8 @@ const presenceLink = "testdata/shared-ollama-start"
 // is found, once.
 var consulted sync.Once
 
-// need skips t when the suite has no server. It first consults, from inside
+// need skips t when the suite has no server, and fails it when bench
+// cannot be built or the server found cannot start. It first consults, from inside
 // a test, the inputs that decide whether the server is found (TestMain runs
 // before Go starts recording them): so a result is never served from the
 // test cache after the server appeared or went away.
@@ -112,26 +94,35 @@ func need(t *testing.T) {
 	if suite.skip != "" {
 		t.Skip(suite.skip)
 	}
+	if err := setUp(); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // needFull is need for a test that runs in full mode only (go test
 // ./integration, as CI runs it): in short mode (make test) the suite runs
 // TestSmoke alone, since the tiny model answers one call at a time and the
-// whole suite queues for over a minute on two cores.
+// whole suite queues for over a minute on two cores. In short mode it
+// skips before need, so it neither builds bench nor starts the server.
 func needFull(t *testing.T) {
 	t.Helper()
-	need(t)
 	if testing.Short() {
 		t.Skip("full mode only (CI runs go test ./integration): short mode runs TestSmoke against the real server")
 	}
+	need(t)
 }
 
 // consultPresence reads the environment variables that steer the suite and
-// stats presenceLink, so that Go's test cache keys on them.
+// stats presenceLink, so that Go's test cache keys on them, and on every
+// folder of the module: the suite runs the built bench, which this test
+// binary does not link.
 func consultPresence() {
 	os.Getenv(EnvDir)
 	os.Getenv(EnvRequired)
 	os.Stat(presenceLink)
+	if root, err := testsupport.ModuleRoot(); err == nil {
+		testsupport.ConsultModule(root)
+	}
 }
 
 // result is what one bench command did.

@@ -60,8 +60,10 @@ func TestReplayStopsWhenAToolResultChanges(t *testing.T) {
 // TestReplayStopsOnFewerCalls removes the two tests the wrong fix fails:
 // workflow-retry's first attempt now passes, so the track ends after one
 // call of the two recorded, and the replay stops at the recorded second
-// request with replay_diverged, though the track ended done. The workflow
-// track, which makes one call either way, is graded a pass and goes on.
+// request with replay_diverged, though the track ended done and every test
+// passes: its line says diverged, not passed (a diverged episode is in no
+// rate). The workflow track, which makes one call either way, is graded a
+// pass and goes on.
 func TestReplayStopsOnFewerCalls(t *testing.T) {
 	tracktest.NeedPython(t)
 	r := sharedRun(t)
@@ -77,12 +79,10 @@ func TestReplayStopsOnFewerCalls(t *testing.T) {
 	if s := rt.res.Stopped; s == nil || s.Seq != second || s.FreshSeq != end.Seq || !strings.Contains(s.Stop, "ended before asking for every recorded call") {
 		t.Fatalf("retry: stopped at %v, want the recorded second request (seq %d), at the replay's end (seq %d)", s, second, end.Seq)
 	}
-	// The line of a diverged episode says passed false (it counts in no
-	// rate), whatever its grading found: every test passed here.
 	if rt.ep.ExitReason != record.ExitDiverged || end.Exit != record.ExitDiverged || rt.ep.ModelCalls != 1 ||
-		rt.ep.TestsTotal == 0 || rt.ep.TestsPassed != rt.ep.TestsTotal || rt.ep.Passed {
-		t.Fatalf("retry: exit %s (end event %s), %d calls, %d/%d tests, passed %v; want replay_diverged after 1 call, every test passing, not counted",
-			rt.ep.ExitReason, end.Exit, rt.ep.ModelCalls, rt.ep.TestsPassed, rt.ep.TestsTotal, rt.ep.Passed)
+		rt.ep.TestsTotal == 0 || rt.ep.TestsPassed != rt.ep.TestsTotal || rt.ep.Passed || rt.ep.Verdict().Status != record.StatusDiverged {
+		t.Fatalf("retry: exit %s (end event %s), %d calls, %d of %d tests, passed %v, status %v; want replay_diverged after 1 call, every test passing, "+
+			"and the line not a pass (a diverged episode is in no rate)", rt.ep.ExitReason, end.Exit, rt.ep.ModelCalls, rt.ep.TestsPassed, rt.ep.TestsTotal, rt.ep.Passed, rt.ep.Verdict().Status)
 	}
 	if w := got["workflow"]; w.res.Stopped != nil || w.ep.ExitReason != record.ExitDone || !w.ep.Passed {
 		t.Fatalf("workflow: %+v, exit %s, passed %v; want a pass and no stop", w.res, w.ep.ExitReason, w.ep.Passed)

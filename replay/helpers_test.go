@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"bench/internal/testsupport/replayrun"
 	"bench/model"
 	"bench/model/modeltest"
 	"bench/record"
@@ -131,7 +132,7 @@ func loadTasks(t *testing.T, root string) []tasks.Task {
 }
 
 // recordRun runs tracks on a copy of leap_year with seed 1 through the
-// real runner (NewRun, Inspect and ConnectInspected, Execute) against a fake Ollama answering
+// real runner (NewRun, Connect, Execute) against a fake Ollama answering
 // with m, then closes the server. The task copy and the run folder are
 // made in base.
 func recordRun(t *testing.T, base string, m leapModel, tracks ...string) recording {
@@ -139,7 +140,8 @@ func recordRun(t *testing.T, base string, m leapModel, tracks ...string) recordi
 	root := copyTasksInto(t, filepath.Join(base, "tasks"), "leap_year")
 	m.solution = readFile(t, filepath.Join(root, "leap_year", "solution", "leap.py"))
 	srv := modeltest.NewOllama(t, modeltest.Always(modeltest.Func(m.reply)))
-	spec := runner.Spec{Model: srv.Config(), RunSettings: record.DefaultSettings()}
+	spec := runner.DefaultSpec()
+	spec.Model = srv.Config()
 	spec.Tasks, spec.Tracks, spec.Seeds = loadTasks(t, root), tracks, []int{1}
 	spec.Dir = filepath.Join(base, "recorded")
 	s, err := runner.NewRun(spec)
@@ -147,7 +149,7 @@ func recordRun(t *testing.T, base string, m leapModel, tracks ...string) recordi
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	servers, err := s.ConnectInspected(runner.Inspect(ctx, s.ServerConfigs()))
+	servers, err := s.Connect(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -235,38 +237,24 @@ type replayed struct {
 	events []record.Event
 }
 
-// replayAll replays every episode of src into a new run folder as
-// `bench run --replay` does (runner.NewReplay, then Execute: the
-// recording's settings, the player as the only model client, for the
-// hybrid's inner call too, each trajectory watched by it, then Finish),
-// and reads back what it appended. No model client is made: nothing but
-// the player can answer.
+// replayAll replays every episode of src into a new run folder as `bench
+// run --replay` does (replayrun: runner.NewReplay and Execute, the player
+// as the only model client, for the hybrid's inner call too) and reads
+// back each track's episode, result and trajectory. No model client is
+// made: nothing but the player can answer.
 func replayAll(t *testing.T, src *replay.Source) map[string]replayed {
 	t.Helper()
-	r, err := runner.NewReplay(runner.ReplaySpec{Source: src, Dir: filepath.Join(t.TempDir(), "replayed"), Parallel: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := r.Execute(context.Background(), runner.ExecOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	data, err := record.Read(r.Dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(data.Episodes) != len(src.Episodes) {
-		t.Fatalf("the replay appended %d episodes, want %d", len(data.Episodes), len(src.Episodes))
-	}
+	data := replayrun.Run(t, src)
 	out := map[string]replayed{}
 	for _, ep := range data.Episodes {
-		if ep.Replay == nil {
-			t.Fatalf("%s was appended without its replay result", ep.Key())
-		}
 		events, warnings, err := record.ReadTrajectory(data.TrajectoryPath(ep))
 		if err != nil || len(warnings) > 0 {
 			t.Fatalf("reading the replayed trajectory of %s: %v %v", ep.Key(), err, warnings)
 		}
 		out[ep.Track] = replayed{ep: ep, res: *ep.Replay, events: events}
+	}
+	if len(out) != len(src.Episodes) {
+		t.Fatalf("%d tracks replayed, want %d", len(out), len(src.Episodes))
 	}
 	return out
 }

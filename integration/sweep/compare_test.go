@@ -21,9 +21,10 @@ var plan = []string{"--tasks", "leap_year,parse_date", "--tracks", "workflow,age
 // planEpisodes is how many episodes plan holds.
 const planEpisodes = 12
 
-// oneMachine runs plan into dir against the server at host, in one bench run.
-func oneMachine(host, dir string) error {
-	_, err := benchOutput(filepath.Dir(dir), os.Environ(), append([]string{"run", "--host", host, "--parallel", "2", "--out", dir, "--format", "json"}, plan...)...)
+// oneMachine runs plan into dir against the server at host, in one run of
+// the bench binary exe.
+func oneMachine(exe, host, dir string) error {
+	_, err := benchOutput(exe, filepath.Dir(dir), os.Environ(), append([]string{"run", "--host", host, "--parallel", "2", "--out", dir, "--format", "json"}, plan...)...)
 	return err
 }
 
@@ -43,13 +44,14 @@ var oneMachineRun struct {
 // the test that started it, which waits for the run unless it fails first.
 func startOneMachine(t *testing.T) func() string {
 	r := &oneMachineRun
+	exe := bench(t)
 	r.once.Do(func() {
 		r.done = make(chan struct{})
 		srv := newFakeModel(t).serve(t)
 		r.dir = filepath.Join(suite.tmp, "one")
 		go func() {
 			defer close(r.done)
-			r.err = oneMachine(srv.URL, r.dir)
+			r.err = oneMachine(exe, srv.URL, r.dir)
 		}()
 	})
 	return func() string {

@@ -14,7 +14,6 @@ package sweep
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -22,6 +21,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"bench/internal/testsupport"
 )
 
 // Environment variables that make a missing engine a failure.
@@ -32,12 +33,13 @@ const (
 
 // suite is what TestMain sets up once for every test.
 var suite struct {
-	root  string // the module root
-	tmp   string // lives as long as the suite
-	bench string // the built bench binary
+	root string // the module root
+	tmp  string // lives as long as the suite
 }
 
-// TestMain builds bench once, and stops the Slurm cluster if a test started one.
+// TestMain stops the Slurm cluster if a test started one. The tests that
+// run the real bench build it on first use (bench), so short mode, where
+// one test does, links it once, and the same binary serves integration.
 func TestMain(m *testing.M) {
 	os.Exit(run(m))
 }
@@ -50,37 +52,18 @@ func run(m *testing.M) int {
 	}
 	defer os.RemoveAll(tmp)
 	suite.tmp = tmp
-	if suite.root, err = moduleRoot(); err != nil {
+	if suite.root, err = testsupport.ModuleRoot(); err != nil {
 		fmt.Fprintln(os.Stderr, "sweep:", err)
-		return 1
-	}
-	suite.bench = filepath.Join(tmp, "bench")
-	build := exec.Command("go", "build", "-o", suite.bench, "./cmd/bench")
-	build.Dir = suite.root
-	if out, err := build.CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "sweep: building bench: %v\n%s", err, out)
 		return 1
 	}
 	defer stopCluster()
 	return m.Run()
 }
 
-// moduleRoot is the folder holding go.mod, at or above the working folder.
-func moduleRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("no go.mod at or above the working folder")
-		}
-		dir = parent
-	}
+// bench is the built bench binary; it fails t when bench cannot be built.
+func bench(t *testing.T) string {
+	t.Helper()
+	return testsupport.NeedBench(t)
 }
 
 // unavailable skips t, loudly, because why says the engine cannot run
@@ -114,17 +97,17 @@ func sweepScript() string { return filepath.Join(suite.root, "deploy", "bench-sw
 // unless bench exits 0.
 func runBench(t *testing.T, dir string, env []string, args ...string) string {
 	t.Helper()
-	out, err := benchOutput(dir, env, args...)
+	out, err := benchOutput(bench(t), dir, env, args...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return out
 }
 
-// benchOutput runs the built bench with args in dir and env and returns
-// its stdout; an exit other than 0 is an error holding both outputs.
-func benchOutput(dir string, env []string, args ...string) (string, error) {
-	cmd := exec.Command(suite.bench, args...)
+// benchOutput runs the bench binary exe with args in dir and env and
+// returns its stdout; an exit other than 0 is an error holding both outputs.
+func benchOutput(exe, dir string, env []string, args ...string) (string, error) {
+	cmd := exec.Command(exe, args...)
 	cmd.Dir, cmd.Env = dir, env
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

@@ -33,7 +33,7 @@ func TestSlurmOllamaPerTask(t *testing.T) {
 		t.Fatal(err)
 	}
 	sweep := filepath.Join(base, "sweep")
-	env := c.env("BENCH="+suite.bench, "BENCH_OLLAMA_SERVE=1", "OLLAMA_MODELS="+filepath.Join(shared, "models"),
+	env := c.env("BENCH="+bench(t), "BENCH_OLLAMA_SERVE=1", "OLLAMA_MODELS="+filepath.Join(shared, "models"),
 		"PATH="+shared+":"+os.Getenv("PATH"), "HOME="+filepath.Join(shared, "home"), "OLLAMA_HOST=http://127.0.0.1:1")
 	array := c.run(t, base, env, "sbatch", "--parsable", "--array=0-1", sbatchScript(), sweep,
 		"--model", "tiny", "--tracks", "workflow", "--tasks", "leap_year", "--seeds", "1,2", "--max-tokens", "16")

@@ -140,7 +140,7 @@ func TestParallelSweepMatchesOneMachine(t *testing.T) {
 	}
 	words, reportWords := readmeRecipe(t)
 	args := localRecipe(t, words, sweep, hosts)
-	env := append(os.Environ(), "BENCH="+suite.bench)
+	env := append(os.Environ(), "BENCH="+bench(t))
 
 	cmd := exec.Command(parallel, args...)
 	cmd.Dir, cmd.Env = base, env

@@ -392,7 +392,7 @@ func TestResumableFlagsAreBenchs(t *testing.T) {
 		"retry-window": "1s", "tasks-dir": t.TempDir(), "sandbox": "auto", "keep-workspaces": "true", "format": "text", "f": "text"}
 	t.Run("control", func(t *testing.T) {
 		t.Parallel()
-		if _, err := benchOutput("", os.Environ(), "run", "--resume", dir, "--seeds=1"); err == nil || !strings.Contains(err.Error(), "drop --seeds") {
+		if _, err := benchOutput(bench(t), "", os.Environ(), "run", "--resume", dir, "--seeds=1"); err == nil || !strings.Contains(err.Error(), "drop --seeds") {
 			t.Errorf("bench run --resume --seeds=1 gave %v, want it refused", err)
 		}
 	})
@@ -403,7 +403,7 @@ func TestResumableFlagsAreBenchs(t *testing.T) {
 			if !ok {
 				t.Fatalf("no sample value for --%s: add one here", name)
 			}
-			_, err := benchOutput("", os.Environ(), "run", "--resume", dir, "--"+name+"="+v)
+			_, err := benchOutput(bench(t), "", os.Environ(), "run", "--resume", dir, "--"+name+"="+v)
 			if err != nil && strings.Contains(err.Error(), "drop --") {
 				t.Errorf("bench run --resume refuses --%s, which the shard block passes on: %v", name, err)
 			}

@@ -71,7 +71,7 @@ func TestSlurmSweepMatchesOneMachine(t *testing.T) {
 	hold, held := holdOnce(sweep)
 	sweepFake.hold = hold
 	srv := sweepFake.serve(t)
-	env := c.env("BENCH="+suite.bench, "OLLAMA_HOST="+srv.URL)
+	env := c.env("BENCH="+bench(t), "OLLAMA_HOST="+srv.URL)
 	submit := func() string {
 		return c.run(t, base, env, "sbatch", append([]string{"--parsable", "--array=0-3", sbatchScript(), sweep}, plan...)...)
 	}

@@ -1,0 +1,119 @@
+package testsupport
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"syscall"
+	"testing"
+)
+
+// ModuleRoot is the folder holding go.mod, at or above the working folder.
+func ModuleRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("no go.mod at or above the working folder")
+		}
+		dir = parent
+	}
+}
+
+// Bench is the path of the bench binary built from the module the test
+// runs in, built on the first call: see BuildBench.
+var Bench = sync.OnceValues(func() (string, error) {
+	root, err := ModuleRoot()
+	if err != nil {
+		return "", err
+	}
+	return BuildBench(root)
+})
+
+// NeedBench returns Bench's binary, or fails t when it cannot be built. It
+// also consults the module's folders (ConsultModule), so that t's package
+// result is not served from Go's test cache after a source of bench changed.
+func NeedBench(t testing.TB) string {
+	t.Helper()
+	exe, err := Bench()
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, err := ModuleRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ConsultModule(root)
+	return exe
+}
+
+// BuildBench builds ./cmd/bench of the module at root into bin/test and
+// returns the binary's path. The binary has one path per module, outside
+// any one test binary's folders, so the test packages that run bench
+// share it: go build leaves an up-to-date target alone (no link when
+// nothing changed), and a lock file beside it makes two packages' builds
+// take turns, so the second finds the first's binary up to date.
+func BuildBench(root string) (string, error) {
+	dir, err := benchDir(root)
+	if err != nil {
+		return "", err
+	}
+	lock, err := os.OpenFile(filepath.Join(dir, "lock"), os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		return "", err
+	}
+	defer lock.Close()
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
+		return "", fmt.Errorf("locking %s: %w", lock.Name(), err)
+	}
+	defer syscall.Flock(int(lock.Fd()), syscall.LOCK_UN) //nolint:errcheck // closing unlocks too
+	exe := filepath.Join(dir, "bench")
+	build := exec.Command("go", "build", "-o", exe, "./cmd/bench")
+	build.Dir = root
+	if out, err := build.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("building bench: %v\n%s", err, out)
+	}
+	return exe, nil
+}
+
+// benchDir is the folder of root's built bench, made if missing: bin/test
+// in the module, beside make build's bin/bench (git ignores bin/), so that
+// it goes with the clone.
+func benchDir(root string) (string, error) {
+	dir := filepath.Join(root, "bin", "test")
+	return dir, os.MkdirAll(dir, 0o755)
+}
+
+// ConsultModule opens every folder of the module at root but .git, bin
+// (what make build and BuildBench write) and the run folders in results
+// (bench's default output folder) from inside a test. Go's test
+// cache keys a package's result on the files its tests opened, and a
+// folder's key holds the size and time of each entry: so a package whose
+// tests run the built bench, which their test binary does not link, is
+// tested again after any file of the module changed. (It must run inside
+// a test: Go starts recording after TestMain's set-up.)
+func ConsultModule(root string) {
+	runs, bin := filepath.Join(root, "results"), filepath.Join(root, "bin")
+	filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error { //nolint:errcheck // a folder that cannot be read is not consulted
+		if err != nil || !d.IsDir() {
+			return nil
+		}
+		if d.Name() == ".git" || path == bin || filepath.Dir(path) == runs {
+			return filepath.SkipDir
+		}
+		if f, err := os.Open(path); err == nil {
+			f.Close()
+		}
+		return nil
+	})
+}
