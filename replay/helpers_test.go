@@ -140,8 +140,7 @@ func recordRun(t *testing.T, base string, m leapModel, tracks ...string) recordi
 	root := copyTasksInto(t, filepath.Join(base, "tasks"), "leap_year")
 	m.solution = readFile(t, filepath.Join(root, "leap_year", "solution", "leap.py"))
 	srv := modeltest.NewOllama(t, modeltest.Always(modeltest.Func(m.reply)))
-	spec := runner.DefaultSpec()
-	spec.Model = srv.Config()
+	spec := runner.Spec{Model: srv.Config(), RunSettings: record.DefaultSettings()}
 	spec.Tasks, spec.Tracks, spec.Seeds = loadTasks(t, root), tracks, []int{1}
 	spec.Dir = filepath.Join(base, "recorded")
 	s, err := runner.NewRun(spec)
@@ -149,7 +148,7 @@ func recordRun(t *testing.T, base string, m leapModel, tracks ...string) recordi
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	servers, err := s.Connect(ctx)
+	servers, err := s.ConnectInspected(runner.Inspect(ctx, s.ServerConfigs()))
 	if err != nil {
 		t.Fatal(err)
 	}
