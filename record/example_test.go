@@ -30,9 +30,9 @@ func Example() {
 
 	w, data, _ := record.Resume(dir)
 	fmt.Println(len(data.Episodes), "finished;", len(data.Warnings), "warnings")
-	fmt.Println(data.Finished()["leap_year/workflow/seed-1"])
+	fmt.Println(data.Episodes[0].Key())
 	_ = w.Close()
 	// Output:
 	// 1 finished; 2 warnings
-	// true
+	// leap_year/workflow/seed-1
 }

@@ -21,15 +21,6 @@ type Data struct {
 	Warnings []string  // torn or malformed lines that were skipped, repeated episodes (but for a redone interrupted or lost one)
 }
 
-// Finished reports the keys (Episode.Key) of the episodes already recorded.
-func (d Data) Finished() map[string]bool {
-	done := make(map[string]bool, len(d.Episodes))
-	for _, ep := range d.Episodes {
-		done[ep.Key()] = true
-	}
-	return done
-}
-
 // Read reads run.json and episodes.jsonl of the run folder dir.
 // A torn last line (a run killed mid-write) or a malformed line is skipped
 // with a warning; a missing folder or run.json, or a newer format, is an error.

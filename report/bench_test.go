@@ -19,7 +19,7 @@ func BenchmarkReport100k(b *testing.B) {
 		b.Fatal(err)
 	}
 	in := []record.Data{data}
-	benchmarkReport(b, func() *Report { return Build(in) })
+	benchmarkReport(b, func() *Report { return FromData(in).Report() })
 }
 
 // benchmarkReport times build (reading included, if it reads) and

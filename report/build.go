@@ -10,10 +10,6 @@ import (
 	"bench/record"
 )
 
-// Build computes the report over the episodes of all inputs (merged runs),
-// read whole: FromData(inputs).Report().
-func Build(inputs []record.Data) *Report { return FromData(inputs).Report() }
-
 // Report computes the report of the aggregate with the default Options.
 func (a *Aggregate) Report() *Report { return a.ReportWith(Options{}) }
 

@@ -53,7 +53,7 @@ func causeRun(seed uint64) record.Data {
 func TestCausesMatchARecount(t *testing.T) {
 	for seed := range uint64(5) {
 		d := causeRun(seed)
-		rep := Build([]record.Data{d})
+		rep := FromData([]record.Data{d}).Report()
 		type key struct{ task, track string }
 		causes := map[key]map[string]int{}
 		absent, failed := map[key]int{}, map[key]int{}
@@ -150,7 +150,7 @@ func TestCausesMatchARecount(t *testing.T) {
 // TestCausesInEveryFormat: the table of causes is in the text, Markdown,
 // CSV and JSON formats, and so is the hybrid's delegation.
 func TestCausesInEveryFormat(t *testing.T) {
-	rep := Build([]record.Data{causeRun(1)})
+	rep := FromData([]record.Data{causeRun(1)}).Report()
 	var text, md, js, cs bytes.Buffer
 	for _, w := range []struct {
 		f   func(*bytes.Buffer) error

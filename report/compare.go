@@ -88,22 +88,14 @@ type CompareOptions struct {
 	Effect float64 // the change in pass rate the seeds needed are powered for; 0 = the observed one
 }
 
-// Compare pairs the counted episodes (Aggregate) of old and new by task,
-// track, seed and repeat — and model, unless each side holds one model
-// and they differ: then the model is what is compared — and tests each
-// task, track and model both sides hold: on its pairs with the paired
-// tests (exact McNemar, Wilcoxon signed-rank) when it has pairs, else on
-// all its episodes with the unpaired ones (Fisher, Mann-Whitney). Per
-// track it pools the tasks (paired.Compare). It is CompareWith at alpha,
-// whose error only bad options cause: an alpha not between 0 and 1 gives
-// a comparison of nothing.
-func Compare(old, new *Aggregate, alpha float64) Comparison {
-	c, _ := CompareWith(old, new, CompareOptions{Alpha: alpha})
-	return c
-}
-
-// CompareWith is Compare with every option; it returns an error for bad
-// options only.
+// CompareWith pairs the counted episodes (Aggregate) of old and new by
+// task, track, seed and repeat — and model, unless each side holds one
+// model and they differ: then the model is what is compared — and tests
+// each task, track and model both sides hold: on its pairs with the
+// paired tests (exact McNemar, Wilcoxon signed-rank) when it has pairs,
+// else on all its episodes with the unpaired ones (Fisher, Mann-Whitney).
+// Per track it pools the tasks (paired.Compare). It returns an error for
+// bad options only.
 func CompareWith(old, new *Aggregate, o CompareOptions) (Comparison, error) {
 	if o.Alpha == 0 {
 		o.Alpha = Alpha

@@ -18,7 +18,7 @@ func TestCompareShowsTildeForNoise(t *testing.T) {
 	}
 	old := []record.Data{{Episodes: append(mk("workflow", 20, 2, 1000), mk("agent", 4, 3, 5000)...)}}
 	new := []record.Data{{Episodes: append(mk("workflow", 20, 18, 2000), mk("agent", 4, 2, 5001)...)}}
-	cmp := Compare(FromData(old), FromData(new), Alpha)
+	cmp := compareAt(t, FromData(old), FromData(new), Alpha)
 	ds := cmp.Deltas
 	if len(ds) != 2 {
 		t.Fatalf("deltas = %+v, want two", ds)
@@ -51,7 +51,7 @@ func TestCompareSaysOnceWhenNIsTooSmall(t *testing.T) {
 	}
 	old := []record.Data{{Run: record.Run{ID: "o"}, Episodes: append(mk("a", 1034, 1), mk("b", 1034, 1)...)}}
 	new := []record.Data{{Run: record.Run{ID: "n"}, Episodes: append(mk("a", 1035, 4), mk("b", 1035, 4)...)}}
-	cmp := Compare(FromData(old), FromData(new), Alpha)
+	cmp := compareAt(t, FromData(old), FromData(new), Alpha)
 	for _, d := range cmp.Deltas {
 		if !d.TooFew || d.TokensSignificant || d.TokensP != 0.1 {
 			t.Errorf("delta %+v: want too few, not significant, p = 0.1", d)
@@ -69,11 +69,11 @@ func TestCompareSaysOnceWhenNIsTooSmall(t *testing.T) {
 	if strings.Contains(out, "p=0.047") {
 		t.Errorf("the normal approximation's p = 0.047 is shown:\n%s", out)
 	}
-	if c := Compare(FromData(old), FromData(new), 0.2); c.Deltas[0].TooFew || !c.Deltas[0].TokensSignificant {
+	if c := compareAt(t, FromData(old), FromData(new), 0.2); c.Deltas[0].TooFew || !c.Deltas[0].TokensSignificant {
 		t.Errorf("at α = 0.2, 3+3 can show a change (p = 0.1): %+v", c.Deltas[0])
 	}
 	buf.Reset()
-	WriteCompareText(&buf, Compare(FromData(old), FromData(new), 0.01))
+	WriteCompareText(&buf, compareAt(t, FromData(old), FromData(new), 0.01))
 	if !strings.Contains(buf.String(), "the U test cannot reach p < 0.01, so no change could show (need >= 5 episodes on each side when both are equal)") {
 		t.Errorf("at α = 0.01 the need is 5 (2/C(10,5) = 0.008):\n%s", buf.String())
 	}
@@ -85,11 +85,11 @@ func TestCompareWarnsWhenSettingsDiffer(t *testing.T) {
 	eps := []record.Episode{episode("t", "agent", 1, 0, true, 10)}
 	old := []record.Data{{Run: record.Run{ID: "o", Model: "m", RunSettings: record.RunSettings{Temperature: 0.7, Posture: "coding"}}, Episodes: eps}}
 	new := []record.Data{{Run: record.Run{ID: "n", Model: "m", RunSettings: record.RunSettings{Temperature: 0.2, Posture: "coding"}}, Episodes: eps}}
-	cmp := Compare(FromData(old), FromData(new), Alpha)
+	cmp := compareAt(t, FromData(old), FromData(new), Alpha)
 	if !strings.Contains(cmp.Compared, "temperature (old: 0.7, new: 0.2)") || !strings.Contains(cmp.Header[0], "temperature (old: 0.7, new: 0.2)") {
 		t.Errorf("compared = %q, header %q: want temperature old 0.7, new 0.2 named", cmp.Compared, cmp.Header)
 	}
-	if same := Compare(FromData(old), FromData(old), Alpha); len(same.Notes) != 0 || !strings.Contains(same.Compared, "differ in no setting") {
+	if same := compareAt(t, FromData(old), FromData(old), Alpha); len(same.Notes) != 0 || !strings.Contains(same.Compared, "differ in no setting") {
 		t.Errorf("same settings: notes = %q, compared %q; want no note, no setting", same.Notes, same.Compared)
 	}
 }
@@ -99,7 +99,7 @@ func TestCompareWarnsWhenSettingsDiffer(t *testing.T) {
 func TestCompareFormats(t *testing.T) {
 	old := []record.Data{readRunForTest(t, "testdata/synthetic-run")}
 	new := []record.Data{readRunForTest(t, "testdata/synthetic-new")}
-	cmp := Compare(FromData(old), FromData(new), Alpha)
+	cmp := compareAt(t, FromData(old), FromData(new), Alpha)
 	for name, write := range map[string]func(*bytes.Buffer) error{
 		"markdown": func(b *bytes.Buffer) error { return WriteCompareMarkdown(b, cmp) },
 		"csv":      func(b *bytes.Buffer) error { return WriteCompareCSV(b, cmp) },
@@ -119,4 +119,15 @@ func TestCompareFormats(t *testing.T) {
 	if !strings.HasPrefix(buf.String(), want) {
 		t.Errorf("csv header:\n%s\nwant\n%s", strings.SplitN(buf.String(), "\n", 2)[0], want)
 	}
+}
+
+// compareAt compares old and new at alpha as bench compare does
+// (CompareWith), failing the test on an error.
+func compareAt(t *testing.T, old, new *Aggregate, alpha float64) Comparison {
+	t.Helper()
+	c, err := CompareWith(old, new, CompareOptions{Alpha: alpha})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }

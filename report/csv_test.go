@@ -24,10 +24,10 @@ func TestCSVColumnsAreFixed(t *testing.T) {
 	other := record.Data{Run: record.Run{ID: "two", Model: "m2"}, Episodes: []record.Episode{lost, timeout, odd}}
 
 	var a, b bytes.Buffer
-	if err := WriteCSV(&a, Build([]record.Data{plain})); err != nil {
+	if err := WriteCSV(&a, FromData([]record.Data{plain}).Report()); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteCSV(&b, Build([]record.Data{other})); err != nil {
+	if err := WriteCSV(&b, FromData([]record.Data{other}).Report()); err != nil {
 		t.Fatal(err)
 	}
 	headA, _, _ := strings.Cut(a.String(), "\n")

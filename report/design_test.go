@@ -72,7 +72,7 @@ func counted(r DesignRow) map[string][2]int {
 
 func TestDesignRowsMatchARecount(t *testing.T) {
 	d := designRun()
-	rep := Build([]record.Data{d})
+	rep := FromData([]record.Data{d}).Report()
 	var questions, archetypes []DesignRow
 	for _, r := range rep.Design {
 		if r.Question > 0 {
@@ -126,7 +126,7 @@ func equalCounts(a, b map[string][2]int) bool {
 }
 
 func TestDesignSectionInEveryFormat(t *testing.T) {
-	rep := Build([]record.Data{designRun()})
+	rep := FromData([]record.Data{designRun()}).Report()
 	var text, md, js bytes.Buffer
 	if err := WriteText(&text, rep); err != nil {
 		t.Fatal(err)
@@ -158,7 +158,7 @@ func TestDesignOmittedForOldRuns(t *testing.T) {
 	for i := range d.Run.Tasks {
 		d.Run.Tasks[i] = record.TaskRef{Name: d.Run.Tasks[i].Name}
 	}
-	rep := Build([]record.Data{d})
+	rep := FromData([]record.Data{d}).Report()
 	var text, js bytes.Buffer
 	WriteText(&text, rep)
 	WriteJSON(&js, rep)

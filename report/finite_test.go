@@ -19,7 +19,7 @@ func TestNoInfinityWhenATokenCountIsZero(t *testing.T) {
 		eps = append(eps, episode("t", "workflow", seed+1, 0, false, tok))
 		eps = append(eps, episode("t", "agent", seed+1, 0, true, 100))
 	}
-	rep := Build([]record.Data{{Run: record.Run{ID: "r"}, Episodes: eps}})
+	rep := FromData([]record.Data{{Run: record.Run{ID: "r"}, Episodes: eps}}).Report()
 	if len(rep.Ratios) != 1 {
 		t.Fatalf("ratios = %+v, want one", rep.Ratios)
 	}

@@ -69,7 +69,7 @@ func checkGolden(t *testing.T, name string, got []byte) {
 func TestGoldenFormats(t *testing.T) {
 	in := readRunForTest(t, "testdata/synthetic-run")
 	in.Dir = "synthetic-run" // stable across machines
-	rep := Build([]record.Data{in})
+	rep := FromData([]record.Data{in}).Report()
 	for _, f := range []struct {
 		name  string
 		write func(*bytes.Buffer, *Report) error
@@ -92,7 +92,7 @@ func TestGoldenFormats(t *testing.T) {
 // TestWriteJSONIsTheReport: the streamed document decodes to the same
 // value as encoding/json's encoding of the whole Report.
 func TestWriteJSONIsTheReport(t *testing.T) {
-	for _, rep := range []*Report{Build([]record.Data{readRunForTest(t, "testdata/synthetic-run")}), Build(nil)} {
+	for _, rep := range []*Report{FromData([]record.Data{readRunForTest(t, "testdata/synthetic-run")}).Report(), FromData(nil).Report()} {
 		var buf bytes.Buffer
 		if err := WriteJSON(&buf, rep); err != nil {
 			t.Fatal(err)

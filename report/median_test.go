@@ -23,7 +23,7 @@ func TestMedianOfEvenNIsTheMidpoint(t *testing.T) {
 	for i, tok := range []int{600, 600, 885, 1340} {
 		eps = append(eps, episode("t", "agent", i+1, 0, true, tok), episode("t", "workflow", i+1, 0, true, 100))
 	}
-	rep := Build([]record.Data{{Run: record.Run{ID: "r"}, Episodes: eps}})
+	rep := FromData([]record.Data{{Run: record.Run{ID: "r"}, Episodes: eps}}).Report()
 	var agent Row
 	for _, r := range rep.Rows {
 		if r.Track == "agent" {

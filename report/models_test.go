@@ -27,7 +27,7 @@ func modelEpisodes(model string, seeds ...int) []record.Episode {
 func TestReportKeepsModelsApart(t *testing.T) {
 	two := record.Run{ID: "two", Model: "a,b", Models: []record.ModelRef{{Name: "a", Digest: "sha256:a"}, {Name: "b", Digest: "sha256:b"}}}
 	eps := append(modelEpisodes("a", 1, 2), modelEpisodes("b", 1, 2, 3)...)
-	rep := Build([]record.Data{{Run: two, Episodes: eps}})
+	rep := FromData([]record.Data{{Run: two, Episodes: eps}}).Report()
 	got := map[string]int{}
 	for _, r := range rep.Rows {
 		got[r.Model+"/"+r.Track] = r.N
@@ -55,7 +55,7 @@ func TestReportKeepsModelsApart(t *testing.T) {
 func TestMergedRunsOfTwoModelsAreNoSettingsDifference(t *testing.T) {
 	a := record.Data{Run: record.Run{ID: "ra", Model: "a", ModelDigest: "sha256:a", RunSettings: record.RunSettings{Temperature: 0.7}}, Episodes: modelEpisodes("", 1)}
 	b := record.Data{Run: record.Run{ID: "rb", Model: "b", ModelDigest: "sha256:b", RunSettings: record.RunSettings{Temperature: 0.7}}, Episodes: modelEpisodes("", 1)}
-	rep := Build([]record.Data{a, b})
+	rep := FromData([]record.Data{a, b}).Report()
 	if len(rep.Rows) != 4 || rep.Rows[0].Model != "a" {
 		t.Errorf("rows %+v: want the two runs' models apart, episodes without a model field given their run's", rep.Rows)
 	}

@@ -28,7 +28,7 @@ func TestReadIsBuild(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, got := Build(whole), agg.Report()
+		want, got := FromData(whole).Report(), agg.Report()
 		for _, write := range []func(*bytes.Buffer, *Report) error{
 			func(b *bytes.Buffer, r *Report) error { return WriteText(b, r) },
 			func(b *bytes.Buffer, r *Report) error { return WriteJSON(b, r) },

@@ -26,7 +26,7 @@ func TestPlotWithoutTokensSaysSo(t *testing.T) {
 	for s := 1; s <= 3; s++ {
 		eps = append(eps, episode("a", "oracle", s, 0, true, 0), episode("b", "oracle", s, 0, true, 0))
 	}
-	svg := svgOf(t, Build([]record.Data{{Run: record.Run{ID: "r"}, Episodes: eps}}))
+	svg := svgOf(t, FromData([]record.Data{{Run: record.Run{ID: "r"}, Episodes: eps}}).Report())
 	if !strings.Contains(svg, "no tokens (no model)") {
 		t.Errorf("the token panel does not say there are no tokens")
 	}
@@ -44,7 +44,7 @@ func TestPlotPaletteAndN(t *testing.T) {
 		eps = append(eps, episode("a", "workflow", s, 0, true, 100), episode("a", "agent", s, 0, s < 3, 400))
 	}
 	eps = append(eps, episode("a", "agent", 5, 0, false, 500))
-	svg := svgOf(t, Build([]record.Data{{Run: record.Run{ID: "r"}, Episodes: eps}}))
+	svg := svgOf(t, FromData([]record.Data{{Run: record.Run{ID: "r"}, Episodes: eps}}).Report())
 	for _, c := range []string{"#E69F00", "#0072B2"} { // orange, blue
 		if !strings.Contains(svg, c) {
 			t.Errorf("the plot lacks the Okabe–Ito colour %s", c)

@@ -9,7 +9,7 @@ import (
 )
 
 func TestSVGHasBothPanelsAndTaskNames(t *testing.T) {
-	rep := Build([]record.Data{readRunForTest(t, "testdata/synthetic-run")})
+	rep := FromData([]record.Data{readRunForTest(t, "testdata/synthetic-run")}).Report()
 	var buf bytes.Buffer
 	if err := WriteSVG(&buf, rep); err != nil {
 		t.Fatal(err)
@@ -27,7 +27,7 @@ func TestSVGHasBothPanelsAndTaskNames(t *testing.T) {
 
 func TestSVGRefusesEmptyReport(t *testing.T) {
 	var buf bytes.Buffer
-	err := WriteSVG(&buf, Build(nil))
+	err := WriteSVG(&buf, FromData(nil).Report())
 	if err == nil || !strings.Contains(err.Error(), "no episodes") {
 		t.Fatalf("WriteSVG on an empty report: err = %v, want one saying there are no episodes", err)
 	}
@@ -53,7 +53,7 @@ func TestMergedRunsDigestFootnoteAndTwinsAcrossRuns(t *testing.T) {
 		{Run: runB, Episodes: []record.Episode{episode("t", "agent", 1, 0, true, 100, "x", "y")}},
 		{Run: runC, Episodes: []record.Episode{episode("t", "agent", 1, 0, false, 100, "x", "z")}},
 	}
-	rep := Build(inputs)
+	rep := FromData(inputs).Report()
 	if len(rep.Rows) != 1 || rep.Rows[0].N != 3 || rep.Rows[0].Passed != 2 {
 		t.Fatalf("rows = %+v, want one row with 2/3", rep.Rows)
 	}
@@ -82,7 +82,7 @@ func TestMcNemarPairsBySeedAndRepeat(t *testing.T) {
 		eps = append(eps, episode("t", "workflow", s, 0, s == 6, 100), episode("t", "agent", s, 0, true, 400))
 	}
 	eps = append(eps, episode("t", "workflow", 7, 0, true, 100))
-	rep := Build([]record.Data{{Run: record.Run{ID: "r"}, Episodes: eps}})
+	rep := FromData([]record.Data{{Run: record.Run{ID: "r"}, Episodes: eps}}).Report()
 	if len(rep.McNemar) != 1 {
 		t.Fatalf("McNemar = %+v, want one test", rep.McNemar)
 	}
@@ -100,7 +100,7 @@ func TestTrackOrder(t *testing.T) {
 	for _, tr := range []string{"zeta", "oracle", "agent", "alpha", "workflow-retry", "workflow"} {
 		eps = append(eps, episode("t", tr, 1, 0, true, 1))
 	}
-	rep := Build([]record.Data{{Episodes: eps}})
+	rep := FromData([]record.Data{{Episodes: eps}}).Report()
 	var got []string
 	for _, r := range rep.Rows {
 		got = append(got, r.Track)
@@ -117,7 +117,7 @@ func TestOracleOnlyRun(t *testing.T) {
 	for _, task := range []string{"parse_date", "slugify"} {
 		eps = append(eps, record.Episode{Task: task, Track: "oracle", Seed: 1, Passed: true, ExitReason: record.ExitDone})
 	}
-	rep := Build([]record.Data{{Dir: "demo", Run: record.Run{ID: "demo"}, Episodes: eps}})
+	rep := FromData([]record.Data{{Dir: "demo", Run: record.Run{ID: "demo"}, Episodes: eps}}).Report()
 	if len(rep.Ratios) != 0 || len(rep.McNemar) != 0 {
 		t.Errorf("oracle-only run has pairs: %+v %+v", rep.Ratios, rep.McNemar)
 	}
@@ -140,7 +140,7 @@ func TestOracleOnlyRun(t *testing.T) {
 
 func TestEmptyRunSaysSo(t *testing.T) {
 	var buf bytes.Buffer
-	if err := WriteText(&buf, Build([]record.Data{{Dir: "d", Run: record.Run{ID: "r"}}})); err != nil {
+	if err := WriteText(&buf, FromData([]record.Data{{Dir: "d", Run: record.Run{ID: "r"}}}).Report()); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(buf.String(), "no finished episodes yet") {

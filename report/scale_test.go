@@ -45,7 +45,7 @@ func TestSyntheticReportsAgreeEverywhere(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := writeAll(t, Build([]record.Data{data}))
+			want := writeAll(t, FromData([]record.Data{data}).Report())
 			if !bytes.Contains(want, []byte("pooled")) {
 				t.Fatalf("the report of %d episodes has no pooled answer: the test lost its point", n)
 			}

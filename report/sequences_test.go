@@ -41,7 +41,7 @@ func TestSequencesOrderAndMore(t *testing.T) {
 		want = append(want, seq{lists[k], n})
 	}
 	slices.SortFunc(want, func(a, b seq) int { return cmp.Or(b.n-a.n, slices.Compare(a.tools, b.tools)) })
-	rep := Build([]record.Data{{Run: record.Run{ID: "r"}, Episodes: eps}})
+	rep := FromData([]record.Data{{Run: record.Run{ID: "r"}, Episodes: eps}}).Report()
 	if len(want) <= SequencesListed {
 		t.Fatalf("the fixture lost its point: %d distinct sequences", len(want))
 	}

@@ -19,7 +19,7 @@ func TestTrackRows(t *testing.T) {
 		ep("b", "agent", true, 30),
 		ep("a", "workflow", true, 1), ep("a", "workflow", true, 2), ep("a", "workflow", false, 3),
 	}}
-	got := Build([]record.Data{in}).Tracks
+	got := FromData([]record.Data{in}).Report().Tracks
 	want := []TrackRow{
 		{Track: "workflow", Tasks: 1, TasksSolved: 1, N: 3, Passed: 2, Tokens: 6, EstTokens: 3},
 		{Track: "agent", Tasks: 2, TasksSolved: 1, N: 3, Passed: 2, Tokens: 60, EstTokens: 3},

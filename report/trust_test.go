@@ -43,10 +43,10 @@ func TestMcNemarPairsOnlyWithinOneRun(t *testing.T) {
 		agent = append(agent, episode("t", "agent", s, 0, true, 400))
 		workflow = append(workflow, episode("t", "workflow", s, 0, false, 100))
 	}
-	rep := Build([]record.Data{
+	rep := FromData([]record.Data{
 		{Run: record.Run{ID: "a", Model: "m"}, Episodes: agent},
 		{Run: record.Run{ID: "w", Model: "m", RunSettings: record.RunSettings{Temperature: 0.5}}, Episodes: workflow},
-	})
+	}).Report()
 	if len(rep.McNemar) != 1 || rep.McNemar[0].Pairs != 0 {
 		t.Fatalf("McNemar = %+v, want one test with no pairs", rep.McNemar)
 	}
@@ -59,7 +59,7 @@ func TestMcNemarPairsOnlyWithinOneRun(t *testing.T) {
 		t.Errorf("the pairs table does not say there is no pair:\n%s", buf.String())
 	}
 	// Within one run the same episodes pair: 4 pairs, agent passed alone in each.
-	one := Build([]record.Data{{Run: record.Run{ID: "r"}, Episodes: append(append([]record.Episode{}, agent...), workflow...)}})
+	one := FromData([]record.Data{{Run: record.Run{ID: "r"}, Episodes: append(append([]record.Episode{}, agent...), workflow...)}}).Report()
 	if m := one.McNemar[0]; m.Pairs != 4 || m.OnlyA != 4 || m.P != 0.125 {
 		t.Errorf("one run: McNemar = %+v, want 4 pairs, only agent passed in 4, p = 2/16", m)
 	}
@@ -74,7 +74,7 @@ func TestRunMergedWithItselfCountsEachEpisodeOnce(t *testing.T) {
 	copied := d
 	copied.Dir = "D-copy"
 	copied.Episodes = append(append([]record.Episode{}, d.Episodes...), episode("t", "agent", 3, 0, true, 10))
-	rep := Build([]record.Data{d, copied})
+	rep := FromData([]record.Data{d, copied}).Report()
 	if r := rowOf(t, rep, "t", "agent"); r.N != 3 || r.Passed != 2 {
 		t.Errorf("row = %d/%d, want 2/3 (seeds 1, 2 once, seed 3 of the copy)", r.Passed, r.N)
 	}
@@ -84,7 +84,7 @@ func TestRunMergedWithItselfCountsEachEpisodeOnce(t *testing.T) {
 	if note := footnoteWith(rep, "counted once"); !strings.Contains(note, "d") || !strings.Contains(note, "D-copy") {
 		t.Errorf("footnote = %q, want one naming run d, its folders, and that each episode is counted once", note)
 	}
-	ds := Compare(FromData([]record.Data{d, d}), FromData([]record.Data{d}), Alpha)
+	ds := compareAt(t, FromData([]record.Data{d, d}), FromData([]record.Data{d}), Alpha)
 	if len(ds.Deltas) != 1 || ds.Deltas[0].OldN != 2 {
 		t.Errorf("compare of D D against D: %+v, want old n = 2", ds.Deltas)
 	}
@@ -102,7 +102,7 @@ func TestPassedIsDerived(t *testing.T) {
 	noTests.TestsPassed, noTests.TestsTotal = 0, 0
 	timedOut := episode("t", "agent", 4, 0, true, 10)
 	timedOut.TestsPassed, timedOut.TestsTotal, timedOut.GradingTimedOut = 5, 5, true
-	rep := Build([]record.Data{{Run: record.Run{ID: "r"}, Episodes: []record.Episode{good, forged, noTests, timedOut}}})
+	rep := FromData([]record.Data{{Run: record.Run{ID: "r"}, Episodes: []record.Episode{good, forged, noTests, timedOut}}}).Report()
 	r := rowOf(t, rep, "t", "agent")
 	if r.N != 4 || r.Passed != 1 {
 		t.Errorf("row = %d/%d, want 1/4: only the consistent line passes", r.Passed, r.N)
@@ -145,7 +145,7 @@ func TestTrajectoryDigestAndMissingFile(t *testing.T) {
 	prefixed.TrajectorySHA256 = "sha256:" + write(4, "{\"kind\":\"end\"}\n")
 	edited.TrajectorySHA256 = write(2, "{\"kind\":\"end\"}\n")
 	os.WriteFile(filepath.Join(dir, record.TrajectoriesDir, "t", "agent", "seed-2.jsonl"), []byte("{\"kind\":\"end\",\"exit\":\"forged\"}\n"), 0o644)
-	rep := Build([]record.Data{{Dir: dir, Run: record.Run{ID: "r"}, Episodes: []record.Episode{kept, edited, missing, prefixed}}})
+	rep := FromData([]record.Data{{Dir: dir, Run: record.Run{ID: "r"}, Episodes: []record.Episode{kept, edited, missing, prefixed}}}).Report()
 	if r := rowOf(t, rep, "t", "agent"); r.N != 4 || r.Passed != 3 {
 		t.Errorf("row = %d/%d, want 3/4: the edited episode is not a pass", r.Passed, r.N)
 	}
@@ -176,7 +176,7 @@ func TestLostEpisodesNeverEnterRates(t *testing.T) {
 	timeout := episode("t", "agent", 7, 0, false, 5)
 	timeout.ExitReason = record.ExitTimeout
 	eps = append(eps, modelErr, timeout)
-	rep := Build([]record.Data{{Run: record.Run{ID: "r"}, Episodes: eps}})
+	rep := FromData([]record.Data{{Run: record.Run{ID: "r"}, Episodes: eps}}).Report()
 	r := rowOf(t, rep, "t", "agent")
 	if r.N != 4 || r.Passed != 2 || r.Lost != 3 || r.Rate == nil || *r.Rate != 0.5 {
 		t.Errorf("row n=%d passed=%d lost=%d rate=%v, want n=4 passed=2 lost=3 rate=0.5", r.N, r.Passed, r.Lost, r.Rate)
@@ -205,7 +205,7 @@ func TestLostEpisodesNeverEnterRates(t *testing.T) {
 func TestAllLostCellPrintsNoRate(t *testing.T) {
 	e := episode("t", "agent", 1, 0, false, 0)
 	e.ExitReason, e.ErrorKind = record.ExitError, record.ErrorServer
-	rep := Build([]record.Data{{Run: record.Run{ID: "r"}, Episodes: []record.Episode{e, episode("t", "workflow", 1, 0, true, 100)}}})
+	rep := FromData([]record.Data{{Run: record.Run{ID: "r"}, Episodes: []record.Episode{e, episode("t", "workflow", 1, 0, true, 100)}}}).Report()
 	if len(rep.Ratios) != 0 || len(rep.McNemar) != 0 {
 		t.Errorf("a cell of lost episodes only is compared: ratios %+v, McNemar %+v", rep.Ratios, rep.McNemar)
 	}

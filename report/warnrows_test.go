@@ -14,10 +14,10 @@ import (
 func TestSettingsWarningNextToItsRows(t *testing.T) {
 	a := record.Run{ID: "a", Model: "m", RunSettings: record.RunSettings{MaxTurns: 25}}
 	b := record.Run{ID: "b", Model: "m", RunSettings: record.RunSettings{MaxTurns: 4}}
-	rep := Build([]record.Data{
+	rep := FromData([]record.Data{
 		{Run: a, Episodes: []record.Episode{episode("t", "agent", 1, 0, true, 10), episode("u", "agent", 1, 0, true, 10)}},
 		{Run: b, Episodes: []record.Episode{episode("t", "agent", 1, 0, false, 10)}},
-	})
+	}).Report()
 	id := 0
 	for _, f := range rep.Footnotes {
 		if strings.Contains(f.Text, "the merged runs differ in") {

@@ -57,7 +57,7 @@ func TestPyramidShardsCoverThePlanOnce(t *testing.T) {
 			t.Errorf("%s is in %d shards, want 1", ep.Key(), seen[ep.Key()])
 		}
 	}
-	one, merged := report.Build([]record.Data{whole}), report.Build(parts)
+	one, merged := report.FromData([]record.Data{whole}).Report(), report.FromData(parts).Report()
 	if !reflect.DeepEqual(reportNumbers(one), reportNumbers(merged)) || !reflect.DeepEqual(one.Tracks, merged.Tracks) {
 		t.Errorf("the merged shards' report differs from the full run's:\n%+v\n%+v", reportNumbers(merged), reportNumbers(one))
 	}

@@ -52,15 +52,6 @@ func Lookup(name string) (Facts, bool) {
 	return f, true
 }
 
-// Names returns the names of the known tracks, in table order.
-func Names() []string {
-	names := make([]string, len(known))
-	for i, f := range known {
-		names[i] = f.Name
-	}
-	return names
-}
-
 // ComparedTo returns the tracks that the track called name is compared
 // with per task; none for a track it does not know.
 func ComparedTo(name string) []string {

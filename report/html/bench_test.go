@@ -17,7 +17,7 @@ func (c *countingWriter) Write(p []byte) (int, error) { c.n += int64(len(p)); re
 // is under 10 MB.
 func BenchmarkWrite1000(b *testing.B) {
 	runs := genRun(b, b.TempDir())
-	rep := report.Build(runs)
+	rep := report.FromData(runs).Report()
 	var size int64
 	for b.Loop() {
 		var c countingWriter

@@ -94,7 +94,7 @@ func (c *consoleErrors) get() []string {
 func writePage(t testing.TB, runs []record.Data, opts Options) string {
 	t.Helper()
 	var b bytes.Buffer
-	if err := Write(&b, report.Build(runs), runs, opts); err != nil {
+	if err := Write(&b, report.FromData(runs).Report(), runs, opts); err != nil {
 		t.Fatal(err)
 	}
 	path := filepath.Join(t.(interface{ TempDir() string }).TempDir(), "report.html")

@@ -29,7 +29,7 @@ func TestPageShowsCausesAndDelegation(t *testing.T) {
 		ep("hybrid", 1, true, nil, 1), ep("hybrid", 2, false, []record.Cause{}, 0),
 	}}
 	var b bytes.Buffer
-	if err := Write(&b, report.Build([]record.Data{data}), []record.Data{data}, Options{}); err != nil {
+	if err := Write(&b, report.FromData([]record.Data{data}).Report(), []record.Data{data}, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	page := b.String()
@@ -71,7 +71,7 @@ func TestTimelineMarksWithin(t *testing.T) {
 func TestPageHasTheTextReportsColumns(t *testing.T) {
 	runs := readFixture(t)
 	var b bytes.Buffer
-	if err := Write(&b, report.Build(runs), runs, Options{}); err != nil {
+	if err := Write(&b, report.FromData(runs).Report(), runs, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	page := b.String()

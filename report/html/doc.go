@@ -2,7 +2,7 @@
 // teaching report of `bench report --format html`: a student opens it from
 // disk, offline, with no server and nothing fetched.
 //
-// Write takes the report (report.Build of the runs) and the runs, whose
+// Write takes the report (report.FromData of the runs, its Report) and the runs, whose
 // trajectory files it reads for the timelines. The page is made with
 // html/template from the embedded page.tmpl, page.css and page.js: the
 // headline per-track table; two bar charts laid out in HTML and CSS (pass

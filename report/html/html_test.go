@@ -56,7 +56,7 @@ func renderFixture(t testing.TB) []byte {
 	t.Helper()
 	runs := readFixture(t)
 	var b bytes.Buffer
-	if err := Write(&b, report.Build(runs), runs, Options{Predictions: fixtureScore()}); err != nil {
+	if err := Write(&b, report.FromData(runs).Report(), runs, Options{Predictions: fixtureScore()}); err != nil {
 		t.Fatal(err)
 	}
 	return b.Bytes()
@@ -109,7 +109,7 @@ func TestNoTrajectory(t *testing.T) {
 	runs := readFixture(t)
 	runs[0].Dir = t.TempDir() // episodes.jsonl lists episodes whose trajectories are not there
 	var b bytes.Buffer
-	if err := Write(&b, report.Build(runs), runs, Options{}); err != nil {
+	if err := Write(&b, report.FromData(runs).Report(), runs, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(b.String(), "no timeline: episode parse_date/agent/seed-1 has no trajectory") {
@@ -129,7 +129,7 @@ func TestPageShowsTheDesign(t *testing.T) {
 		{Name: "slugify", Archetype: "control", Answers: "yyy"},
 	}
 	var b bytes.Buffer
-	if err := Write(&b, report.Build(runs), runs, Options{}); err != nil {
+	if err := Write(&b, report.FromData(runs).Report(), runs, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	page := b.String()

@@ -63,7 +63,7 @@ func TestPlotAndPageShareOnePalette(t *testing.T) {
 	}
 	for _, tr := range tracks[:5] {
 		runs := data(tr)
-		rep := report.Build(runs)
+		rep := report.FromData(runs).Report()
 		f, _ := trackfacts.Lookup(tr)
 		want := strings.ToUpper(f.Colour)
 		if got := svgFills(t, rep); !slices.Equal(got, []string{want}) {
@@ -74,7 +74,7 @@ func TestPlotAndPageShareOnePalette(t *testing.T) {
 		}
 	}
 	runs := data(tracks...)
-	rep := report.Build(runs)
+	rep := report.FromData(runs).Report()
 	keys := pageKeys(t, rep, runs)
 	if len(keys) != len(tracks) {
 		t.Fatalf("the page's legend has %v, want every track", keys)

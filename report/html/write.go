@@ -46,10 +46,10 @@ var tmpl = template.Must(template.New("page").Funcs(template.FuncMap{
 // the headline tables, the run settings and footnotes, SVG charts, the
 // per-task tables, the predictions (when opts has them), the twin runs side
 // by side and every episode as a timeline read from its trajectory file.
-// rep must be report.Build(runs).
+// rep must be the report of the runs (report.FromData(runs).Report()).
 func Write(w io.Writer, rep *report.Report, runs []record.Data, opts Options) error {
 	if rep == nil {
-		return fmt.Errorf("html: no report to write (want report.Build of the runs)")
+		return fmt.Errorf("html: no report to write (want the report of the runs)")
 	}
 	p, err := newPage(rep, runs, opts)
 	if err != nil {

@@ -13,7 +13,8 @@ type Options struct {
 	AcrossTracks bool
 	// AcrossModels leaves the model out of the pairing key: the two sides
 	// differ in model, which is what is compared. Set it unless both
-	// sides hold the same models (SameModels).
+	// sides hold the same models (as bench compare does when each side
+	// holds one model and they differ).
 	AcrossModels bool
 	Effect       float64 // the change in pass rate SeedsNeeded powers for; 0 = the observed one
 	Power        float64 // the power SeedsNeeded asks for; default 0.8
@@ -62,27 +63,4 @@ func (o Options) withDefaults() (Options, error) {
 		return o, fmt.Errorf("resamples %d is not between 100 and 1000000", o.Resamples)
 	}
 	return o, nil
-}
-
-// SameModels reports whether the two sides hold the same set of models:
-// then the model is part of the pairing key (Options.AcrossModels false),
-// else it is the setting compared.
-func SameModels(old, new []Episode) bool {
-	models := func(eps []Episode) map[string]bool {
-		m := map[string]bool{}
-		for _, e := range eps {
-			m[e.Model] = true
-		}
-		return m
-	}
-	a, b := models(old), models(new)
-	if len(a) != len(b) {
-		return false
-	}
-	for m := range a {
-		if !b[m] {
-			return false
-		}
-	}
-	return true
 }

@@ -93,13 +93,18 @@ func normalP(t, mean, variance float64, correct bool) float64 {
 	return math.Min(1, 2*distuv.UnitNormal.Survival(dev/math.Sqrt(variance)))
 }
 
-// SignedRank is the Wilcoxon signed-rank test of paired values, the
-// differences new[i] − old[i], with Pratt's treatment of zero differences:
-// zeros are ranked with the others (midranks for ties) and then dropped
+// signedRankTest tests the sum of the strata's R+ statistics, each ranked
+// within its own stratum: exact (the convolution of the strata's sign-flip
+// distributions) when the strata hold ExactMax pairs or fewer, else normal
+// with the continuity correction.
+//
+// One stratum (a cell, rankDifferences of its pairs) is the Wilcoxon
+// signed-rank test of paired values, the differences new[i] − old[i],
+// with Pratt's treatment of zero differences: zeros are ranked with the others (midranks for ties) and then dropped
 // from the statistic R+. For n ≤ ExactMax pairs (zeros included) the
 // p-value is exact: the sign-flip distribution of R+ over the non-zero
-// differences with their midranks, two-sided as 2·min(P(≤), P(≥)) capped
-// at 1. This is scipy.stats.wilcoxon(new, old, zero_method="pratt",
+// differences with their midranks, two-sided as 2·min(P(≤), P(≥))
+// capped at 1. This is scipy.stats.wilcoxon(new, old, zero_method="pratt",
 // method=PermutationMethod(n_resamples=np.inf)), and what scipy's
 // method="auto" gives (SciPy 1.15 and later) when there are neither ties
 // nor zeros, or n ≤ 13.
@@ -107,20 +112,7 @@ func normalP(t, mean, variance float64, correct bool) float64 {
 // adjustment, the tie correction and a continuity correction of ½:
 // scipy.stats.wilcoxon(new, old, zero_method="pratt", correction=True,
 // method="asymptotic") (SciPy ≥ 1.15; "approx" before). With no non-zero
-// difference P is 1 (scipy answers NaN there). It panics if the slices
-// differ in length.
-func SignedRank(old, new []float64) Test {
-	if len(old) != len(new) {
-		panic("paired: SignedRank of slices of different lengths")
-	}
-	return signedRankTest([]signedRanks{rankDifferences(old, new)})
-}
-
-// signedRankTest tests the sum of the strata's R+ statistics, each ranked
-// within its own stratum: exact (the convolution of the strata's sign-flip
-// distributions) when the strata hold ExactMax pairs or fewer, else normal
-// with the continuity correction. One stratum is the plain signed-rank
-// test.
+// difference P is 1 (scipy answers NaN there).
 func signedRankTest(strata []signedRanks) Test {
 	n := 0
 	for _, s := range strata {

@@ -19,9 +19,9 @@ func TestSignedRankScipyPublishedValues(t *testing.T) {
 	// zeros; wilcoxon(d, method='asymptotic') → (24.0,
 	// 0.04088813291185591): normal, correction=False. The docstring
 	// example of SciPy 1.15 and later.
-	got := SignedRank(zeros(len(darwin)), darwin)
+	got := signedRank(zeros(len(darwin)), darwin)
 	if got.Name != TestWilcoxonExact || !near(got.P, 0.041259765625, 1e-15) {
-		t.Errorf("SignedRank(darwin) = %+v, want exact p 0.041259765625", got)
+		t.Errorf("signedRank(darwin) = %+v, want exact p 0.041259765625", got)
 	}
 	normal := signedRankNormal([]signedRanks{rankDifferences(zeros(len(darwin)), darwin)}, false)
 	if !near(normal.P, 0.04088813291185591, 1e-13) {
@@ -64,10 +64,10 @@ func TestSignedRankAgainstEnumeration(t *testing.T) {
 		}{name: "random " + string(rune('a'+i%26)), old: old, new: new})
 	}
 	for _, c := range cases {
-		got := SignedRank(c.old, c.new)
+		got := signedRank(c.old, c.new)
 		want := enumSignedRank(t, c.old, c.new)
 		if !near(got.P, want, 1e-12) {
-			t.Errorf("%s: SignedRank(%v, %v).P = %.15g, enumeration gives %.15g", c.name, c.old, c.new, got.P, want)
+			t.Errorf("%s: signedRank(%v, %v).P = %.15g, enumeration gives %.15g", c.name, c.old, c.new, got.P, want)
 		}
 		if got.N != len(c.old) {
 			t.Errorf("%s: n = %d, want %d (zeros counted)", c.name, got.N, len(c.old))
@@ -81,7 +81,7 @@ func TestSignedRankPrattDiffersFromWilcox(t *testing.T) {
 	// the zeros first) would. The p-values (0.375 and 0.625, both by
 	// enumeration) differ: the zero method is part of the test.
 	old, new := zeros(8), []float64{0, 0, 0, 1, 2, 3, 4, -5}
-	pratt := SignedRank(old, new).P
+	pratt := signedRank(old, new).P
 	if want := enumSignedRank(t, old, new); !near(pratt, want, 1e-12) || !near(pratt, 0.375, 1e-12) {
 		t.Fatalf("Pratt p = %v, enumeration %v, want 0.375", pratt, want)
 	}
@@ -96,14 +96,14 @@ func TestSignedRankMinimumP(t *testing.T) {
 		for i := range d {
 			d[i] = float64(i + 1)
 		}
-		got := SignedRank(zeros(n), d)
+		got := signedRank(zeros(n), d)
 		want := math.Min(1, 2/math.Pow(2, float64(n)))
 		if !near(got.P, want, 1e-12) || !near(got.MinP, want, 1e-12) {
 			t.Errorf("n = %d all positive: p %v min %v, want both %v", n, got.P, got.MinP, want)
 		}
 	}
 	// Ties do not change the extreme: all of them positive is one outcome.
-	if got := SignedRank(zeros(6), []float64{2, 2, 2, 2, 2, 2}); !near(got.MinP, 2.0/64, 1e-12) {
+	if got := signedRank(zeros(6), []float64{2, 2, 2, 2, 2, 2}); !near(got.MinP, 2.0/64, 1e-12) {
 		t.Errorf("six tied positive differences: min p %v, want 2/64", got.MinP)
 	}
 }
@@ -152,7 +152,7 @@ func TestSignedRankNormalMatchesScipyFormula(t *testing.T) {
 			old[j] = float64(rng.IntN(6))
 			new[j] = float64(rng.IntN(7))
 		}
-		got := SignedRank(old, new)
+		got := signedRank(old, new)
 		if got.Name != TestWilcoxonNormal {
 			t.Fatalf("n = %d: test %s, want the normal approximation above ExactMax", n, got.Name)
 		}
@@ -186,9 +186,9 @@ func TestSignedRankExactAtTheBoundary(t *testing.T) {
 		return old, new
 	}
 	a, b := mk(ExactMax)
-	exact := SignedRank(a, b)
+	exact := signedRank(a, b)
 	c, d := mk(ExactMax + 1)
-	normal := SignedRank(c, d)
+	normal := signedRank(c, d)
 	if exact.Name != TestWilcoxonExact || normal.Name != TestWilcoxonNormal {
 		t.Fatalf("names %s and %s, want exact at n = %d and normal above", exact.Name, normal.Name, ExactMax)
 	}
@@ -218,7 +218,7 @@ func TestStratifiedSignedRankAgainstEnumeration(t *testing.T) {
 	}
 	// One stratum is the plain test.
 	one := signedRankTest(ranks[:1])
-	if plain := SignedRank(strata[0][0], strata[0][1]); one.P != plain.P || one.Name != TestWilcoxonExact {
+	if plain := signedRank(strata[0][0], strata[0][1]); one.P != plain.P || one.Name != TestWilcoxonExact {
 		t.Errorf("one stratum %+v, plain %+v", one, plain)
 	}
 }
@@ -230,11 +230,17 @@ func TestStratifiedSignedRankRanksWithinStrata(t *testing.T) {
 	big := [2][]float64{{1000, 1000, 1000}, {900, 950, 990}}          // three falls of a large task
 	small := [2][]float64{{10, 10, 10, 10, 10}, {11, 12, 13, 14, 15}} // five rises of a small one
 	strat := signedRankTest([]signedRanks{rankDifferences(big[0], big[1]), rankDifferences(small[0], small[1])})
-	pooled := SignedRank(append(append([]float64{}, big[0]...), small[0]...), append(append([]float64{}, big[1]...), small[1]...))
+	pooled := signedRank(append(append([]float64{}, big[0]...), small[0]...), append(append([]float64{}, big[1]...), small[1]...))
 	if want := enumStratifiedSignedRank(t, [][2][]float64{big, small}); !near(strat.P, want, 1e-12) {
 		t.Fatalf("stratified p %v, enumeration %v", strat.P, want)
 	}
 	if near(strat.P, pooled.P, 1e-6) {
 		t.Errorf("stratified and unstratified p agree (%v): ranks were not taken within strata", strat.P)
 	}
+}
+
+// signedRank is the signed-rank test of one cell's pairs as Compare runs
+// it: the differences ranked (rankDifferences), one stratum tested.
+func signedRank(old, new []float64) Test {
+	return signedRankTest([]signedRanks{rankDifferences(old, new)})
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"bench/internal/table"
 	"bench/lesson"
 	"bench/record"
 )
@@ -160,7 +161,7 @@ func TestCheckLesson(t *testing.T) {
 		t.Errorf("missing %v, unpredicted %v", s.Missing, s.Unpredicted)
 	}
 	var out bytes.Buffer
-	if err := Render(&out, s); err != nil {
+	if err := Write(&out, s, table.Text); err != nil {
 		t.Fatal(err)
 	}
 	golden(t, "lesson.golden", out.Bytes())
@@ -207,13 +208,13 @@ func TestCheckTieIsNeither(t *testing.T) {
 		t.Fatalf("%+v, err %v; want observed neither, a miss", s.Rows, err)
 	}
 	var out bytes.Buffer
-	Render(&out, s)
+	Write(&out, s, table.Text)
 	golden(t, "tie.golden", out.Bytes())
 }
 
-func TestRenderEmpty(t *testing.T) {
+func TestWriteTextEmpty(t *testing.T) {
 	var out bytes.Buffer
-	Render(&out, Score{Missing: []Missing{{Task: "leap_year", Reason: "not in the run"}}})
+	Write(&out, Score{Missing: []Missing{{Task: "leap_year", Reason: "not in the run"}}}, table.Text)
 	golden(t, "empty.golden", out.Bytes())
 }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"bench/internal/table"
 	"bench/record"
 )
 
@@ -44,7 +45,7 @@ func TestCheckScoresEachQuestion(t *testing.T) {
 		t.Errorf("the per-task score changed: %d/%d", s.Right, s.Counted())
 	}
 	var out bytes.Buffer
-	if err := Render(&out, s); err != nil {
+	if err := Write(&out, s, table.Text); err != nil {
 		t.Fatal(err)
 	}
 	golden(t, "design.golden", out.Bytes())

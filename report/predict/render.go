@@ -29,9 +29,6 @@ func Write(w io.Writer, s Score, format string) error {
 	return table.Write(w, format, nil, nil) // the table package names the formats
 }
 
-// Render writes the score as text.
-func Render(w io.Writer, s Score) error { return Write(w, s, table.Text) }
-
 var (
 	taskHeader     = []string{"task", "answers", "predicted", "workflow", "agent", "observed", "right"}
 	questionHeader = []string{"question", "matched", "predicted otherwise"}
