@@ -22,15 +22,15 @@ func TestThinkChecked(t *testing.T) {
 	)
 	need := NeedsOf([]string{"workflow"})
 	need.Think = true
-	c := find(t, Run(context.Background(), []model.Config{{Host: srv.URL, Model: "tiny"}}, need, nil), Think)
+	c := find(t, gather(context.Background(), []model.Config{{Host: srv.URL, Model: "tiny"}}, need, nil), Think)
 	if c.Status != Fail || !strings.Contains(c.Text, "cannot think") {
 		t.Errorf("tiny with --think: %v", c)
 	}
-	if c := find(t, Run(context.Background(), []model.Config{{Host: srv.URL, Model: "deep"}}, need, nil), Think); c.Status != Pass {
+	if c := find(t, gather(context.Background(), []model.Config{{Host: srv.URL, Model: "deep"}}, need, nil), Think); c.Status != Pass {
 		t.Errorf("deep with --think: %v", c)
 	}
 	need.Think = false
-	for _, c := range Run(context.Background(), []model.Config{{Host: srv.URL, Model: "tiny"}}, need, nil) {
+	for _, c := range gather(context.Background(), []model.Config{{Host: srv.URL, Model: "tiny"}}, need, nil) {
 		if c.Name == Think {
 			t.Errorf("a think check without --think: %v", c)
 		}
@@ -70,15 +70,15 @@ func TestHostsOfAModelAreCompared(t *testing.T) {
 		srv.SetModels(modeltest.Model{Name: "qwen3:8b", Digest: digest, Weights: weights, Capabilities: []string{"completion", "tools"}})
 		return model.Config{Host: srv.URL, Model: "qwen3:8b"}
 	}
-	same := Run(context.Background(), []model.Config{serve(w, "sha256:aa"), serve(w, "sha256:bb")}, NeedsOf([]string{"workflow"}), nil)
+	same := gather(context.Background(), []model.Config{serve(w, "sha256:aa"), serve(w, "sha256:bb")}, NeedsOf([]string{"workflow"}), nil)
 	if !OK(same) || !slices.ContainsFunc(same, func(c Check) bool { return c.Text == "qwen3:8b is the same on all 2 hosts (sha256:ffffffffffff)" }) {
 		t.Errorf("the same weights on two hosts: %v", same)
 	}
-	differ := Run(context.Background(), []model.Config{serve(w, "sha256:aa"), serve("sha256:"+strings.Repeat("e", 64), "sha256:aa")}, NeedsOf([]string{"workflow"}), nil)
+	differ := gather(context.Background(), []model.Config{serve(w, "sha256:aa"), serve("sha256:"+strings.Repeat("e", 64), "sha256:aa")}, NeedsOf([]string{"workflow"}), nil)
 	if OK(differ) || !slices.ContainsFunc(differ, func(c Check) bool { return c.Kind == model.ErrModelMismatch && !c.OK() }) {
 		t.Errorf("other weights on two hosts: %v", differ)
 	}
-	one := Run(context.Background(), []model.Config{serve(w, "sha256:aa")}, NeedsOf([]string{"workflow"}), nil)
+	one := gather(context.Background(), []model.Config{serve(w, "sha256:aa")}, NeedsOf([]string{"workflow"}), nil)
 	if slices.ContainsFunc(one, func(c Check) bool { return strings.Contains(c.Text, "the same on all") }) {
 		t.Errorf("one host compared with itself: %v", one)
 	}

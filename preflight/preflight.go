@@ -115,21 +115,6 @@ func NeedsOf(tracks []string) Needs {
 	}
 }
 
-// All is what every track together needs: the doctor's default.
-func All() Needs { return NeedsOf(runner.TrackWords()) }
-
-// Run makes the checks need calls for, in order: the model server's of
-// each of servers (model.Servers: each host and model of a run) when a
-// track calls the model (tool support only when one uses tools; a host that
-// cannot be reached named once), then, for a model on several hosts,
-// whether they all serve it the same (model.SameModel, the check bench run
-// makes too), then once python3, the sandbox and the oracle check of every
-// task in taskList (none when it is empty). It asks every server at once,
-// while the checks of this machine run.
-func Run(ctx context.Context, servers []model.Config, need Needs, taskList []tasks.Task) []Check {
-	return Gather(ctx, servers, need, taskList).Checks
-}
-
 // Result is what the checks before a run found: the checks, in order,
 // and what each server said (in servers' order; none when no track calls
 // a model), for runner.Session.ConnectInspected, so that a run asks each
@@ -223,14 +208,6 @@ func Failed(checks []Check) []string {
 		}
 	}
 	return names
-}
-
-// ServerFailed reports whether a check of the model server failed (rather
-// than python3 or the tasks).
-func ServerFailed(checks []Check) bool {
-	return slices.ContainsFunc(checks, func(c Check) bool {
-		return !c.OK() && !Local(c.Name)
-	})
 }
 
 // notNeeded is the text of a skipped check: "not needed: --tracks oracle

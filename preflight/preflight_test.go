@@ -8,8 +8,15 @@ import (
 
 	"bench/model"
 	"bench/model/modeltest"
+	"bench/runner"
 	"bench/sandbox"
+	"bench/tasks"
 )
+
+// gather is the checks Gather makes, in order.
+func gather(ctx context.Context, servers []model.Config, need Needs, taskList []tasks.Task) []Check {
+	return Gather(ctx, servers, need, taskList).Checks
+}
 
 // find returns the check called name, failing the test when there is none.
 func find(t *testing.T, checks []Check, name string) Check {
@@ -25,7 +32,7 @@ func find(t *testing.T, checks []Check, name string) Check {
 
 func TestRunReady(t *testing.T) {
 	srv := modeltest.NewOllama(t)
-	checks := Run(context.Background(), []model.Config{{Host: srv.URL, Model: model.DefaultModel}}, All(), nil)
+	checks := gather(context.Background(), []model.Config{{Host: srv.URL, Model: model.DefaultModel}}, NeedsOf(runner.TrackWords()), nil)
 	if !OK(checks) {
 		t.Fatalf("not ok: %v", checks)
 	}
@@ -46,11 +53,11 @@ func TestToolsOnlyForTracksThatUseThem(t *testing.T) {
 	srv := modeltest.NewOllama(t)
 	srv.SetModels(modeltest.Model{Name: "gemma:2b", Digest: "sha256:0123", Capabilities: []string{"completion"}})
 	cfg := model.Config{Host: srv.URL, Model: "gemma:2b"}
-	checks := Run(context.Background(), []model.Config{cfg}, NeedsOf([]string{"workflow"}), nil)
+	checks := gather(context.Background(), []model.Config{cfg}, NeedsOf([]string{"workflow"}), nil)
 	if !OK(checks) || find(t, checks, Tools).Status != Skipped {
 		t.Errorf("workflow alone needs no tools: %v", checks)
 	}
-	checks = Run(context.Background(), []model.Config{cfg}, NeedsOf([]string{"workflow", "agent"}), nil)
+	checks = gather(context.Background(), []model.Config{cfg}, NeedsOf([]string{"workflow", "agent"}), nil)
 	c := find(t, checks, Tools)
 	if c.Status != Fail || !strings.Contains(c.Text, "does not support tool calling") || !strings.Contains(c.Text, "--model") {
 		t.Errorf("agent needs tools: %v", c)
@@ -58,7 +65,7 @@ func TestToolsOnlyForTracksThatUseThem(t *testing.T) {
 }
 
 func TestOracleNeedsNoServer(t *testing.T) {
-	checks := Run(context.Background(), []model.Config{{Host: "127.0.0.1:1"}}, NeedsOf([]string{"oracle"}), nil)
+	checks := gather(context.Background(), []model.Config{{Host: "127.0.0.1:1"}}, NeedsOf([]string{"oracle"}), nil)
 	if !OK(checks) || len(checks) != 2+len(sandbox.Probe()) || checks[0].Status != Skipped || checks[1].Name != Python {
 		t.Fatalf("checks = %v", checks)
 	}
@@ -74,7 +81,7 @@ func TestHostDownHintFromModelError(t *testing.T) {
 	}
 	addr := l.Addr().String()
 	l.Close()
-	checks := Run(context.Background(), []model.Config{{Host: addr, Model: "m"}}, All(), nil)
+	checks := gather(context.Background(), []model.Config{{Host: addr, Model: "m"}}, NeedsOf(runner.TrackWords()), nil)
 	c := find(t, checks, Server)
 	want := (&model.Error{Kind: model.ErrUnreachable, Backend: model.BackendOllama, Host: "http://" + addr}).Error()
 	// The hint is the model package's, not a copy: the text ends as its error does.
@@ -82,14 +89,14 @@ func TestHostDownHintFromModelError(t *testing.T) {
 	if c.Status != Fail || !strings.HasSuffix(c.Text, hint) || !strings.Contains(c.Text, addr) {
 		t.Errorf("server check %q, want the model error's hint %q", c.Text, hint)
 	}
-	if !ServerFailed(checks) || len(checks) != 2+len(sandbox.Probe()) {
+	if find(t, checks, Python).Status == Fail || len(checks) != 2+len(sandbox.Probe()) {
 		t.Errorf("checks = %v", checks)
 	}
 }
 
 func TestModelMissingListsWhatTheServerHas(t *testing.T) {
 	srv := modeltest.NewOllama(t)
-	checks := Run(context.Background(), []model.Config{{Host: srv.URL, Model: "llama9:70b"}}, All(), nil)
+	checks := gather(context.Background(), []model.Config{{Host: srv.URL, Model: "llama9:70b"}}, NeedsOf(runner.TrackWords()), nil)
 	c := find(t, checks, Model)
 	if c.Status != Fail || !strings.Contains(c.Text, "ollama pull llama9:70b") || !strings.Contains(c.Text, "(the server has: qwen3:8b)") {
 		t.Errorf("model check %v", c)
@@ -120,7 +127,7 @@ func TestShortDigest(t *testing.T) {
 }
 
 func TestSkippedWithoutTrackNames(t *testing.T) {
-	checks := Run(context.Background(), []model.Config{{}}, Needs{}, nil)
+	checks := gather(context.Background(), []model.Config{{}}, Needs{}, nil)
 	if got := checks[0].Text; got != "not needed: no track calls a model" {
 		t.Errorf("got %q", got)
 	}
