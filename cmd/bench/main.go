@@ -24,12 +24,8 @@ func main() {
 	os.Exit(exitCode(err, os.Stderr))
 }
 
-// run builds the CLI and runs it; it never calls os.Exit, so tests can drive it.
-func run(args []string, stdout, stderr io.Writer) error {
-	return runContext(context.Background(), args, stdout, stderr)
-}
-
-// runContext is run with the context the commands are given.
+// runContext builds the CLI and runs it with the context the commands are
+// given; it never calls os.Exit, so tests can drive it.
 func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	app := newApp(stdout, stderr)
 	app.Metadata = map[string]any{"args": args}

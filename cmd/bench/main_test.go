@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"strings"
 	"testing"
 )
@@ -10,7 +11,7 @@ import (
 func runCLI(t *testing.T, args ...string) (stdout, stderr string, err error) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	err = run(append([]string{"bench"}, args...), &out, &errb)
+	err = runContext(context.Background(), append([]string{"bench"}, args...), &out, &errb)
 	return out.String(), errb.String(), err
 }
 
