@@ -33,13 +33,33 @@ func findChromium() string {
 	return ""
 }
 
+// EnvBrowserRequired is the environment variable that, set to "1" (as
+// CI sets it), makes a missing Chromium fail the browser tests instead of
+// skipping them, as BENCH_OLLAMA_REQUIRED does for the real-server suite.
+const EnvBrowserRequired = "BENCH_BROWSER_REQUIRED"
+
+// noChromium is why the browser tests cannot run when there is no
+// Chromium, and whether that fails them (EnvBrowserRequired) rather than
+// skipping them.
+func noChromium() (why string, fail bool) {
+	why = "no chromium on PATH (install it with apt-get install -y chromium to run the browser test)"
+	if os.Getenv(EnvBrowserRequired) == "1" {
+		return why + " and " + EnvBrowserRequired + "=1", true
+	}
+	return "skipped: " + why, false
+}
+
 // browser starts a headless Chromium with a fresh profile and returns a
 // tab's context and the errors its pages log to the console.
 func browser(t *testing.T) (context.Context, *consoleErrors) {
 	t.Helper()
 	path := findChromium()
 	if path == "" {
-		t.Skip("skipped: no chromium on PATH (install it with apt-get install -y chromium to run the browser test)")
+		why, fail := noChromium()
+		if fail {
+			t.Fatal(why)
+		}
+		t.Skip(why)
 	}
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(path), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
