@@ -9,9 +9,8 @@ import (
 // arguments as package cliargs reads them, by the short names the
 // commands use.
 const (
-	exitFailure     = cliexit.Failure
-	exitUsage       = cliexit.Usage
-	exitInterrupted = cliexit.Interrupted
+	exitFailure = cliexit.Failure
+	exitUsage   = cliexit.Usage
 )
 
 var (

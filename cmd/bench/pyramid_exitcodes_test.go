@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bench/internal/cliexit"
 	"errors"
 	"io"
 	"net/http"
@@ -124,8 +125,8 @@ func TestExitCodeInterrupted(t *testing.T) {
 	}
 	err := cmd.Wait()
 	var exit *exec.ExitError
-	if !errors.As(err, &exit) || exit.ExitCode() != exitInterrupted {
-		t.Fatalf("an interrupted doctor: %v, want exit %d:\n%s", err, exitInterrupted, out)
+	if !errors.As(err, &exit) || exit.ExitCode() != cliexit.Interrupted {
+		t.Fatalf("an interrupted doctor: %v, want exit %d:\n%s", err, cliexit.Interrupted, out)
 	}
 	if !strings.Contains(out.String(), "interrupted") {
 		t.Errorf("an interrupted doctor does not say so:\n%s", out)
