@@ -6,7 +6,6 @@ require (
 	github.com/BurntSushi/toml v1.6.0
 	github.com/chromedp/cdproto v0.160.1
 	github.com/chromedp/chromedp v0.23.1
-	github.com/landlock-lsm/go-landlock v0.11.2
 	github.com/olekukonko/tablewriter v1.1.5
 	github.com/ollama/ollama v0.17.4
 	github.com/openai/openai-go/v3 v3.98.0
@@ -61,5 +60,4 @@ require (
 	golang.org/x/text v0.42.0 // indirect
 	gopkg.in/check.v1 v1.0.0-20201130134442-10cb98267c6c // indirect
 	gopkg.in/yaml.v3 v3.0.1 // indirect
-	kernel.org/pub/linux/libs/security/libcap/psx v1.2.78 // indirect
 )

@@ -5,7 +5,7 @@ import (
 	"sync"
 	"syscall"
 
-	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
+	"bench/sandbox/internal/helper"
 )
 
 // caps is what the kernel allows, found once per process.
@@ -24,10 +24,7 @@ var (
 // detect returns the kernel's capabilities, probing them on first use.
 func detect() caps {
 	capsOnce.Do(func() {
-		found.abi, found.abiErr = ll.LandlockGetABIVersion()
-		if found.abiErr != nil {
-			found.abi = 0
-		}
+		found.abi, found.abiErr = helper.ABIVersion()
 		found.usernsEr = tryNamespaces()
 		found.userns = found.usernsEr == nil
 	})

@@ -50,3 +50,13 @@ func TestHandledByABI(t *testing.T) {
 		t.Error("ABI 1 handles refer")
 	}
 }
+
+func TestABIVersionSaysWhyNot(t *testing.T) {
+	v, err := ABIVersion()
+	if (v > 0) == (err != nil) {
+		t.Fatalf("ABIVersion() = %d, %v: want a version or a reason, not both or neither", v, err)
+	}
+	if ABI() != v {
+		t.Errorf("ABI() = %d, ABIVersion() = %d", ABI(), v)
+	}
+}

@@ -65,11 +65,18 @@ type pathBeneath struct {
 
 // ABI returns the kernel's Landlock ABI version, 0 without Landlock.
 func ABI() int {
+	v, _ := ABIVersion()
+	return v
+}
+
+// ABIVersion returns the kernel's Landlock ABI version, or 0 and the
+// reason (ENOSYS: no Landlock; EOPNOTSUPP: built in but turned off).
+func ABIVersion() (int, error) {
 	v, _, e := syscall.RawSyscall(sysCreateRuleset, 0, 0, createRulesetVersion)
 	if e != 0 {
-		return 0
+		return 0, e
 	}
-	return int(v)
+	return int(v), nil
 }
 
 // handled is what a ruleset restricts on Landlock ABI abi: every right
