@@ -76,7 +76,7 @@ func taskOfRun(run record.Run, name string) (Task, error) {
 	var all []tasks.Task
 	var err error
 	if origin == "" || origin == record.OriginBuiltin {
-		all, err = tasks.Load(tasks.Suite())
+		all, err = tasks.Builtin()
 	} else {
 		all, err = tasks.FromDir(origin)
 	}

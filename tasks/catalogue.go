@@ -22,7 +22,7 @@ const All = "all"
 // none. A task of dir named like a built-in one is an error naming both
 // folders: a run's task names must say which task ran.
 func Catalogue(dir string) ([]Task, error) {
-	builtin, err := Load(Suite())
+	builtin, err := Builtin()
 	if err != nil || dir == "" {
 		return builtin, err
 	}

@@ -1,7 +1,6 @@
 package tasks
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"io/fs"
@@ -40,10 +39,8 @@ func testNames(fsys fs.FS, files []string) ([]string, error) {
 func methodNames(src []byte) []string {
 	var names []string
 	inClass, body := false, "" // body is the indentation of the class body, once known
-	sc := bufio.NewScanner(bytes.NewReader(src))
-	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
-	for sc.Scan() {
-		line := sc.Text()
+	for raw := range bytes.Lines(src) {
+		line := strings.TrimRight(string(raw), "\r\n")
 		code := strings.TrimLeft(line, " \t")
 		if code == "" || strings.HasPrefix(code, "#") {
 			continue
