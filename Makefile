@@ -25,6 +25,10 @@ ollama_note = if [ ! -f '$(OLLAMA_DIR)/start' ]; then echo '*** $@: no real Olla
 # make test TESTFLAGS='-race -v' PKGS='<the concurrent packages>').
 TESTFLAGS ?=
 PKGS ?= ./...
+# GOTEST is how every test target calls go test: -vet=off (go vet runs
+# once, in lint) and -ldflags=-w (test binaries without DWARF: each of
+# some 60 links is faster; stack traces keep their file:line).
+GOTEST := $(GO) test -vet=off -ldflags=-w
 
 # test is the README's test command: every package in short mode, a fast
 # tier. Short mode leaves out the long tests (every task of the suite
@@ -33,15 +37,15 @@ PKGS ?= ./...
 # whole runs with real grading for seconds each (each names the faster test
 # that covers it; docs/TESTING.md), and the real-Ollama suite but its smoke
 # test; test-full and CI run them all. vet runs once, in lint (-vet=off: go
-# test would run part of it again). BENCH_OLLAMA_DIR is passed on so that
+# test would run part of it again; GOTEST). BENCH_OLLAMA_DIR is passed on so that
 # Go's test cache keys on whether the server is there.
 test: lint
-	@echo 'BENCH_OLLAMA_DIR=$(OLLAMA_DIR) $(GO) test -short -vet=off $(TESTFLAGS) $(PKGS)'
-	@status=0; BENCH_OLLAMA_DIR='$(OLLAMA_DIR)' $(GO) test -short -vet=off $(TESTFLAGS) $(PKGS) || status=$$?; $(ollama_note); exit $$status
+	@echo 'BENCH_OLLAMA_DIR=$(OLLAMA_DIR) $(GOTEST) -short $(TESTFLAGS) $(PKGS)'
+	@status=0; BENCH_OLLAMA_DIR='$(OLLAMA_DIR)' $(GOTEST) -short $(TESTFLAGS) $(PKGS) || status=$$?; $(ollama_note); exit $$status
 
 test-full: lint
-	@echo 'BENCH_OLLAMA_DIR=$(OLLAMA_DIR) $(GO) test -vet=off ./...'
-	@status=0; BENCH_OLLAMA_DIR='$(OLLAMA_DIR)' $(GO) test -vet=off ./... || status=$$?; $(ollama_note); exit $$status
+	@echo 'BENCH_OLLAMA_DIR=$(OLLAMA_DIR) $(GOTEST) ./...'
+	@status=0; BENCH_OLLAMA_DIR='$(OLLAMA_DIR)' $(GOTEST) ./... || status=$$?; $(ollama_note); exit $$status
 
 lint:
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt needed on:"; echo "$$out"; exit 1; fi
