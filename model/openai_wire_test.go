@@ -102,7 +102,11 @@ func TestOpenAIWireGolden(t *testing.T) {
 			return chat(c, req)
 		}},
 		{"tools", nil, func(c model.Client) error {
-			req := model.Request{Messages: wireHistory(), Tools: fileTools, Options: model.Options{Seed: 1, Temperature: 0.2, MaxReplyTokens: 4096}}
+			// Twice: the second call's body is built from kept encodings.
+			req := model.Request{Messages: wireHistory(), Tools: fileTools, Options: model.Options{Seed: 7, Temperature: 0.7, TopP: 0.9, MaxReplyTokens: 4096, Think: true}}
+			if err := chat(c, req); err != nil {
+				return err
+			}
 			return chat(c, req)
 		}},
 		{"key", map[string]string{"OPENAI_API_KEY": "sk-test", "OPENAI_ORG_ID": "org-1", "OPENAI_PROJECT_ID": "proj-1"},
