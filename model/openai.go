@@ -125,7 +125,7 @@ func (c *openaiClient) once(g edge, parent, ctx context.Context, body []byte) (R
 		e.Kind, e.Detail = ErrBadReply, "expected a chat completion in JSON: "+clip(err.Error(), 200)
 		return Response{}, e
 	}
-	return c.reply(g, cc)
+	return openaiReply(g, cc)
 }
 
 // do sends one request to path under the base URL (body nil for none) and
@@ -193,8 +193,13 @@ func (c *openaiClient) Inspect(ctx context.Context) (ServerInfo, error) {
 	g := c.retry.edge
 	b, err := c.do(g, parent, ctx, http.MethodGet, "/models", nil)
 	if err != nil {
-		if e, ok := err.(*Error); ok && e.Kind == ErrModelNotFound {
-			e.Kind = ErrRequest
+		if e, ok := err.(*Error); ok {
+			switch e.Kind {
+			case ErrModelNotFound:
+				e.Kind = ErrRequest
+			case ErrReplyTooLarge:
+				e.Kind, e.Detail = ErrBadReply, fmt.Sprintf("the model list ran past %d bytes", modelListMax)
+			}
 		}
 		return info, err
 	}

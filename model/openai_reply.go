@@ -39,9 +39,9 @@ func decodeCompletion(b []byte) (*completion, error) {
 	return &cc, nil
 }
 
-// reply converts the first choice of a completion; one without choices,
+// openaiReply converts the first choice of a completion; one without choices,
 // or whose content or arguments are neither text nor JSON, is ErrBadReply.
-func (c *openaiClient) reply(g edge, cc *completion) (Response, error) {
+func openaiReply(g edge, cc *completion) (Response, error) {
 	if len(cc.Choices) == 0 {
 		return Response{}, badReply(g, errors.New("no choices"), "the completion has no choices")
 	}

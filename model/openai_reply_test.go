@@ -185,3 +185,23 @@ func TestOpenAIInspectFailures(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenAIInspectReadsABoundedList: a model list that never ends is
+// read up to its cap and is ErrBadReply, not a reply past the reply cap.
+func TestOpenAIInspectReadsABoundedList(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"object":"list","data":[`)
+		item := strings.Repeat(`{"id":"m","object":"model"},`, 1<<10)
+		for range 1 << 10 { // 27 MiB
+			if _, err := io.WriteString(w, item); err != nil {
+				return
+			}
+		}
+	}))
+	defer srv.Close()
+	_, err := newClient(t, model.Config{Backend: model.BackendOpenAI, Host: srv.URL, Model: "m"}).Inspect(context.Background())
+	if !errors.Is(err, model.ErrBadReply) || !strings.Contains(err.Error(), "the model list ran past") {
+		t.Fatalf("err = %v", err)
+	}
+}
