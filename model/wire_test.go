@@ -8,8 +8,6 @@ import (
 	"testing"
 
 	"github.com/ollama/ollama/api"
-	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/shared"
 )
 
 // referenceBody is the /api/chat body for req as the official client
@@ -128,90 +126,5 @@ func TestWireForgetsPastItsBound(t *testing.T) {
 	}
 	if w.size > wireMaxBytes {
 		t.Errorf("the wire holds %d bytes, more than %d", w.size, wireMaxBytes)
-	}
-}
-
-// openaiReference is the chat completion body for req as the official
-// client encodes its params, built here afresh (messages, tools and
-// options in openai-go's types), with chat_template_kwargs as bench sets it.
-func openaiReference(t *testing.T, model string, req Request) []byte {
-	t.Helper()
-	p := openai.ChatCompletionNewParams{Model: shared.ChatModel(model), Seed: openai.Int(int64(req.Options.Seed)), Temperature: openai.Float(req.Options.Temperature)}
-	if req.Options.TopP != 0 {
-		p.TopP = openai.Float(req.Options.TopP)
-	}
-	if req.Options.MaxReplyTokens > 0 {
-		p.MaxTokens = openai.Int(int64(req.Options.MaxReplyTokens))
-	}
-	for _, m := range req.Messages {
-		switch m.Role {
-		case RoleSystem:
-			p.Messages = append(p.Messages, openai.SystemMessage(m.Content))
-		case RoleTool:
-			p.Messages = append(p.Messages, openai.ToolMessage(m.Content, m.ToolCallID))
-		case RoleAssistant:
-			a := openai.ChatCompletionAssistantMessageParam{}
-			a.Content.OfString = openai.String(m.Content)
-			for _, tc := range m.ToolCalls {
-				a.ToolCalls = append(a.ToolCalls, openai.ChatCompletionMessageToolCallUnionParam{OfFunction: &openai.ChatCompletionMessageFunctionToolCallParam{
-					ID: tc.ID, Function: openai.ChatCompletionMessageFunctionToolCallFunctionParam{Name: tc.Name, Arguments: tc.Arguments}}})
-			}
-			p.Messages = append(p.Messages, openai.ChatCompletionMessageParamUnion{OfAssistant: &a})
-		default:
-			p.Messages = append(p.Messages, openai.UserMessage(m.Content))
-		}
-	}
-	for _, tl := range req.Tools {
-		var schema map[string]any
-		if err := json.Unmarshal(tl.Parameters, &schema); err != nil {
-			t.Fatal(err)
-		}
-		p.Tools = append(p.Tools, openai.ChatCompletionFunctionTool(shared.FunctionDefinitionParam{
-			Name: tl.Name, Description: openai.String(tl.Description), Parameters: shared.FunctionParameters(schema)}))
-	}
-	b, err := json.Marshal(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var body map[string]any
-	if err := json.Unmarshal(b, &body); err != nil {
-		t.Fatal(err)
-	}
-	body["chat_template_kwargs"] = map[string]any{"enable_thinking": req.Options.Think}
-	b, _ = json.Marshal(body)
-	return b
-}
-
-// TestOpenAIBodyIsTheOfficialClients: the chat completion body built
-// from kept encodings means what the official client's encoding of its
-// params would, on the first call and on the calls that reuse them.
-func TestOpenAIBodyIsTheOfficialClients(t *testing.T) {
-	c, err := newOpenAI(Config{Backend: BackendOpenAI, Host: "http://127.0.0.1:9/v1", Model: "qwen3-8b"}.withDefaults())
-	if err != nil {
-		t.Fatal(err)
-	}
-	history := []Message{
-		{Role: RoleSystem, Content: "You fix <bugs> & \"quotes\" — ünïcode"},
-		{Role: RoleUser, Content: "Fix it."},
-		{Role: RoleAssistant, Content: "looking", ToolCalls: []ToolCall{
-			{ID: "c1", Name: "read_file", Arguments: `{"path":"a.py"}`},
-			{ID: "c2", Name: "write_file", Arguments: `{"path": "unterminated`},
-		}},
-		{Role: RoleTool, ToolName: "read_file", ToolCallID: "c1", Content: "def f(): pass\n"},
-	}
-	for i, req := range []Request{
-		{Messages: history[:2], Options: Options{Seed: 7, Temperature: 0.7}},
-		{Messages: history, Tools: agentTools(), Options: Options{Seed: 7, Temperature: 0.7, MaxReplyTokens: 4096, TopP: 0.9, Think: true}},
-	} {
-		for pass := range 2 {
-			pieces, err := c.openaiBody(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, want := bytes.Join(pieces, nil), openaiReference(t, "qwen3-8b", req)
-			if !reflect.DeepEqual(decoded(t, got), decoded(t, want)) {
-				t.Fatalf("request %d, pass %d:\n got %s\nwant %s", i, pass, got, want)
-			}
-		}
 	}
 }
