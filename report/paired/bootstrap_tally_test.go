@@ -156,7 +156,7 @@ func TestBootstrapAgainstPairByPair(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 7))
 	trials, resamples := 40, 20_000
 	if testing.Short() {
-		trials, resamples = 8, 10_000
+		trials, resamples = 5, 10_000
 	}
 	for trial := range trials {
 		strata := randomStrata(rng)
@@ -169,14 +169,18 @@ func TestBootstrapAgainstPairByPair(t *testing.T) {
 // TestBootstrapBinnedAgainstPairByPair checks the same on strata large
 // enough that the token ranks are cut into several bins (binCount), where
 // only the blocks of the middle bins are drawn one by one: two paired
-// tasks of 3,000 pairs whose tokens grow with the turns, and an unpaired
-// one.
+// tasks of 3,000 pairs (1,500 in short mode) whose tokens grow with the
+// turns, and an unpaired one.
 func TestBootstrapBinnedAgainstPairByPair(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 8))
+	pairs, resamples := 3000, 6000
+	if testing.Short() {
+		pairs, resamples = 1500, 1000
+	}
 	var strata []*stratum
 	for range 2 {
 		s := &stratum{}
-		for seed := range 3000 {
+		for seed := range pairs {
 			turns := float64(2 + rng.IntN(24))
 			s.pairs = append(s.pairs, pair{seed, obs{rng.IntN(2) == 0, float64(2400 + rng.IntN(700)), 1}, obs{rng.IntN(5) > 0, 1400*turns + float64(rng.IntN(700)), turns}})
 		}
@@ -190,10 +194,6 @@ func TestBootstrapBinnedAgainstPairByPair(t *testing.T) {
 	strata = append(strata, u)
 	if b := binCount(newDrawSet(strata).size, len(strata)); b < 5 {
 		t.Fatalf("%d bins: the test lost its point", b)
-	}
-	resamples := 6000
-	if testing.Short() {
-		resamples = 1000
 	}
 	checkSameLaw(t, "binned, over tasks", strata, true, resamples)
 	checkSameLaw(t, "binned, one paired task", strata[:1], false, resamples)
