@@ -24,8 +24,11 @@ type Aggregate struct {
 	cellOf map[[4]string]int32
 	eps    []epRec
 	seqs   seqTable
-	steps  stepTable
-	exits  nameTable
+	// delegated holds, by episode (its place in eps), the delegation of
+	// each episode that called run_workflow.
+	delegated map[uint32]delegation
+	steps     stepTable
+	exits     nameTable
 	// ids maps the identity of each episode of a run given more than once
 	// (the same uid and part) to its record, so that it counts once.
 	ids         map[identity]uint32
@@ -59,7 +62,9 @@ type runEntry struct {
 	inputs []int
 }
 
-// epRec is one episode as the views count it.
+// epRec is one episode as the views count it, 64 bytes (a million take
+// 64 MB): the hybrid's delegation, which few episodes have, is kept apart
+// (Aggregate.delegated).
 type epRec struct {
 	tokens, est int64
 	seed        int64
@@ -68,8 +73,6 @@ type epRec struct {
 	turns       int32
 	retries     int32
 	cut         int32
-	wfCalls     int32  // the hybrid's run_workflow calls
-	wfTokens    int64  // and their tokens (reported)
 	seq         uint32 // its tool sequence (seqTable)
 	steps       uint32 // its steps, for twins (stepTable); 0 when not kept
 	input       uint16
@@ -78,6 +81,13 @@ type epRec struct {
 	flaw        record.Flaw
 	flags       uint8
 	causes      record.CauseSet // the names of its causes, and whether its line records them
+}
+
+// delegation is what a hybrid episode that called run_workflow delegated:
+// its calls and their tokens (reported).
+type delegation struct {
+	calls  int32
+	tokens int64
 }
 
 // Flags of an epRec.
@@ -318,7 +328,7 @@ func (a *Aggregate) add(i int, l *record.Line) error {
 		turns: clampInt32(l.Turns), retries: clampInt32(l.Retries), cut: clampInt32(l.CutReplies),
 		seq: a.seqs.of(l), input: uint16(i), exit: a.exits.of(l.ExitReason),
 		status: l.Verdict.Status, flaw: l.Verdict.Flaw,
-		wfCalls: clampInt32(l.WorkflowCalls), wfTokens: int64(l.WorkflowTokens), causes: l.Causes,
+		causes: l.Causes,
 	}
 	if l.TrajectoryMissing {
 		e.flags |= flagMissing
@@ -340,10 +350,24 @@ func (a *Aggregate) add(i int, l *record.Line) error {
 		a.eps = append(a.eps, e)
 		in.n++
 	}
+	a.delegate(uint32(g), l)
 	if a.ids != nil && in.shared {
 		a.dedupe(identity{int32(in.runIdx), cell, int64(l.Seed), int64(l.Repeat)}, uint32(g))
 	}
 	return nil
+}
+
+// delegate keeps (or, for a line that replaces one without, forgets) the
+// delegation of episode g, line l.
+func (a *Aggregate) delegate(g uint32, l *record.Line) {
+	if calls := clampInt32(l.WorkflowCalls); calls > 0 {
+		if a.delegated == nil {
+			a.delegated = map[uint32]delegation{}
+		}
+		a.delegated[g] = delegation{calls, int64(l.WorkflowTokens)}
+	} else if l.Replaces {
+		delete(a.delegated, g)
+	}
 }
 
 // clampInt32 is x within the range of an int32.

@@ -26,8 +26,8 @@ func BenchmarkReport100k(b *testing.B) {
 // rendering, and reports ms/report (wall),
 // cpu-ms/report (the process's CPU time, all threads, GC included), the bytes
 // allocated per report and the peak live heap, sampled every millisecond
-// while it runs (runtime/metrics, no stop-the-world).
-func benchmarkReport(b *testing.B, build func() *Report) {
+// while it runs (runtime/metrics, no stop-the-world), which it returns.
+func benchmarkReport(b *testing.B, build func() *Report) (peakHeap uint64) {
 	b.ReportAllocs()
 	var before, after runtime.MemStats
 	runtime.GC()
@@ -53,6 +53,7 @@ func benchmarkReport(b *testing.B, build func() *Report) {
 	if rss := maxRSS(); rss > 0 {
 		b.ReportMetric(float64(rss)/1e6, "MB-max-rss")
 	}
+	return *peak
 }
 
 // samplePeakHeap samples the bytes of live and not yet swept heap objects

@@ -39,6 +39,9 @@ func (a *Aggregate) ReportWith(o Options) *Report {
 	noteDiverged(rep.Twins, notes)
 	markDivergedRows(rep, notes)
 	a.runNotes(rep.Rows, notes)
+	for _, c := range cells {
+		c.tokens, c.est, c.turns, c.keys, c.seqs, c.twinGroups = nil, nil, nil, nil, nil, nil // the report holds what it needs: the memory is free for the pooled tests
+	}
 	rep.Pooled = a.pooledTracks(cells, notes, o.Effect)
 	var variants []TrackPooled
 	rep.VariantTasks, variants = a.variantComparisons(cells, notes, o.Effect)
@@ -46,9 +49,6 @@ func (a *Aggregate) ReportWith(o Options) *Report {
 	rep.Footnotes = notes.list
 	rep.Design = designRows(a.inputs, rep.Rows)
 	rep.round()
-	for _, c := range cells {
-		c.tokens, c.est, c.turns, c.keys, c.seqs, c.twinGroups = nil, nil, nil, nil, nil, nil // the report holds what it needs
-	}
 	return rep
 }
 

@@ -15,10 +15,10 @@ func (a *Aggregate) explainRow(c *cell, row *Row) {
 	for _, k := range c.counted {
 		e := &a.eps[c.idx[k]]
 		row.Tokens += int(e.tokens)
-		if e.wfCalls > 0 {
+		if d, ok := a.delegated[uint32(c.idx[k])]; ok {
 			row.Delegated++
-			row.WorkflowCalls += int(e.wfCalls)
-			row.WorkflowTokens += int(e.wfTokens)
+			row.WorkflowCalls += int(d.calls)
+			row.WorkflowTokens += int(d.tokens)
 			if e.pass() {
 				row.DelegatedPassed++
 			}

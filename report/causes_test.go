@@ -5,10 +5,12 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"math/rand/v2"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"bench/record"
 )
@@ -195,5 +197,49 @@ func TestCausesInEveryFormat(t *testing.T) {
 		if got := recs[i+1][col]; got != strconv.Itoa(r.CauseCount(record.CauseMaskedFailure)) {
 			t.Errorf("CSV row %d: masked_failure %s, want %d", i+1, got, r.CauseCount(record.CauseMaskedFailure))
 		}
+	}
+}
+
+// TestDelegationOfAReplacedLine: an episode's later line (a re-run of the
+// same key) stands in place of the earlier one, delegation included: a
+// hybrid episode that delegated and was run again without delegating
+// counts no delegation, and the other way round counts the new one's.
+func TestDelegationOfAReplacedLine(t *testing.T) {
+	run := record.Run{ID: "r", Tracks: []string{"hybrid"}, Seeds: []int{1, 2}, Model: "m", Tasks: []record.TaskRef{{Name: "t", Origin: record.OriginBuiltin}}}
+	first, again := episode("t", "hybrid", 1, 0, true, 500), episode("t", "hybrid", 1, 0, true, 500)
+	first.WorkflowCalls, first.WorkflowTokens = 2, 300
+	other, otherAgain := episode("t", "hybrid", 2, 0, true, 500), episode("t", "hybrid", 2, 0, true, 500)
+	otherAgain.WorkflowCalls, otherAgain.WorkflowTokens = 3, 70
+	dir := filepath.Join(t.TempDir(), "run")
+	w, err := record.Create(dir, run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ep := range []record.Episode{first, other, again, otherAgain} {
+		if err := w.Append(ep); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	agg, err := Read([]string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := agg.Report()
+	if len(rep.Rows) != 1 {
+		t.Fatalf("%d rows, want 1", len(rep.Rows))
+	}
+	if r := rep.Rows[0]; r.N != 2 || r.Delegated != 1 || r.WorkflowCalls != 3 || r.WorkflowTokens != 70 {
+		t.Errorf("n %d, delegated %d, calls %d, tokens %d: want 2, 1, 3, 70 (the later lines')", r.N, r.Delegated, r.WorkflowCalls, r.WorkflowTokens)
+	}
+}
+
+// TestEpisodeRecordSize keeps an episode's record at 64 bytes: the
+// report's memory at a million episodes is mostly these.
+func TestEpisodeRecordSize(t *testing.T) {
+	if size := unsafe.Sizeof(epRec{}); size > 64 {
+		t.Errorf("an episode's record takes %d bytes, want at most 64", size)
 	}
 }

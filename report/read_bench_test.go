@@ -32,9 +32,11 @@ func BenchmarkReadAndReport1M(b *testing.B) { benchmarkReadAndReport(b, 1_000_00
 
 // benchmarkReadAndReport writes n synthetic episodes to a run folder once,
 // then measures reading and reporting them.
+// It reports, besides benchmarkReport's figures, episodes/s (wall) and
+// the peak live heap per episode (peak-heap-B/episode).
 func benchmarkReadAndReport(b *testing.B, n int) {
 	dir := syntheticRun(b, n, false)
-	benchmarkReport(b, func() *Report {
+	peak := benchmarkReport(b, func() *Report {
 		agg, err := Read([]string{dir})
 		if err != nil {
 			b.Fatal(err)
@@ -44,6 +46,8 @@ func benchmarkReadAndReport(b *testing.B, n int) {
 		}
 		return agg.Report()
 	})
+	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "episodes/s")
+	b.ReportMetric(float64(peak)/float64(n), "peak-heap-B/episode")
 }
 
 // BenchmarkTrajectoryDigests10k reads and reports 10,000 episodes whose

@@ -40,13 +40,12 @@ const parallelDraws = 1 << 16
 // own stream (newStream of seed, label and b), so the resamples run on
 // GOMAXPROCS workers and give the same replicates on any number of them.
 //
-// A resample's statistics depend only on how often each pair is drawn, so
-// a paired stratum's draws only count the hits of each pair (a small
-// array that stays in cache, where reading each pair drawn jumped across
-// megabytes), and one pass in order over the pairs then adds each pair's
-// hits to the tallies: the count of each distinct value drawn, from which
-// the medians are read without sorting. The same draws give the same
-// statistics as sorting each resample's values (bootstrapBySort).
+// A resample's statistics depend only on how often each pair is drawn, and
+// each statistic on less than that, so a resample draws counts, not pairs
+// (drawSet.resample): the law of each statistic is that of drawing the
+// pairs one by one, exactly, while the joint law of the token ratio with
+// the pass difference and the turn ratio is not kept (docs/COMPARE.md);
+// every interval is read from one statistic's replicates alone.
 func bootstrap(strata []*stratum, overTasks bool, resamples int, seed uint64, label string) replicates {
 	r := replicates{make([]float64, resamples), make([]float64, resamples), make([]float64, resamples)}
 	d := newDrawSet(strata)
@@ -74,248 +73,205 @@ func bootstrap(strata []*stratum, overTasks bool, resamples int, seed uint64, la
 }
 
 // resample draws one resample from s and returns its statistics; t is the
-// worker's scratch space.
+// worker's scratch space. A drawn stratum's n draws (m·n when the first
+// stage drew it m times: the sum of m multinomial draws of the same
+// probabilities is one) are counted twice, independently: once over its
+// combos (turns and pass change, a few dozen), which gives the pass
+// difference and the turn ratio; once over its token blocks, which gives
+// the token ratio (tokenMedians). Each count is multinomial, drawn as
+// conditional binomials: the law of drawing the pairs one by one.
 func (d *drawSet) resample(s *stream, overTasks bool, t *tallies) (diff, tokens, turns float64) {
-	for i := range t.drawn {
-		t.drawn[i] = i
-	}
-	if overTasks && len(t.drawn) > 1 {
-		for i := range t.drawn {
-			t.drawn[i] = s.intN(len(t.drawn))
+	t.drawStrata(s, overTasks)
+	num, weight, change := 0.0, 0.0, 0
+	for si, m := range t.mult {
+		if m == 0 {
+			continue
 		}
-	}
-	num, weight := 0.0, 0.0
-	for _, si := range t.drawn {
 		st := &d.strata[si]
-		if n := len(st.pairs); n > 0 {
-			t.drawPairs(s, si, n)
+		if st.paired {
+			n := m * st.n0
+			change += t.drawCombos(s, d, &st.combos, n, true, true)
+			t.drawBlocks(s, &st.blocks, n)
 			weight += float64(n) / 2 // each pair a table of weight ½
 			continue
 		}
-		n0, n1 := len(st.onlyOld), len(st.onlyNew)
-		pass0, pass1 := 0, 0
-		for range n0 {
-			o := &st.onlyOld[s.intN(n0)]
-			c := &d.combos[o.combo]
-			pass0 += int(c.passed)
-			t.oldTok.counts[o.oldTok]++
-			t.oldTurn.counts[c.oldTurn]++
-		}
-		for range n1 {
-			o := &st.onlyNew[s.intN(n1)]
-			c := &d.combos[o.combo]
-			pass1 += int(c.passed)
-			t.newTok.counts[o.newTok]++
-			t.newTurn.counts[c.newTurn]++
-		}
-		t.oldTok.n, t.oldTurn.n = t.oldTok.n+n0, t.oldTurn.n+n0
-		t.newTok.n, t.newTurn.n = t.newTok.n+n1, t.newTurn.n+n1
-		w := float64(n0*n1) / float64(n0+n1)
-		num += w * (float64(pass1)/float64(n1) - float64(pass0)/float64(n0))
-		weight += w
+		pass0 := t.drawCombos(s, d, &st.oldCombos, m*st.n0, true, false)
+		pass1 := t.drawCombos(s, d, &st.newCombos, m*st.n1, false, true)
+		t.drawBlocks(s, &st.oldBlocks, m*st.n0)
+		t.drawBlocks(s, &st.newBlocks, m*st.n1)
+		w := float64(st.n0*st.n1) / float64(st.n0+st.n1) // each of the m tables drawn
+		num += w * (float64(pass1)/float64(st.n1) - float64(pass0)/float64(st.n0))
+		weight += float64(m) * w
 	}
-	num += float64(d.addHits(t)) / 2 // halves of whole numbers: exact, in any order
-	return num / weight, t.newTok.median(d.newTok) / t.oldTok.median(d.oldTok), t.newTurn.median(d.newTurn) / t.oldTurn.median(d.oldTurn)
+	num += float64(change) / 2 // halves of whole numbers: exact, in any order
+	oldTok, newTok := d.tokenMedians(s, t)
+	return num / weight, newTok / oldTok, t.newTurn.median(d.newTurn) / t.oldTurn.median(d.oldTurn)
 }
 
-// hit counts a draw of pair i of stratum si. A pair's count is a byte
-// (the hits of a stratum of 80,000 pairs, 80 kB, stay in the core's
-// cache), which a pair drawn 256 times in one resample wraps round to 0:
-// that pair is then listed in the stratum's spill, 256 hits each time.
-func (t *tallies) hit(si, i int) {
-	h := &t.hits[si][i]
-	if *h++; *h == 0 {
-		t.spill[si] = append(t.spill[si], uint32(i))
+// drawStrata sets t.mult to how often the resample draws each stratum:
+// once each, or, over tasks, as many draws with replacement as strata.
+func (t *tallies) drawStrata(s *stream, overTasks bool) {
+	if !overTasks || len(t.mult) == 1 {
+		for i := range t.mult {
+			t.mult[i] = 1
+		}
+		return
+	}
+	clear(t.mult)
+	for range t.mult {
+		t.mult[s.intN(len(t.mult))]++
 	}
 }
 
-// drawPairs draws k of the pairs of stratum si, counting their hits: the
-// indices k calls of s.intN would give, in their order, two from each
-// output of the generator without keeping the spare half between them
-// (the hot loop of a bootstrap, written out).
-func (t *tallies) drawPairs(s *stream, si, k int) {
-	n := len(t.hits[si])
-	for k > 0 {
-		if s.has || k == 1 {
-			t.hit(si, s.intN(n))
-			k--
+// drawCombos draws how many of n draws hit each of the combos c, adds
+// their turns to the old side's tally (old) and the new side's (new), and
+// returns the sum of their passes (a pair's change, an episode's pass).
+func (t *tallies) drawCombos(s *stream, d *drawSet, c *counted, n int, old, new bool) int {
+	sum := 0
+	for k, x := range s.multinomial(n, c.sizes, c.total, t.scratch) {
+		if x == 0 {
 			continue
 		}
-		x := s.pcg.Uint64()
-		m0, m1 := (x&0xffffffff)*uint64(n), (x>>32)*uint64(n)
-		if uint32(m0) < uint32(n) || uint32(m1) < uint32(n) { // rarely (n in 2³²): perhaps biased, drawn as intN does
-			s.spare, s.has = uint32(x>>32), true
-			t.hit(si, s.intNFrom(uint32(x), n))
-			k--
+		cb := &d.combos[c.ids[k]]
+		if old {
+			t.oldTurn.counts[cb.oldTurn] += x
+		}
+		if new {
+			t.newTurn.counts[cb.newTurn] += x
+		}
+		sum += int(cb.passed) * int(x)
+	}
+	if old {
+		t.oldTurn.n += n
+	}
+	if new {
+		t.newTurn.n += n
+	}
+	return sum
+}
+
+// drawBlocks draws how many of n draws hit each block of b, keeping the
+// counts (t.blocks) and adding them to the draws of each token bin.
+func (t *tallies) drawBlocks(s *stream, b *blockSet, n int) {
+	for k, x := range s.multinomial(n, b.sizes, b.total, t.blocks[b.base:]) {
+		if b.row[k] != noBin {
+			t.rows[b.row[k]] += int(x)
+		}
+		if b.col[k] != noBin {
+			t.cols[b.col[k]] += int(x)
+		}
+	}
+	if b.old {
+		t.oldTok.n += n
+	}
+	if b.new {
+		t.newTok.n += n
+	}
+}
+
+// tokenMedians returns the medians of the old and the new tokens drawn.
+// The counts per block tell in which bin of old ranks (a row) and of new
+// ranks (a column) the middle draws fall, and how many draws lie below;
+// only the draws of the blocks in those rows and columns are then drawn
+// one by one (each uniform over its block's observations, a block in both
+// drawn once for both sides), which place the middle values exactly. The
+// other draws are independent of these and move neither median.
+func (d *drawSet) tokenMedians(s *stream, t *tallies) (old, new float64) {
+	oldLo, oldHi, oldBase := middleBins(t.rows, t.oldTok.n)
+	newLo, newHi, newBase := middleBins(t.cols, t.newTok.n)
+	for si, m := range t.mult {
+		if m == 0 {
 			continue
 		}
-		t.hit(si, int(m0>>32))
-		t.hit(si, int(m1>>32))
-		k -= 2
+		st := &d.strata[si]
+		for _, b := range []*blockSet{&st.blocks, &st.oldBlocks, &st.newBlocks} {
+			t.drawMembers(s, b, oldLo, oldHi, newLo, newHi)
+		}
 	}
+	clear(t.rows)
+	clear(t.cols)
+	old = t.oldTok.medianIn(d.oldTok, d.oldBins.span(oldLo, oldHi), oldBase)
+	new = t.newTok.medianIn(d.newTok, d.newBins.span(newLo, newHi), newBase)
+	return old, new
 }
 
-// addHits adds the pairs drawn (t.hits) to the tallies, clearing the
-// hits, and returns the change in passes they sum to (new − old).
-func (d *drawSet) addHits(t *tallies) int {
-	oldTok, newTok := t.oldTok.counts, t.newTok.counts
-	drawn := 0
-	for si := range d.strata {
-		pairs, hits := d.strata[si].pairs, t.hits[si]
-		if len(pairs) == 0 {
+// drawMembers draws, one by one, the draws of the blocks of b that lie in
+// the rows oldLo to oldHi or the columns newLo to newHi, tallying their
+// tokens on the side (or sides) that needs them.
+func (t *tallies) drawMembers(s *stream, b *blockSet, oldLo, oldHi, newLo, newHi int) {
+	for k, x := range t.blocks[b.base : b.base+len(b.sizes)] {
+		if x == 0 {
 			continue
 		}
-		hits = hits[:len(pairs)]
-		for i := range pairs {
-			p, h := &pairs[i], uint32(hits[i])
-			oldTok[p.oldTok] += h
-			newTok[p.newTok] += h
-			t.combos[p.combo] += h
-			drawn += int(h)
-		}
-		clear(hits)
-		for _, i := range t.spill[si] { // each a pair's 256 hits that wrapped its count round
-			p := &pairs[i]
-			oldTok[p.oldTok] += 256
-			newTok[p.newTok] += 256
-			t.combos[p.combo] += 256
-			drawn += 256
-		}
-		t.spill[si] = t.spill[si][:0]
-	}
-	change := 0
-	for c, h := range t.combos {
-		if h == 0 {
+		row, col := int(b.row[k]), int(b.col[k])
+		needOld := b.row[k] != noBin && oldLo <= row && row <= oldHi
+		needNew := b.col[k] != noBin && newLo <= col && col <= newHi
+		if !needOld && !needNew {
 			continue
 		}
-		cb := &d.combos[c]
-		t.oldTurn.counts[cb.oldTurn] += h
-		t.newTurn.counts[cb.newTurn] += h
-		change += int(cb.passed) * int(h)
-		t.combos[c] = 0
-	}
-	t.oldTok.n, t.newTok.n = t.oldTok.n+drawn, t.newTok.n+drawn
-	t.oldTurn.n, t.newTurn.n = t.oldTurn.n+drawn, t.newTurn.n+drawn
-	return change
-}
-
-// drawSet is the strata as the bootstrap draws them, shared read-only by
-// its workers: each side's distinct values of tokens and of turns,
-// ascending, and each observation as its values' ranks among them (draw).
-type drawSet struct {
-	strata                           []drawStratum
-	combos                           []combo
-	oldTok, newTok, oldTurn, newTurn []float64
-	size                             int // the observations of every stratum
-}
-
-// drawStratum is one stratum's pairs, and episodes without a pair, as
-// draws, in its order.
-type drawStratum struct{ pairs, onlyOld, onlyNew []draw }
-
-// draw is what a resample reads of a pair (or of one side's episode,
-// which fills that side's rank only): the ranks of its tokens on each
-// side and its combo, 12 bytes.
-type draw struct{ oldTok, newTok, combo uint32 }
-
-// combo is one of the distinct combinations of the turns' ranks and the
-// passes that the draws hold (a few dozen in a real run: they stay in the
-// fastest cache): passed is, for a pair, the new pass minus the old (−1,
-// 0 or 1), for one side's episode 1 for a pass.
-type combo struct {
-	oldTurn, newTurn uint32
-	passed           int32
-}
-
-// tallies are one worker's scratch space: in the resample being drawn,
-// the strata drawn, the hits of each pair of each paired stratum (and the
-// pairs whose count wrapped round, spill) and of each combo, and the draws
-// of each value of each measure on each side.
-type tallies struct {
-	drawn                            []int
-	hits                             [][]uint8
-	spill                            [][]uint32
-	combos                           []uint32
-	oldTok, newTok, oldTurn, newTurn tally
-}
-
-// tally counts the draws of each value of one measure on one side.
-type tally struct {
-	counts []uint32
-	n      int
-}
-
-// newDrawSet ranks the values of the strata, each side's apart.
-func newDrawSet(strata []*stratum) *drawSet {
-	nOld, nNew := 0, 0
-	for _, s := range strata {
-		nOld, nNew = nOld+len(s.pairs)+len(s.onlyOld), nNew+len(s.pairs)+len(s.onlyNew)
-	}
-	old, new := make([]obs, 0, nOld), make([]obs, 0, nNew)
-	for _, s := range strata {
-		for _, p := range s.pairs {
-			old, new = append(old, p.old), append(new, p.new)
-		}
-		old, new = append(old, s.onlyOld...), append(new, s.onlyNew...)
-	}
-	d := &drawSet{size: len(old) + len(new)}
-	oldTok, newTok := ranker(old, tokensOf, &d.oldTok), ranker(new, tokensOf, &d.newTok)
-	oldTurn, newTurn := ranker(old, turnsOf, &d.oldTurn), ranker(new, turnsOf, &d.newTurn)
-	comboOf := map[combo]uint32{}
-	code := func(c combo) uint32 {
-		i, ok := comboOf[c]
-		if !ok {
-			i = uint32(len(d.combos))
-			comboOf[c] = i
-			d.combos = append(d.combos, c)
-		}
-		return i
-	}
-	for _, s := range strata {
-		ds := drawStratum{pairs: make([]draw, len(s.pairs)), onlyOld: make([]draw, len(s.onlyOld)), onlyNew: make([]draw, len(s.onlyNew))}
-		for i, p := range s.pairs {
-			c := combo{oldTurn[p.old.turns], newTurn[p.new.turns], int32(b2i(p.new.passed) - b2i(p.old.passed))}
-			ds.pairs[i] = draw{oldTok[p.old.tokens], newTok[p.new.tokens], code(c)}
-		}
-		for i, o := range s.onlyOld {
-			ds.onlyOld[i] = draw{oldTok: oldTok[o.tokens], combo: code(combo{oldTurn: oldTurn[o.turns], passed: int32(b2i(o.passed))})}
-		}
-		for i, o := range s.onlyNew {
-			ds.onlyNew[i] = draw{newTok: newTok[o.tokens], combo: code(combo{newTurn: newTurn[o.turns], passed: int32(b2i(o.passed))})}
-		}
-		d.strata = append(d.strata, ds)
-	}
-	return d
-}
-
-// ranker sets *values to the distinct values of the measure value over
-// os, ascending, and returns the rank of each.
-func ranker(os []obs, value func(obs) float64, values *[]float64) map[float64]uint32 {
-	rank := map[float64]uint32{}
-	for _, o := range os {
-		if _, ok := rank[value(o)]; !ok {
-			rank[value(o)] = 0
-			*values = append(*values, value(o))
+		members := b.members[b.off[k] : b.off[k]+b.sizes[k]]
+		for range x {
+			m := &members[s.intN(len(members))]
+			if needOld {
+				t.oldTok.counts[m.old]++
+			}
+			if needNew {
+				t.newTok.counts[m.new]++
+			}
 		}
 	}
-	slices.Sort(*values)
-	for i, v := range *values {
-		rank[v] = uint32(i)
-	}
-	return rank
 }
 
-// newTallies returns a worker's empty tallies.
-func (d *drawSet) newTallies() *tallies {
-	hits := make([][]uint8, len(d.strata))
-	for i, s := range d.strata {
-		hits[i] = make([]uint8, len(s.pairs))
+// middleBins returns the bins holding the middle draws of n (the
+// (n−1)/2-th and n/2-th in order, counting from 0) by the draws of each
+// bin, and the draws in the bins below; an empty range when n is 0.
+func middleBins(counts []int, n int) (lo, hi, below int) {
+	if n == 0 {
+		return 1, 0, 0
 	}
-	return &tallies{
-		drawn: make([]int, len(d.strata)), hits: hits, spill: make([][]uint32, len(d.strata)), combos: make([]uint32, len(d.combos)),
-		oldTok: tally{counts: make([]uint32, len(d.oldTok))}, newTok: tally{counts: make([]uint32, len(d.newTok))},
-		oldTurn: tally{counts: make([]uint32, len(d.oldTurn))}, newTurn: tally{counts: make([]uint32, len(d.newTurn))},
+	loPos, hiPos := (n-1)/2, n/2
+	seen := 0
+	lo = -1
+	for b, c := range counts {
+		if lo < 0 && loPos < seen+c {
+			lo, below = b, seen
+		}
+		if hiPos < seen+c {
+			return lo, b, below
+		}
+		seen += c
 	}
+	panic("paired: the bins hold fewer draws than counted")
+}
+
+// medianIn is the median of the draws tallied (n of them), of which below
+// lie under the ranks span and the middle ones within it, values being
+// the values ranked; NaN for none. It clears the tally.
+func (t *tally) medianIn(values []float64, span [2]uint32, below int) float64 {
+	n := t.n
+	t.n = 0
+	if n == 0 {
+		return math.NaN()
+	}
+	lo, hi := (n-1)/2, n/2
+	var vlo, vhi float64
+	seen := below
+	counts := t.counts[span[0]:span[1]]
+	for r, c := range counts {
+		if c == 0 {
+			continue
+		}
+		if seen <= lo && lo < seen+int(c) {
+			vlo = values[int(span[0])+r]
+		}
+		if seen <= hi && hi < seen+int(c) {
+			vhi = values[int(span[0])+r]
+			break
+		}
+		seen += int(c)
+	}
+	clear(counts)
+	return (vlo + vhi) / 2
 }
 
 // median is the median of the values drawn (as medianOf has it: the
@@ -323,28 +279,7 @@ func (d *drawSet) newTallies() *tallies {
 // values being the values ranked; it clears the tally for the next
 // resample.
 func (t *tally) median(values []float64) float64 {
-	if t.n == 0 {
-		return math.NaN()
-	}
-	lo, hi := (t.n-1)/2, t.n/2 // the places of the two middle values in sorted order
-	var vlo, vhi float64
-	seen := 0
-	for r, c := range t.counts {
-		if c == 0 {
-			continue
-		}
-		if seen <= lo && lo < seen+int(c) {
-			vlo = values[r]
-		}
-		if seen <= hi && hi < seen+int(c) {
-			vhi = values[r]
-			break
-		}
-		seen += int(c)
-	}
-	clear(t.counts)
-	t.n = 0
-	return (vlo + vhi) / 2
+	return t.medianIn(values, [2]uint32{0, uint32(len(t.counts))}, 0)
 }
 
 // percentile is the percentile-bootstrap interval of the replicates at the

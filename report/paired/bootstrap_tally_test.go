@@ -11,11 +11,12 @@ import (
 )
 
 // bootstrapBySort is the bootstrap as it was written first: each
-// resample's values appended and sorted for their medians, one resample
-// after another on one goroutine. It stands as the independent
-// recomputation the tallies and the workers are checked against: it draws
-// from the same streams in the same order, so it must give the same
-// replicates bit for bit.
+// resample's pairs (or episodes) drawn one by one, its values appended and
+// sorted for their medians, one resample after another on one goroutine.
+// It stands as the independent recomputation that the bootstrap, which
+// draws counts, is checked against in law (TestBootstrapAgainstPairByPair):
+// the two draw differently from the same streams, so they agree in
+// distribution, not replicate by replicate.
 func bootstrapBySort(strata []*stratum, overTasks bool, resamples int, seed uint64, label string) replicates {
 	r := replicates{make([]float64, resamples), make([]float64, resamples), make([]float64, resamples)}
 	median := func(xs []float64) float64 {
@@ -98,33 +99,110 @@ func randomStrata(rng *rand.Rand) []*stratum {
 	return out
 }
 
-// TestBootstrapTalliesAgainstSort checks that the bootstrap's medians by
-// tallies give, bit for bit, the replicates of sorting each resample, on
-// the same stream, over strata of every shape, one stage and two.
-func TestBootstrapTalliesAgainstSort(t *testing.T) {
-	rng := rand.New(rand.NewPCG(7, 7))
-	same := func(a, b []float64) bool {
-		return slices.EqualFunc(a, b, func(x, y float64) bool {
-			return math.Float64bits(x) == math.Float64bits(y) || (math.IsNaN(x) && math.IsNaN(y))
-		})
+// sameLaw fails t when a two-sample Kolmogorov-Smirnov test rejects, at
+// p < 10⁻⁶, that the replicates got and want (of one statistic) come from
+// one distribution. NaN (a resample of no old or no new value, or 0/0)
+// counts as a value above +Inf. The test is conservative for discrete
+// laws, which these are: a difference it finds is real.
+func sameLaw(t *testing.T, what string, got, want []float64) {
+	t.Helper()
+	key := func(x float64) float64 {
+		if math.IsNaN(x) {
+			return math.MaxFloat64 // above every finite value; +Inf sorts above it, which orders NaN below +Inf: one order for both samples is all the test needs
+		}
+		return x
 	}
-	for trial := range 300 {
+	a, b := make([]float64, len(got)), make([]float64, len(want))
+	for i, x := range got {
+		a[i] = key(x)
+	}
+	for i, x := range want {
+		b[i] = key(x)
+	}
+	slices.Sort(a)
+	slices.Sort(b)
+	d, i, j := 0.0, 0, 0
+	for i < len(a) && j < len(b) {
+		v := min(a[i], b[j])
+		for i < len(a) && a[i] == v {
+			i++
+		}
+		for j < len(b) && b[j] == v {
+			j++
+		}
+		d = max(d, math.Abs(float64(i)/float64(len(a))-float64(j)/float64(len(b))))
+	}
+	n, m := float64(len(a)), float64(len(b))
+	if limit := math.Sqrt(-math.Log(1e-6/2)/2) * math.Sqrt((n+m)/(n*m)); d > limit {
+		t.Errorf("%s: the distributions of the replicates differ (Kolmogorov-Smirnov D = %.4f > %.4f)", what, d, limit)
+	}
+}
+
+// checkSameLaw compares the bootstrap's replicates of every statistic with
+// the pair-by-pair reference's, drawn on other streams (another seed).
+func checkSameLaw(t *testing.T, name string, strata []*stratum, overTasks bool, resamples int) {
+	t.Helper()
+	got := bootstrap(strata, overTasks, resamples, 1, name)
+	want := bootstrapBySort(strata, overTasks, resamples, 2, name)
+	sameLaw(t, name+": pass difference", got.diff, want.diff)
+	sameLaw(t, name+": token ratio", got.tokens, want.tokens)
+	sameLaw(t, name+": turn ratio", got.turns, want.turns)
+}
+
+// TestBootstrapAgainstPairByPair checks that drawing counts gives each
+// statistic the law of drawing pairs one by one (bootstrapBySort), over
+// strata of every shape, one stage and two.
+func TestBootstrapAgainstPairByPair(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	trials, resamples := 40, 20_000
+	if testing.Short() {
+		trials, resamples = 5, 10_000
+	}
+	for trial := range trials {
 		strata := randomStrata(rng)
 		for _, overTasks := range []bool{false, true} {
-			label := fmt.Sprintf("trial %d", trial)
-			got := bootstrap(strata, overTasks, 50, uint64(trial), label)
-			want := bootstrapBySort(strata, overTasks, 50, uint64(trial), label)
-			if !same(got.diff, want.diff) || !same(got.tokens, want.tokens) || !same(got.turns, want.turns) {
-				t.Fatalf("trial %d (over tasks %v): replicates differ from sorting's\ngot  %v %v\nwant %v %v", trial, overTasks, got.tokens[:5], got.turns[:5], want.tokens[:5], want.turns[:5])
-			}
+			checkSameLaw(t, fmt.Sprintf("trial %d, over tasks %v", trial, overTasks), strata, overTasks, resamples)
 		}
 	}
 }
 
+// TestBootstrapBinnedAgainstPairByPair checks the same on strata large
+// enough that the token ranks are cut into several bins (binCount), where
+// only the blocks of the middle bins are drawn one by one: two paired
+// tasks of 3,000 pairs (1,500 in short mode) whose tokens grow with the
+// turns, and an unpaired one.
+func TestBootstrapBinnedAgainstPairByPair(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 8))
+	pairs, resamples := 3000, 6000
+	if testing.Short() {
+		pairs, resamples = 1500, 1000
+	}
+	var strata []*stratum
+	for range 2 {
+		s := &stratum{}
+		for seed := range pairs {
+			turns := float64(2 + rng.IntN(24))
+			s.pairs = append(s.pairs, pair{seed, obs{rng.IntN(2) == 0, float64(2400 + rng.IntN(700)), 1}, obs{rng.IntN(5) > 0, 1400*turns + float64(rng.IntN(700)), turns}})
+		}
+		strata = append(strata, s)
+	}
+	u := &stratum{}
+	for range 500 {
+		u.onlyOld = append(u.onlyOld, obs{rng.IntN(3) == 0, float64(2000 + rng.IntN(900)), 1})
+		u.onlyNew = append(u.onlyNew, obs{rng.IntN(3) > 0, float64(3000 + rng.IntN(9000)), float64(1 + rng.IntN(9))})
+	}
+	strata = append(strata, u)
+	if b := binCount(newDrawSet(strata).size, len(strata)); b < 5 {
+		t.Fatalf("%d bins: the test lost its point", b)
+	}
+	checkSameLaw(t, "binned, over tasks", strata, true, resamples)
+	checkSameLaw(t, "binned, one paired task", strata[:1], false, resamples)
+	checkSameLaw(t, "binned, one unpaired task", strata[2:], false, resamples)
+}
+
 // TestBootstrapSameOnAnyWorkers checks that a comparison large enough to
 // be drawn on several workers gives the same intervals, digit for digit,
-// at GOMAXPROCS 1, 2 and 4, and the replicates of bootstrapBySort, which
-// draws the resamples one after another.
+// and the same replicates, at GOMAXPROCS 1, 2 and 4.
 func TestBootstrapSameOnAnyWorkers(t *testing.T) {
 	old, new := fourTasks()
 	var strata []*stratum
@@ -145,36 +223,12 @@ func TestBootstrapSameOnAnyWorkers(t *testing.T) {
 		j, _ := json.Marshal(c)
 		jsons = append(jsons, string(j))
 	}
-	want := bootstrapBySort(strata, true, DefaultResamples, 3, "workers")
 	for i, procs := range []int{1, 2, 4} {
 		if jsons[i] != jsons[0] {
 			t.Errorf("GOMAXPROCS %d: the comparison differs from GOMAXPROCS 1's", procs)
 		}
-		if !slices.Equal(reps[i].diff, want.diff) || !slices.Equal(reps[i].tokens, want.tokens) || !slices.Equal(reps[i].turns, want.turns) {
-			t.Errorf("GOMAXPROCS %d: the replicates differ from drawing the resamples in turn", procs)
+		if !slices.Equal(reps[i].diff, reps[0].diff) || !slices.Equal(reps[i].tokens, reps[0].tokens) || !slices.Equal(reps[i].turns, reps[0].turns) {
+			t.Errorf("GOMAXPROCS %d: the replicates differ from GOMAXPROCS 1's", procs)
 		}
-	}
-}
-
-// TestHitsPastAByte checks that a pair drawn more often than a byte counts
-// in one resample is tallied in full: its count wraps round, and the spill
-// keeps the 256s.
-func TestHitsPastAByte(t *testing.T) {
-	s := &stratum{pairs: []pair{{1, obs{true, 10, 1}, obs{false, 20, 2}}, {2, obs{false, 30, 3}, obs{true, 40, 4}}}}
-	d := newDrawSet([]*stratum{s})
-	tl := d.newTallies()
-	for range 700 {
-		tl.hit(0, 0)
-	}
-	tl.hit(0, 1)
-	change := d.addHits(tl)
-	if change != -700+1 {
-		t.Errorf("change in passes %d, want %d", change, -699)
-	}
-	if tl.oldTok.n != 701 || tl.oldTok.counts[0] != 700 || tl.newTok.counts[1] != 1 || tl.newTurn.counts[0] != 700 {
-		t.Errorf("tallies %v %v %v of %d draws, want 700 and 1 of 701", tl.oldTok.counts, tl.newTok.counts, tl.newTurn.counts, tl.oldTok.n)
-	}
-	if tl.hits[0][0] != 0 || len(tl.spill[0]) != 0 {
-		t.Error("the hits were not cleared for the next resample")
 	}
 }

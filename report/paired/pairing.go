@@ -80,6 +80,9 @@ func group(side string, eps iter.Seq[Episode], o Options) (map[Cell]*sideCell, [
 				cells[c] = last
 			}
 		}
+		if len(last.eps) == cap(last.eps) { // double: growing by a quarter, as append does at this size, would allocate five times the cell
+			last.eps = slices.Grow(last.eps, max(len(last.eps), 16))
+		}
 		last.eps = append(last.eps, cellEp{e.Seed, e.Repeat, obs{e.Passed, e.Tokens, e.Turns}})
 	}
 	var dups []Key
@@ -146,7 +149,7 @@ func pairUp(old, new iter.Seq[Episode], o Options) ([]*stratum, Pairing, error) 
 			}
 			continue
 		}
-		s := &stratum{cell: c}
+		s := &stratum{cell: c, pairs: make([]pair, 0, min(len(os.eps), len(ns.eps)))}
 		a, b := os.eps, ns.eps
 		for len(a) > 0 || len(b) > 0 {
 			order := 0

@@ -1,41 +1,36 @@
 package paired
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
-// TestDrawPairsIsIntN checks that drawing a stratum's pairs two indices
-// an output hits the pairs that as many calls of intN would, whatever
-// spare half the stream holds, through the rare draws that intN redraws
-// (5 million draws of 50,000 pairs make a few dozen), and leaves the
-// stream where they would.
-func TestDrawPairsIsIntN(t *testing.T) {
-	for _, c := range []struct{ n, k int }{{1, 3}, {2, 7}, {3, 1000}, {50_000, 5_000_000}} {
-		for _, start := range []int{0, 1} {
-			a, b := newStream(5, "pairs", c.n), newStream(5, "pairs", c.n)
-			for range start { // leave a spare half in both
-				a.intN(c.n)
-				b.intN(c.n)
-			}
-			tl := &tallies{hits: [][]uint8{make([]uint8, c.n)}, spill: make([][]uint32, 1)}
-			tl.drawPairs(&a, 0, c.k)
-			got := make([]int, c.n)
-			for i, h := range tl.hits[0] {
-				got[i] = int(h)
-			}
-			for _, i := range tl.spill[0] {
-				got[i] += 256
-			}
-			want := make([]int, c.n)
-			for range c.k {
-				want[b.intN(c.n)]++
-			}
-			for i := range want {
-				if got[i] != want[i] {
-					t.Fatalf("n %d, k %d, start %d: pair %d hit %d times, by intN %d", c.n, c.k, start, i, got[i], want[i])
+// TestIntNUniform checks by chi-square that intN draws every index in
+// [0, n) equally often, for n small, odd, and near the 32-bit range where
+// Lemire's method redraws most often (n = 3·2³⁰: a quarter of the low
+// parts redrawn), counting the indices in 64 classes when n is larger.
+func TestIntNUniform(t *testing.T) {
+	for _, n := range []int{1, 2, 3, 7, 1000, 3 << 30} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			s := newStream(9, "intN", n)
+			classes := min(n, 64)
+			observed := make([]int, classes)
+			const draws = 200_000
+			for range draws {
+				i := s.intN(n)
+				if i < 0 || i >= n {
+					t.Fatalf("drew %d, outside [0, %d)", i, n)
 				}
+				observed[int(uint64(i)*uint64(classes)/uint64(n))]++
 			}
-			if a.intN(c.n) != b.intN(c.n) {
-				t.Errorf("n %d, k %d, start %d: the streams part after the draws", c.n, c.k, start)
+			exact := make([]float64, classes)
+			ceilDiv := func(a uint64) uint64 { return (a + uint64(classes) - 1) / uint64(classes) }
+			for k := range exact { // the indices i with ⌊i·classes/n⌋ = k
+				exact[k] = float64(ceilDiv(uint64(k+1)*uint64(n))-ceilDiv(uint64(k)*uint64(n))) / float64(n)
 			}
-		}
+			if p, df := chiSquareP(observed, exact, draws); p < 1e-6 {
+				t.Errorf("chi-square p = %.2g on %d degrees of freedom: intN(%d) is not uniform", p, df, n)
+			}
+		})
 	}
 }
