@@ -82,8 +82,8 @@ func spawnLoop(b *testing.B, cfg Config, newCmd func() *exec.Cmd, dir string, ro
 	}
 	n := float64(b.N)
 	b.ReportMetric(float64(time.Since(start).Microseconds())/1000/n, "ms/run")
-	b.ReportMetric(float64((cpu(syscall.RUSAGE_SELF) - self0).Microseconds())/1000/n, "ms-self-cpu/spawn")
-	b.ReportMetric(float64((cpu(syscall.RUSAGE_CHILDREN) - child0).Microseconds())/1000/n, "ms-child-cpu/spawn")
+	b.ReportMetric(float64((cpu(syscall.RUSAGE_SELF)-self0).Microseconds())/1000/n, "ms-self-cpu/spawn")
+	b.ReportMetric(float64((cpu(syscall.RUSAGE_CHILDREN)-child0).Microseconds())/1000/n, "ms-child-cpu/spawn")
 }
 
 // cpu is the user and system time getrusage reports for who.
