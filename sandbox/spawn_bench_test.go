@@ -8,6 +8,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"bench/sandbox/internal/helper"
 )
 
 // heapMB is the live heap BenchmarkSandboxedSpawn spawns from, as the
@@ -20,7 +22,8 @@ const heapMB = 64
 // spawn (ms-self-cpu/spawn: user and system time from
 // getrusage(RUSAGE_SELF)): a fork-like clone makes the kernel copy the
 // page tables and write-protect every page, and each later write then
-// faults. "off" spawns unsandboxed (the floor: vfork), "on" sandboxed.
+// faults. "off" spawns unsandboxed (the floor: vfork), "on" sandboxed,
+// "on-one-stage" sandboxed as before the helper entered the namespaces.
 // ms-child-cpu/spawn is the CPU of the spawned processes.
 func BenchmarkSandboxedSpawn(b *testing.B) {
 	bin, err := exec.LookPath("true")
@@ -28,15 +31,36 @@ func BenchmarkSandboxedSpawn(b *testing.B) {
 		b.Skip("no true on PATH")
 	}
 	heap := make([]byte, heapMB<<20)
-	for _, mode := range []Mode{Off, On} {
-		b.Run(string(mode), func(b *testing.B) {
-			spawnLoop(b, Config{Mode: mode}, func() *exec.Cmd {
+	for _, v := range variants {
+		b.Run(v.name, func(b *testing.B) {
+			spawnLoop(b, v, func() *exec.Cmd {
 				touch(heap)
 				return exec.Command(bin)
 			}, b.TempDir())
 		})
 	}
 	runtime.KeepAlive(heap)
+}
+
+// variant is a way of starting a command: unsandboxed, sandboxed, or
+// sandboxed as before the helper entered the namespaces itself (the
+// caller cloned the helper into them: oneStage).
+type variant struct {
+	name     string
+	mode     Mode
+	oneStage bool
+}
+
+var variants = []variant{{"off", Off, false}, {"on", On, false}, {"on-one-stage", On, true}}
+
+// oneStage makes cmd, which Apply routed through a helper that enters the
+// namespaces, start the helper in them directly, as Apply did before.
+func oneStage(b *testing.B, cmd *exec.Cmd) {
+	if len(cmd.Args) < 6 || cmd.Args[1] != helper.Marker || cmd.Args[2] != "ns" {
+		b.Fatalf("not a first stage: %q", cmd.Args)
+	}
+	cmd.Args = append(cmd.Args[:2], cmd.Args[6:]...)
+	setNamespaces(cmd.SysProcAttr)
 }
 
 // BenchmarkSandboxedPython starts `python3 -c pass` (the interpreter
@@ -49,9 +73,9 @@ func BenchmarkSandboxedPython(b *testing.B) {
 	}
 	py := strings.TrimSpace(string(out))
 	dir := b.TempDir()
-	for _, mode := range []Mode{Off, On} {
-		b.Run(string(mode), func(b *testing.B) {
-			spawnLoop(b, Config{Mode: mode}, func() *exec.Cmd {
+	for _, v := range variants {
+		b.Run(v.name, func(b *testing.B) {
+			spawnLoop(b, v, func() *exec.Cmd {
 				cmd := exec.Command(py, "-c", "pass")
 				cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir}
 				return cmd
@@ -60,10 +84,10 @@ func BenchmarkSandboxedPython(b *testing.B) {
 	}
 }
 
-// spawnLoop runs the commands newCmd makes, sandboxed under cfg in dir
+// spawnLoop runs the commands newCmd makes, started as v says in dir
 // (with the read-only folders ro), b.N times, and reports wall time and
 // CPU per run.
-func spawnLoop(b *testing.B, cfg Config, newCmd func() *exec.Cmd, dir string, ro ...string) {
+func spawnLoop(b *testing.B, v variant, newCmd func() *exec.Cmd, dir string, ro ...string) {
 	if _, err := Plan(Config{Mode: On}); err != nil {
 		b.Skip(err)
 	}
@@ -73,8 +97,11 @@ func spawnLoop(b *testing.B, cfg Config, newCmd func() *exec.Cmd, dir string, ro
 		cmd := newCmd()
 		cmd.Dir = dir
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-		if _, err := Apply(cmd, cfg, Spec{Dir: dir, ReadOnly: ro}); err != nil {
+		if _, err := Apply(cmd, Config{Mode: v.mode}, Spec{Dir: dir, ReadOnly: ro}); err != nil {
 			b.Fatal(err)
+		}
+		if v.oneStage {
+			oneStage(b, cmd)
 		}
 		if out, err := cmd.CombinedOutput(); err != nil {
 			b.Fatalf("%v\n%s", err, out)
