@@ -41,8 +41,11 @@ func Plan(cfg Config) (Layers, error) {
 
 // Apply makes cmd, already built (Path, Args, Dir, Env), run inside the
 // sandbox that Plan(cfg) describes, and returns the layers. It sets
-// cmd.SysProcAttr's namespaces and Pdeathsig (SIGKILL), keeping what is
-// there (Setpgid), and with Landlock it routes cmd through the helper.
+// cmd.SysProcAttr's Pdeathsig (SIGKILL), keeping what is there (Setpgid).
+// With Landlock it routes cmd through the helper, which also enters the
+// namespaces, so that cmd itself is started plainly (os/exec then uses
+// vfork, cheap from however large a caller); without the helper, it sets
+// the namespaces on cmd.
 func Apply(cmd *exec.Cmd, cfg Config, spec Spec) (Layers, error) {
 	l, err := Plan(cfg)
 	if err != nil {
@@ -52,19 +55,18 @@ func Apply(cmd *exec.Cmd, cfg Config, spec Spec) (Layers, error) {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 	}
 	cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
-	if l.PID == PIDNS {
+	switch {
+	case l.FS == Landlock:
+		return l, throughHelper(cmd, l, spec)
+	case l.PID == PIDNS:
 		setNamespaces(cmd.SysProcAttr)
-	}
-	if l.FS == Landlock {
-		if err := throughHelper(cmd, l, spec); err != nil {
-			return l, err
-		}
 	}
 	return l, nil
 }
 
-// throughHelper rewrites cmd to start the helper, which applies Landlock
-// and then executes the original command.
+// throughHelper rewrites cmd to start the helper, which enters the
+// namespaces (with the PID layer), applies Landlock and then executes the
+// original command.
 func throughHelper(cmd *exec.Cmd, l Layers, spec Spec) error {
 	self, err := os.Executable()
 	if err != nil {
@@ -75,6 +77,9 @@ func throughHelper(cmd *exec.Cmd, l Layers, spec Spec) error {
 		rw = append(rw, spec.Tmp)
 	}
 	args := helper.Args(carve(append(systemDirs(), spec.ReadOnly...)), nonEmpty(rw), l.Net == NetNS, cmd.Path, cmd.Args)
+	if l.PID == PIDNS {
+		args = helper.Enter(helper.Namespaces{Flags: nsFlags, UID: syscall.Getuid(), GID: syscall.Getgid()}, args)
+	}
 	cmd.Path = self
 	cmd.Args = append([]string{self}, args...)
 	return nil

@@ -1,7 +1,9 @@
 // Package helper is the sandbox's helper: bench re-executed with the
 // marker as argv[1], to apply Landlock (and, on kernels before Landlock
 // ABI 9, a seccomp filter against unix sockets) to itself and execute a
-// test command in its place.
+// test command in its place. Started with the ns word after the marker
+// (Enter), it is a first stage that enters the sandbox's namespaces by
+// starting the helper again in them, so that its caller need not.
 //
 // It does its work in its init function and depends on nothing but os and
 // syscall, so that the helper takes over as soon as those are initialised,
@@ -49,13 +51,20 @@ func Args(ro, rw []string, loopback bool, bin string, argv []string) []string {
 }
 
 // init serves as the helper when argv[1] is the marker: it never returns
-// then, but executes the test command or exits with status Exit and a
-// message on stderr.
+// then, but executes the test command (or, as a first stage, ends as the
+// second stage it started did) or exits with status Exit and a message on
+// stderr.
 func init() {
 	if len(os.Args) < 2 || os.Args[1] != Marker {
 		return
 	}
-	err := run(os.Args[2:])
+	args := os.Args[2:]
+	var err error
+	if len(args) > 0 && args[0] == nsWord {
+		err = enter(args[1:])
+	} else {
+		err = run(args)
+	}
 	os.Stderr.WriteString("bench sandbox: " + err.Error() + "\n")
 	os.Exit(Exit)
 }

@@ -2,6 +2,7 @@ package helper
 
 import (
 	"slices"
+	"syscall"
 	"testing"
 )
 
@@ -58,5 +59,28 @@ func TestABIVersionSaysWhyNot(t *testing.T) {
 	}
 	if ABI() != v {
 		t.Errorf("ABI() = %d, ABIVersion() = %d", ABI(), v)
+	}
+}
+
+func TestEnterParseRoundTrip(t *testing.T) {
+	args := Args([]string{"/usr"}, []string{"/tmp/ws"}, true, "/bin/true", []string{"true", "ns"})
+	ns := Namespaces{Flags: syscall.CLONE_NEWUSER | syscall.CLONE_NEWPID, UID: 1000, GID: 0}
+	in := Enter(ns, args)
+	if in[0] != Marker || in[1] != nsWord {
+		t.Fatalf("%q does not start with the marker and the ns word", in)
+	}
+	got, rest, err := parseEnter(in[2:])
+	if err != nil || got != ns || !slices.Equal(rest, args[1:]) {
+		t.Errorf("parseEnter(%q) = %+v, %q, %v", in[2:], got, rest, err)
+	}
+	for _, bad := range [][]string{{}, {"1", "2"}, {"1", "-2", "3"}, {"1", "2", "x"}, {"99999999999999999999", "0", "0"}} {
+		if _, _, err := parseEnter(bad); err == nil {
+			t.Errorf("parseEnter(%q) succeeded", bad)
+		}
+	}
+	for _, v := range []uint64{0, 7, 10, 1<<63 - 1} {
+		if back, ok := atoi(itoa(v)); !ok || back != v {
+			t.Errorf("atoi(itoa(%d)) = %d, %v", v, back, ok)
+		}
 	}
 }
