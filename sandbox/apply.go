@@ -78,7 +78,7 @@ func throughHelper(cmd *exec.Cmd, l Layers, spec Spec) error {
 	}
 	args := helper.Args(carve(append(systemDirs(), spec.ReadOnly...)), nonEmpty(rw), l.Net == NetNS, cmd.Path, cmd.Args)
 	if l.PID == PIDNS {
-		args = helper.Enter(helper.Namespaces{Flags: nsFlags, UID: syscall.Getuid(), GID: syscall.Getgid()}, args)
+		args = helper.Enter(ownNamespaces(), args)
 	}
 	cmd.Path = self
 	cmd.Args = append([]string{self}, args...)

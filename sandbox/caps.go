@@ -47,13 +47,11 @@ func tryNamespaces() error {
 	return cmd.Run()
 }
 
-// setNamespaces asks for the namespaces, mapping the caller's own uid and
-// gid into the new user namespace (so that files the tests write belong to
-// the user, and no root is needed).
-func setNamespaces(a *syscall.SysProcAttr) {
-	a.Cloneflags |= nsFlags
-	uid, gid := syscall.Getuid(), syscall.Getgid()
-	a.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
-	a.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
-	a.GidMappingsEnableSetgroups = false
+// ownNamespaces are the namespaces of a test run, with the caller's own
+// uid and gid.
+func ownNamespaces() helper.Namespaces {
+	return helper.Namespaces{Flags: nsFlags, UID: syscall.Getuid(), GID: syscall.Getgid()}
 }
+
+// setNamespaces asks a for a test run's namespaces.
+func setNamespaces(a *syscall.SysProcAttr) { ownNamespaces().Set(a) }

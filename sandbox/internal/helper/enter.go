@@ -14,6 +14,17 @@ type Namespaces struct {
 	UID, GID int
 }
 
+// Set asks a (a command's SysProcAttr) for the namespaces ns: its clone
+// flags, with ns's uid and gid mapped to themselves in the new user
+// namespace (so that files the tests write belong to the user, and no
+// root is needed).
+func (ns Namespaces) Set(a *syscall.SysProcAttr) {
+	a.Cloneflags |= ns.Flags
+	a.UidMappings = []syscall.SysProcIDMap{{ContainerID: ns.UID, HostID: ns.UID, Size: 1}}
+	a.GidMappings = []syscall.SysProcIDMap{{ContainerID: ns.GID, HostID: ns.GID, Size: 1}}
+	a.GidMappingsEnableSetgroups = false
+}
+
 // nsWord, right after the marker, makes the helper a first stage: it
 // enters the namespaces by starting itself again in them.
 const nsWord = "ns"
@@ -66,12 +77,9 @@ func enter(args []string) error {
 	// The caller's extra files (fds 3 and up, as exec.Cmd's ExtraFiles
 	// leaves them: without close-on-exec) pass to the second stage, and
 	// on to the command, at their numbers as they are, like its gaps.
-	attr := &syscall.ProcAttr{Env: os.Environ(), Files: []uintptr{0, 1, 2}, Sys: &syscall.SysProcAttr{
-		Cloneflags:  ns.Flags,
-		UidMappings: []syscall.SysProcIDMap{{ContainerID: ns.UID, HostID: ns.UID, Size: 1}},
-		GidMappings: []syscall.SysProcIDMap{{ContainerID: ns.GID, HostID: ns.GID, Size: 1}},
-		Pdeathsig:   syscall.SIGKILL,
-	}}
+	sys := &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	ns.Set(sys)
+	attr := &syscall.ProcAttr{Env: os.Environ(), Files: []uintptr{0, 1, 2}, Sys: sys}
 	argv := append([]string{os.Args[0], Marker}, rest...)
 	pid, err := syscall.ForkExec("/proc/self/exe", argv, attr)
 	if err == syscall.ENOENT { // no /proc
