@@ -1,11 +1,11 @@
 package model
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"slices"
@@ -85,11 +85,10 @@ func openaiHeader() http.Header {
 // once from wire's kept encodings for every attempt.
 func (c *openaiClient) Chat(ctx context.Context, req Request) (Response, error) {
 	start := time.Now()
-	pieces, err := c.openaiBody(req)
+	body, err := c.openaiBody(req)
 	if err != nil {
 		return Response{}, err
 	}
-	body := bytes.Join(pieces, nil)
 	limit := c.cfg.ReplyCap(req.Options)
 	r := c.retry
 	r.edge.maxReply = limit
@@ -112,9 +111,8 @@ func (c *openaiClient) Chat(ctx context.Context, req Request) (Response, error) 
 	return resp, nil
 }
 
-// once makes one attempt: posts body, with its length (mlx_lm.server
-// refuses a chunked body with 411), and reads the completion.
-func (c *openaiClient) once(g edge, parent, ctx context.Context, body []byte) (Response, error) {
+// once makes one attempt: posts body and reads the completion.
+func (c *openaiClient) once(g edge, parent, ctx context.Context, body [][]byte) (Response, error) {
 	b, err := c.do(g, parent, ctx, http.MethodPost, "/chat/completions", body)
 	if err != nil {
 		return Response{}, err
@@ -128,17 +126,17 @@ func (c *openaiClient) once(g edge, parent, ctx context.Context, body []byte) (R
 	return openaiReply(g, cc)
 }
 
-// do sends one request to path under the base URL (body nil for none) and
-// returns the whole body of a successful answer; a failure, an answer of
-// status 400 or more among them, is an *Error.
-func (c *openaiClient) do(g edge, parent, ctx context.Context, method, path string, body []byte) ([]byte, error) {
-	var rd io.Reader
-	if body != nil {
-		rd = bytes.NewReader(body) // sets ContentLength and GetBody
-	}
-	hreq, err := http.NewRequestWithContext(ctx, method, c.host+path, rd)
+// do sends one request to path under the base URL (body nil for none, else
+// pieces sent one after the other) and returns the whole body of a
+// successful answer; a failure, an answer of status 400 or more among
+// them, is an *Error.
+func (c *openaiClient) do(g edge, parent, ctx context.Context, method, path string, body [][]byte) ([]byte, error) {
+	hreq, err := http.NewRequestWithContext(ctx, method, c.host+path, nil)
 	if err != nil {
 		return nil, g.classify(parent, err, 0, "")
+	}
+	if body != nil {
+		setBody(hreq, body)
 	}
 	hreq.Header = c.header.Clone()
 	if body != nil {
@@ -160,6 +158,22 @@ func (c *openaiClient) do(g edge, parent, ctx context.Context, method, path stri
 		return nil, g.classify(parent, err, 0, "")
 	}
 	return b, nil
+}
+
+// setBody makes pieces r's body, sent with its length (mlx_lm.server
+// answers a chunked body 411) and without being copied together: a long
+// conversation is megabytes, sent on every call.
+func setBody(r *http.Request, pieces [][]byte) {
+	size := 0
+	for _, p := range pieces {
+		size += len(p)
+	}
+	r.GetBody = func() (io.ReadCloser, error) {
+		bufs := net.Buffers(slices.Clone(pieces)) // reading consumes the list, not the pieces
+		return io.NopCloser(&bufs), nil
+	}
+	r.Body, _ = r.GetBody()
+	r.ContentLength = int64(size)
 }
 
 // replySize is the bytes of a reply the reply cap counts: its text and its
