@@ -91,19 +91,6 @@ func TestVerifyRefusesATaskGradingCannotCheck(t *testing.T) {
 	}
 }
 
-// TestVerifyCourseTasks runs the oracle check of the four course tasks,
-// the short-mode twin of TestVerifySuite.
-func TestVerifyCourseTasks(t *testing.T) {
-	tracktest.NeedPython(t)
-	all, err := tasks.Load(tasks.Embedded())
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, tk := range all {
-		checkVerified(t, tk, Task(context.Background(), tk))
-	}
-}
-
 // brokenTask is a copy of leap_year whose solution/ is the original bug.
 func brokenTask(t *testing.T) tasks.Task {
 	t.Helper()
