@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"bench/internal/testsupport/fixture"
 	"bench/tasks"
-	"bench/track/tracktest"
 )
 
 // suiteTask returns the task name of the built-in suite, skipping the
@@ -20,7 +20,7 @@ func suiteTask(t *testing.T, name string) tasks.Task {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("go is not on PATH")
 	}
-	return tracktest.SuiteTask(t, name)
+	return fixture.SuiteTask(t, name)
 }
 
 // gradeGo grades dir as task tk.

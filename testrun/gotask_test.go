@@ -1,7 +1,7 @@
 package testrun
 
 import (
-	"bench/internal/testsupport"
+	"bench/internal/testsupport/fixture"
 	"context"
 	"fmt"
 	"os"
@@ -47,8 +47,8 @@ func taskCopy(t *testing.T, tk tasks.Task, sub string) string {
 	return dir
 }
 
-// needGo is testsupport.NeedGo.
-func needGo(t *testing.T) { t.Helper(); testsupport.NeedGo(t) }
+// needGo is fixture.NeedGo.
+func needGo(t *testing.T) { t.Helper(); fixture.NeedGo(t) }
 
 func TestRunTaskGoFailingTests(t *testing.T) {
 	needGo(t)

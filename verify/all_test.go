@@ -5,8 +5,8 @@ import (
 	"os"
 	"testing"
 
+	"bench/internal/testsupport/fixture"
 	"bench/tasks"
-	"bench/track/tracktest"
 )
 
 // TestAllCachesVerifiedTasks runs the oracle check of every course task
@@ -14,7 +14,7 @@ import (
 // check it must make (checkVerified), each pass is cached, and a second
 // All with a cancelled context is answered from the cache alone.
 func TestAllCachesVerifiedTasks(t *testing.T) {
-	tracktest.NeedPython(t)
+	fixture.ParallelPython(t)
 	all, err := tasks.Load(tasks.Embedded())
 	if err != nil {
 		t.Fatal(err)
