@@ -70,13 +70,13 @@ py_compile.compile(src, cfile=importlib.util.cache_from_source("test_leap.py"),
                    invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)
 `
 	scratch := filepath.Join(t.TempDir(), "fake.py")
-	cmd := exec.Command("python3", "-c", plant, scratch, fixture.FakeLeapTests)
+	cmd := exec.Command(fixture.Python(t), "-c", plant, scratch, fixture.FakeLeapTests)
 	cmd.Dir = dir
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("planting the .pyc: %v\n%s", err, out)
 	}
 	// Proof that the plant works where nothing prevents it.
-	check := exec.Command("python3", "-m", "unittest", "test_leap")
+	check := exec.Command(fixture.Python(t), "-m", "unittest", "test_leap")
 	check.Dir = dir
 	if out, err := check.CombinedOutput(); err != nil {
 		t.Fatalf("the planted .pyc does not fake a pass by itself, so this test proves nothing: %v\n%s", err, out)

@@ -200,7 +200,7 @@ func renderCraftedRound(t *testing.T, tk tasks.Task, round int) {
 		t.Fatal(err)
 	}
 	src, _ := os.ReadFile(filepath.Join(dir, "test_helpers.py"))
-	cmd := exec.Command("python3", "-m", "unittest", "-v", "test_helpers")
+	cmd := exec.Command(fixture.Python(t), "-m", "unittest", "-v", "test_helpers")
 	cmd.Dir = dir
 	out, _ := cmd.CombinedOutput()
 	parsed := testrun.Parse(string(out))
