@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"bench/track/tracktest"
+	"bench/internal/testsupport/fixture"
 )
 
 // reasonCodes are the codes of rs, for the tests' checks and messages.
@@ -52,16 +52,16 @@ func mustNotPass(t *testing.T, dir, want string) Result {
 // TestFakePassPackageShadowsTestModule: test_leap/__init__.py would be
 // imported instead of test_leap.py.
 func TestFakePassPackageShadowsTestModule(t *testing.T) {
-	tracktest.NeedPython(t)
+	fixture.ParallelPython(t)
 	dir := workspace(t, task(t, "leap_year"))
-	write(t, dir, map[string]string{"test_leap/__init__.py": tracktest.FakeLeapTests})
+	write(t, dir, map[string]string{"test_leap/__init__.py": fixture.FakeLeapTests})
 	mustNotPass(t, dir, "test_leap is a package shadowing a test module")
 }
 
 // TestFakePassPlantedBytecode: an unchecked-hash .pyc of fake tests in
 // __pycache__ would be loaded instead of test_leap.py.
 func TestFakePassPlantedBytecode(t *testing.T) {
-	tracktest.NeedPython(t)
+	fixture.ParallelPython(t)
 	dir := workspace(t, task(t, "leap_year"))
 	plant := `import importlib.util, py_compile, sys
 src = sys.argv[1]
@@ -70,13 +70,13 @@ py_compile.compile(src, cfile=importlib.util.cache_from_source("test_leap.py"),
                    invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)
 `
 	scratch := filepath.Join(t.TempDir(), "fake.py")
-	cmd := exec.Command("python3", "-c", plant, scratch, tracktest.FakeLeapTests)
+	cmd := exec.Command(fixture.Python(t), "-c", plant, scratch, fixture.FakeLeapTests)
 	cmd.Dir = dir
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("planting the .pyc: %v\n%s", err, out)
 	}
 	// Proof that the plant works where nothing prevents it.
-	check := exec.Command("python3", "-m", "unittest", "test_leap")
+	check := exec.Command(fixture.Python(t), "-m", "unittest", "test_leap")
 	check.Dir = dir
 	if out, err := check.CombinedOutput(); err != nil {
 		t.Fatalf("the planted .pyc does not fake a pass by itself, so this test proves nothing: %v\n%s", err, out)
@@ -87,7 +87,7 @@ py_compile.compile(src, cfile=importlib.util.cache_from_source("test_leap.py"),
 // TestFakePassArgparseShadow: an argparse.py in the workspace, imported by
 // unittest's main, would print a fake "OK" and exit 0.
 func TestFakePassArgparseShadow(t *testing.T) {
-	tracktest.NeedPython(t)
+	fixture.ParallelPython(t)
 	dir := workspace(t, task(t, "leap_year"))
 	write(t, dir, map[string]string{"argparse.py": "import sys\nprint('Ran 6 tests in 0.001s\\n\\nOK')\nsys.exit(0)\n"})
 	mustNotPass(t, dir, "argparse.py shadows a standard library module")
@@ -96,7 +96,7 @@ func TestFakePassArgparseShadow(t *testing.T) {
 // TestFakePassNoOpAsserts: code under test that replaces the assert
 // methods with no-ops makes every test pass; the grading runner sees it.
 func TestFakePassNoOpAsserts(t *testing.T) {
-	tracktest.NeedPython(t)
+	fixture.ParallelPython(t)
 	dir := workspace(t, task(t, "leap_year"))
 	src, err := os.ReadFile(filepath.Join(dir, "leap.py"))
 	if err != nil {
@@ -113,7 +113,7 @@ func TestFakePassNoOpAsserts(t *testing.T) {
 // TestFakePassForgedVerdict: code that prints a verdict line of its own
 // and exits before the grading runner can report is caught.
 func TestFakePassForgedVerdict(t *testing.T) {
-	tracktest.NeedPython(t)
+	fixture.ParallelPython(t)
 	dir := workspace(t, task(t, "leap_year"))
 	src, _ := os.ReadFile(filepath.Join(dir, "leap.py"))
 	forge := "\nimport os, sys\nsys.stderr.write('Ran 6 tests in 0.001s\\n\\nOK\\n')\nprint('BENCH-VERDICT 0000 {\"ran\": 6, \"ok\": true, \"problems\": []}', flush=True)\nos._exit(0)\n"
@@ -125,7 +125,7 @@ func TestFakePassForgedVerdict(t *testing.T) {
 // hand: none makes the buggy leap.py pass, and those that are caught as
 // tampering say so.
 func TestKnownFakesStillFail(t *testing.T) {
-	tracktest.NeedPython(t)
+	fixture.ParallelPython(t)
 	deep := strings.Repeat("d/", 400) + "x.py"
 	for name, c := range map[string]struct {
 		files  map[string]string
@@ -170,7 +170,7 @@ func TestFakePassRewritesALaterTestModule(t *testing.T) {
 	if _, err := exec.LookPath("python3"); err != nil {
 		t.Skip("python3 is not on PATH")
 	}
-	tk := tracktest.SuiteTask(t, "file_sizes")
+	tk := fixture.SuiteTask(t, "file_sizes")
 	grade := func() Result {
 		dir := workspace(t, tk)
 		if err := overlay(tk, dir, "partial"); err != nil { // test_human passes, test_quota fails

@@ -12,10 +12,10 @@ import (
 	"testing/fstest"
 	"time"
 
+	"bench/internal/testsupport/fixture"
 	"bench/sandbox"
 	"bench/tasks"
 	"bench/testrun"
-	"bench/track/tracktest"
 )
 
 // TestControlsHoldOnEverySuiteTask: with a plan drawn afresh each time,
@@ -39,7 +39,7 @@ func TestControlsHoldOnEverySuiteTask(t *testing.T) {
 			if isGo(tk) {
 				suiteTask(t, tk.Name) // skips without go
 			} else {
-				tracktest.NeedPython(t)
+				fixture.ParallelPython(t)
 			}
 			for _, sub := range []string{"", "partial", "solution"} {
 				if sub == "partial" && tk.PartialExpect == "" {
@@ -177,7 +177,7 @@ def fail(): raise ValueError("no")
 // unittest: every task test keeps its outcome under its new name, every
 // control fails, and every test that can have a control has one.
 func TestRenderPythonControlsFailAlone(t *testing.T) {
-	tracktest.NeedPython(t)
+	fixture.ParallelPython(t)
 	tk := craftedTask(t)
 	rounds := 5
 	if testing.Short() {
@@ -200,7 +200,7 @@ func renderCraftedRound(t *testing.T, tk tasks.Task, round int) {
 		t.Fatal(err)
 	}
 	src, _ := os.ReadFile(filepath.Join(dir, "test_helpers.py"))
-	cmd := exec.Command("python3", "-m", "unittest", "-v", "test_helpers")
+	cmd := exec.Command(fixture.Python(t), "-m", "unittest", "-v", "test_helpers")
 	cmd.Dir = dir
 	out, _ := cmd.CombinedOutput()
 	parsed := testrun.Parse(string(out))
@@ -249,7 +249,7 @@ func renderCraftedRound(t *testing.T, tk tasks.Task, round int) {
 // craftedTask is a task whose tests are craftedTests.
 func craftedTask(t *testing.T) tasks.Task {
 	t.Helper()
-	return tracktest.LoadTask(t, fstest.MapFS{
+	return fixture.LoadTask(t, fstest.MapFS{
 		"crafted/task.toml": {Data: []byte(`name = "crafted"
 title = "Crafted tests"
 instruction = "Keep the tests passing."

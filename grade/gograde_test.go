@@ -3,24 +3,23 @@ package grade
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"bench/internal/testsupport/fixture"
 	"bench/tasks"
-	"bench/track/tracktest"
 )
 
 // suiteTask returns the task name of the built-in suite, skipping the
-// test where go is not on PATH.
+// test where go is not on PATH, and lets the tests that grade Go run in
+// parallel (each in its own workspace; the build cache takes turns).
 func suiteTask(t *testing.T, name string) tasks.Task {
 	t.Helper()
-	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("go is not on PATH")
-	}
-	return tracktest.SuiteTask(t, name)
+	fixture.NeedGo(t)
+	t.Parallel()
+	return fixture.SuiteTask(t, name)
 }
 
 // gradeGo grades dir as task tk.

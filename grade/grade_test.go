@@ -10,12 +10,12 @@ import (
 	"testing/fstest"
 	"time"
 
+	"bench/internal/testsupport/fixture"
 	"bench/tasks"
-	"bench/track/tracktest"
 )
 
 // task returns the embedded course task name.
-func task(t *testing.T, name string) tasks.Task { return tracktest.CourseTask(t, name) }
+func task(t *testing.T, name string) tasks.Task { return fixture.CourseTask(t, name) }
 
 // workspace returns a fresh copy of the task's repo/, as a track gets it.
 func workspace(t *testing.T, tk tasks.Task) string {
@@ -31,7 +31,7 @@ func workspace(t *testing.T, tk tasks.Task) string {
 func overlay(tk tasks.Task, dir, sub string) error { return tk.CopyDir(sub, dir) }
 
 func TestGradeOriginalAndSolution(t *testing.T) {
-	tracktest.NeedPython(t)
+	fixture.ParallelPython(t)
 	tk := task(t, "parse_date")
 	dir := workspace(t, tk)
 	g, err := Grade(context.Background(), tk, dir)
@@ -60,7 +60,7 @@ func TestGradeOriginalAndSolution(t *testing.T) {
 }
 
 func TestGradePartialParseDate(t *testing.T) {
-	tracktest.NeedPython(t)
+	fixture.ParallelPython(t)
 	tk := task(t, "parse_date")
 	dir := workspace(t, tk)
 	if err := overlay(tk, dir, "partial"); err != nil {
@@ -76,7 +76,7 @@ func TestGradePartialParseDate(t *testing.T) {
 }
 
 func TestGradeTamperedTestFile(t *testing.T) {
-	tracktest.NeedPython(t)
+	fixture.ParallelPython(t)
 	tk := task(t, "leap_year")
 	dir := workspace(t, tk)
 	// The "fix" a cheating track might write: tests that always pass.
@@ -105,7 +105,7 @@ func TestGradeTamperedTestFile(t *testing.T) {
 }
 
 func TestGradeDeletedAndSymlinkedTestFile(t *testing.T) {
-	tracktest.NeedPython(t)
+	fixture.ParallelPython(t)
 	tk := task(t, "word_freq")
 	dir := workspace(t, tk)
 	os.Remove(filepath.Join(dir, "test_word_freq.py"))
@@ -139,7 +139,7 @@ func TestGradeDeletedAndSymlinkedTestFile(t *testing.T) {
 }
 
 func TestGradeImportFailureCountsEveryTest(t *testing.T) {
-	tracktest.NeedPython(t)
+	fixture.ParallelPython(t)
 	tk := task(t, "leap_year")
 	for name, src := range map[string]string{
 		"syntax error": "def is_leap(year)\n    return True\n",
@@ -162,7 +162,7 @@ func TestGradeImportFailureCountsEveryTest(t *testing.T) {
 }
 
 func TestSlugifyFunctionOnlyReply(t *testing.T) {
-	tracktest.NeedPython(t)
+	fixture.ParallelPython(t)
 	tk := task(t, "slugify")
 	dir := workspace(t, tk)
 	snippet := "def slugify(text, sep=\"-\"):\n    words = re.findall(r\"[a-z0-9]+\", text.lower())\n    return sep.join(words)\n"
@@ -181,7 +181,7 @@ func TestSlugifyFunctionOnlyReply(t *testing.T) {
 // TestGradeShadowedHarness: a unittest.py written into the workspace root
 // would be imported instead of the standard library's and could fake a pass.
 func TestGradeShadowedHarness(t *testing.T) {
-	tracktest.NeedPython(t)
+	fixture.ParallelPython(t)
 	tk := task(t, "leap_year")
 	dir := workspace(t, tk)
 	fake := "import sys\nprint('Ran 6 tests in 0.001s\\n\\nOK')\nsys.exit(0)\n"
@@ -209,7 +209,7 @@ func TestGradeShadowedHarness(t *testing.T) {
 // is not tampering. (The course tasks name their test module, so discovery
 // only matters for tasks of --tasks-dir.)
 func TestGradeIgnoresTestModulesTheTrackAdded(t *testing.T) {
-	tracktest.NeedPython(t)
+	fixture.ParallelPython(t)
 	tk := tasks.Task{
 		Name: "calc", TestCmd: []string{"python3", "-m", "unittest", "-v"}, Timeout: 10 * time.Second,
 		Source: "calc.py", TestFiles: []string{"test_calc.py"}, Tests: []string{"test_add"},

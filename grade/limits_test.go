@@ -47,6 +47,7 @@ func sparseWorkspace(t *testing.T, n int) string {
 // TestSealKeepsSparseFilesSparse: 60 sparse files of 4 MiB take no more
 // room in the sealed copy than in the workspace.
 func TestSealKeepsSparseFilesSparse(t *testing.T) {
+	t.Parallel()
 	dir := sparseWorkspace(t, 60)
 	root := t.TempDir()
 	var g Result

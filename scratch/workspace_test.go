@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"bench/internal/testsupport/fixture"
 	"bench/tasks"
-	"bench/track/tracktest"
 )
 
 // workspace returns a fresh copy of the task, removed after the test.
@@ -23,7 +23,7 @@ func workspace(t *testing.T, tk tasks.Task) string {
 }
 
 func TestNewCopiesRepoOnly(t *testing.T) {
-	tk := tracktest.CourseTask(t, "parse_date")
+	tk := fixture.CourseTask(t, "parse_date")
 	w, err := New(tk)
 	if err != nil {
 		t.Fatal(err)
@@ -104,7 +104,7 @@ func TestRemoveReadOnlyAndLinkOut(t *testing.T) {
 }
 
 func TestOverlay(t *testing.T) {
-	tk := tracktest.CourseTask(t, "leap_year")
+	tk := fixture.CourseTask(t, "leap_year")
 	dir := workspace(t, tk)
 	if err := Overlay(tk, dir, "solution"); err != nil {
 		t.Fatal(err)

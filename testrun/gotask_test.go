@@ -1,7 +1,7 @@
 package testrun
 
 import (
-	"bench/internal/testsupport"
+	"bench/internal/testsupport/fixture"
 	"context"
 	"fmt"
 	"os"
@@ -47,8 +47,14 @@ func taskCopy(t *testing.T, tk tasks.Task, sub string) string {
 	return dir
 }
 
-// needGo is testsupport.NeedGo.
-func needGo(t *testing.T) { t.Helper(); testsupport.NeedGo(t) }
+// needGo skips t without go (fixture.NeedGo) and lets the Go test runs
+// run in parallel, each in its own copy of the task (go's build cache
+// takes turns; the serial tests, KillAll's among them, run before them).
+func needGo(t *testing.T) {
+	t.Helper()
+	fixture.NeedGo(t)
+	t.Parallel()
+}
 
 func TestRunTaskGoFailingTests(t *testing.T) {
 	needGo(t)

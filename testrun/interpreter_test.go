@@ -3,21 +3,20 @@ package testrun
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"bench/internal/testsupport/fixture"
 )
 
 // fakeShim writes a pyenv-like shim, shims/python3, that counts its starts
-// in a file and runs the real python3.
+// in a file and runs the real python3 (the interpreter itself, not the
+// python3 on PATH, which may be a version manager's slow shim).
 func fakeShim(t *testing.T) (shim, count string) {
 	t.Helper()
-	real, err := exec.LookPath("python3")
-	if err != nil {
-		t.Skip("python3 is not on PATH")
-	}
+	real := fixture.Python(t)
 	dir := filepath.Join(t.TempDir(), "shims")
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		t.Fatal(err)

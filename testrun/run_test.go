@@ -1,7 +1,7 @@
 package testrun
 
 import (
-	"bench/internal/testsupport"
+	"bench/internal/testsupport/fixture"
 	"context"
 	"errors"
 	"fmt"
@@ -14,11 +14,11 @@ import (
 	"time"
 )
 
-// needPython is testsupport.NeedPython.
-func needPython(t *testing.T) { t.Helper(); testsupport.NeedPython(t) }
+// needPython is fixture.NeedPython.
+func needPython(t *testing.T) { t.Helper(); fixture.NeedPython(t) }
 
-// python is testsupport.Python: the real python3 executable.
-func python(t *testing.T) string { t.Helper(); return testsupport.Python(t) }
+// python is fixture.Python: the real python3 executable.
+func python(t *testing.T) string { t.Helper(); return fixture.Python(t) }
 
 // writeFiles writes name → content into a fresh workspace and returns it.
 func writeFiles(t *testing.T, files map[string]string) string {

@@ -62,3 +62,16 @@ func TestKnownTool(t *testing.T) {
 		}
 	}
 }
+
+// TestKnownOrder: the known tracks, in table order, are the five the
+// runner's registry holds in that order (runner's TestRegistryReadsTheFacts
+// checks the registry against the same list).
+func TestKnownOrder(t *testing.T) {
+	var names []string
+	for _, f := range known {
+		names = append(names, f.Name)
+	}
+	if want := []string{Workflow, WorkflowRetry, Hybrid, Agent, Oracle}; !slices.Equal(names, want) {
+		t.Errorf("known tracks %v, want %v", names, want)
+	}
+}

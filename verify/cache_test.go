@@ -6,15 +6,15 @@ import (
 	"os"
 	"testing"
 
+	"bench/internal/testsupport/fixture"
 	"bench/tasks"
-	"bench/track/tracktest"
 )
 
 // TestVerifyCacheKeyNamesTheTestTool: a verification is kept per test
 // tool, so a Go task is checked again under another go, not only under
 // another python3.
 func TestVerifyCacheKeyNamesTheTestTool(t *testing.T) {
-	tk := tracktest.CourseTask(t, "leap_year")
+	tk := fixture.CourseTask(t, "leap_year")
 	other := tk
 	other.TestCmd = []string{"sh", "-c", "true"}
 	c := Cache{Dir: t.TempDir()}
@@ -24,7 +24,7 @@ func TestVerifyCacheKeyNamesTheTestTool(t *testing.T) {
 }
 
 func TestVerifyCacheMissesAChangedTask(t *testing.T) {
-	tk := tracktest.CourseTask(t, "leap_year")
+	tk := fixture.CourseTask(t, "leap_year")
 	cache := Cache{Dir: t.TempDir()}
 	v := Verification{Task: tk.Name, Checks: []Check{{Name: CheckSolution, OK: true}}}
 	cache.store(tk, "sha256:aaa", v)
@@ -44,7 +44,7 @@ func TestVerifyCacheMissesAChangedTask(t *testing.T) {
 // it is a pass of that task; the control, a planted pass, is taken, so the
 // refusals can fail.
 func TestVerifyCacheTakesOnlyPassesOfTheTask(t *testing.T) {
-	tracktest.NeedPython(t)
+	fixture.ParallelPython(t)
 	cache := Cache{Dir: t.TempDir()}
 	broken := brokenTask(t)
 	if v := All(context.Background(), []tasks.Task{broken}, cache)[0]; v.OK() {
@@ -53,7 +53,7 @@ func TestVerifyCacheTakesOnlyPassesOfTheTask(t *testing.T) {
 	if entries, _ := os.ReadDir(cache.Dir); len(entries) != 0 {
 		t.Fatalf("a failed check left %d cache entries", len(entries))
 	}
-	tk := tracktest.CourseTask(t, "leap_year")
+	tk := fixture.CourseTask(t, "leap_year")
 	pass := []Check{{Name: CheckSolution, OK: true}}
 	for name, v := range map[string]Verification{
 		"another task's pass": {Task: "parse_date", Checks: pass},

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"bench/internal/testsupport/fixture"
 	"bench/tasks"
-	"bench/track/tracktest"
 )
 
 // TestVerifySuite runs the oracle check of every task of the suite, Python
@@ -20,7 +20,7 @@ func TestVerifySuite(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs every task of the suite")
 	}
-	tracktest.NeedPython(t)
+	fixture.ParallelPython(t)
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("go is not on PATH")
 	}
@@ -79,8 +79,8 @@ answers = [true, true, true]
 // TestVerifyRefusesATaskGradingCannotCheck: the oracle check fails a task
 // whose own code grading flags as tampering, and says why.
 func TestVerifyRefusesATaskGradingCannotCheck(t *testing.T) {
-	tracktest.NeedPython(t)
-	v := Task(context.Background(), tracktest.LoadTask(t, looseTask, "loose"))
+	fixture.ParallelPython(t)
+	v := Task(context.Background(), fixture.LoadTask(t, looseTask, "loose"))
 	if v.OK() {
 		t.Fatalf("the loose task passed its oracle check: %+v", v.Checks)
 	}
@@ -91,23 +91,10 @@ func TestVerifyRefusesATaskGradingCannotCheck(t *testing.T) {
 	}
 }
 
-// TestVerifyCourseTasks runs the oracle check of the four course tasks,
-// the short-mode twin of TestVerifySuite.
-func TestVerifyCourseTasks(t *testing.T) {
-	tracktest.NeedPython(t)
-	all, err := tasks.Load(tasks.Embedded())
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, tk := range all {
-		checkVerified(t, tk, Task(context.Background(), tk))
-	}
-}
-
 // brokenTask is a copy of leap_year whose solution/ is the original bug.
 func brokenTask(t *testing.T) tasks.Task {
 	t.Helper()
-	tk := tracktest.CourseTask(t, "leap_year")
+	tk := fixture.CourseTask(t, "leap_year")
 	m := fstest.MapFS{}
 	fs.WalkDir(tk.FS, ".", func(p string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {
@@ -122,7 +109,7 @@ func brokenTask(t *testing.T) tasks.Task {
 }
 
 func TestVerifyBrokenSolution(t *testing.T) {
-	tracktest.NeedPython(t)
+	fixture.ParallelPython(t)
 	v := Task(context.Background(), brokenTask(t))
 	if v.OK() {
 		t.Fatal("a task whose solution fails verified")
@@ -162,8 +149,8 @@ func (d driftFS) ReadFile(name string) ([]byte, error) {
 }
 
 func TestVerifyNoticesAChangedFolder(t *testing.T) {
-	tracktest.NeedPython(t)
-	tk := tracktest.CourseTask(t, "leap_year")
+	fixture.ParallelPython(t)
+	tk := fixture.CourseTask(t, "leap_year")
 	m := fstest.MapFS{"NOTES.md": {Data: []byte("x")}}
 	fs.WalkDir(tk.FS, ".", func(p string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {

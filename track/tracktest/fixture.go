@@ -2,40 +2,34 @@ package tracktest
 
 import (
 	"io/fs"
-	"os/exec"
 	"testing"
 
 	"github.com/otiai10/copy"
 
+	"bench/internal/testsupport/fixture"
 	"bench/model"
 	"bench/tasks"
 	"bench/track"
 )
 
-// CourseTask returns the embedded course task name.
+// CourseTask returns the embedded course task name (fixture.CourseTask).
 func CourseTask(t testing.TB, name string) tasks.Task {
 	t.Helper()
-	return LoadTask(t, tasks.Embedded(), name)
+	return fixture.CourseTask(t, name)
 }
 
-// SuiteTask returns the task name of the whole built-in suite.
+// SuiteTask returns the task name of the whole built-in suite
+// (fixture.SuiteTask).
 func SuiteTask(t testing.TB, name string) tasks.Task {
 	t.Helper()
-	return LoadTask(t, tasks.Suite(), name)
+	return fixture.SuiteTask(t, name)
 }
 
-// LoadTask loads the tasks of fsys and returns the one called name.
+// LoadTask loads the tasks of fsys and returns the one called name
+// (fixture.LoadTask).
 func LoadTask(t testing.TB, fsys fs.FS, name string) tasks.Task {
 	t.Helper()
-	all, err := tasks.Load(fsys)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sel, err := tasks.Select(all, []string{name})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sel[0]
+	return fixture.LoadTask(t, fsys, name)
 }
 
 // Fixture copies the repo/ of an embedded course task into a fresh temp
@@ -64,25 +58,12 @@ func ReadOverlay(t testing.TB, env *track.Env, sub, file string) string {
 }
 
 // NeedPython skips a test on a machine without python3, and lets the tests
-// that run Python run in parallel.
+// that run Python run in parallel (fixture.ParallelPython).
 func NeedPython(t *testing.T) {
 	t.Helper()
-	if _, err := exec.LookPath("python3"); err != nil {
-		t.Skip("python3 is not on PATH")
-	}
-	t.Parallel()
+	fixture.ParallelPython(t)
 }
 
-// FakeLeapTests is a test module for leap_year whose six tests always pass:
-// what model-written code plants to fake a pass.
-const FakeLeapTests = `import unittest
-
-
-class LeapTest(unittest.TestCase):
-    def test_ordinary_year(self): pass
-    def test_divisible_by_four(self): pass
-    def test_century(self): pass
-    def test_divisible_by_four_hundred(self): pass
-    def test_far_future(self): pass
-    def test_days_in_year(self): pass
-`
+// FakeLeapTests is a test module for leap_year whose six tests always pass
+// (fixture.FakeLeapTests).
+const FakeLeapTests = fixture.FakeLeapTests
