@@ -46,6 +46,7 @@ func compareCommand() *cli.Command {
 
 // compareAction runs bench compare.
 func compareAction(c *cli.Context) error {
+	tightGC()
 	dirs, err := posArgs(c)
 	if err != nil {
 		return err
