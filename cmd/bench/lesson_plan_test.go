@@ -61,6 +61,7 @@ func thousands(n int) string {
 // wall time before the first episode; a run of another model is refused
 // before anything is asked.
 func TestLessonCalibratedEstimate(t *testing.T) {
+	t.Parallel()
 	prev := filepath.Join(t.TempDir(), "prev")
 	if _, stderr, err := runCLI(t, "run", "--tracks", "oracle", "--tasks", "leap_year", "--out", prev); err != nil {
 		t.Fatalf("oracle run: %v\n%s", err, stderr)
@@ -109,6 +110,7 @@ func TestLessonRunHeaderNamesEveryModel(t *testing.T) {
 // table and of the model server that package runflags makes (whose own
 // tests check them against the table).
 func TestRunHasTheSettingsFlags(t *testing.T) {
+	t.Parallel()
 	names := map[string]bool{}
 	for _, f := range runCommand().Flags {
 		names[f.Names()[0]] = true
