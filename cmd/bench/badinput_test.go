@@ -231,11 +231,7 @@ func TestResumeOnAMovedServer(t *testing.T) {
 // track: that is a failure, not an empty table.
 func TestCompareNothingInCommon(t *testing.T) {
 	t.Parallel()
-	dir := filepath.Join(t.TempDir(), "oracle")
-	if _, stderr, err := runCLI(t, "run", "--tracks", "oracle", "--tasks", "leap_year", "--out", dir); err != nil {
-		t.Fatalf("bench run: %v\n%s", err, stderr)
-	}
-	stdout, _, err := runCLI(t, "compare", showRun, dir)
+	stdout, _, err := runCLI(t, "compare", showRun, sharedOracleRun(t))
 	if err == nil || !strings.Contains(err.Error(), "nothing to compare") || stdout != "" {
 		t.Fatalf("compare without common cells: %v\n%s", err, stdout)
 	}

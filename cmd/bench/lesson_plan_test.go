@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -62,10 +61,7 @@ func thousands(n int) string {
 // before anything is asked.
 func TestLessonCalibratedEstimate(t *testing.T) {
 	t.Parallel()
-	prev := filepath.Join(t.TempDir(), "prev")
-	if _, stderr, err := runCLI(t, "run", "--tracks", "oracle", "--tasks", "leap_year", "--out", prev); err != nil {
-		t.Fatalf("oracle run: %v\n%s", err, stderr)
-	}
+	prev := sharedOracleRun(t)
 	stdout, _, err := runCLI(t, "run", "--dry-run", "--tracks", "oracle", "--tasks", "leap_year", "--seeds", "1,2", "--calibrate", prev)
 	if err != nil || !strings.Contains(stdout, "wall time: about ") || !strings.Contains(stdout, "from 1 episode of "+prev) {
 		t.Errorf("calibrated dry run (err %v):\n%s", err, stdout)
