@@ -11,6 +11,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -122,17 +123,26 @@ func installBench(t *testing.T) string {
 // searchAnswers is Python run at import of leap.py: it reads every file
 // directly in the flat folders and on PATH, every file under the deep
 // folders and under any bench* folder found in a flat one (bench's own
-// temporary folders), and every process's exe, cmdline, environ and maps in
-// /proc, and prints FOUND <path> for each file that holds a needle, then
-// how many files it read.
+// temporary folders), and, when proc is True, every process's exe,
+// cmdline, environ and maps in /proc, and prints FOUND <path> for each file
+// that holds a needle, then how many files it read. It reads each file in
+// 1 MiB pieces into one buffer (no new buffer per piece: the search reads
+// gigabytes), the last bytes of a piece, as many as the longest needle,
+// kept before the next, so that a needle across two pieces is found
+// (TestAnswerSearchFindsNeedlesAcrossPieces). Imported from a file, it
+// searches once per folder: it leaves .searched beside the file, so that
+// grading, whose output no test reads, does not search again (when the
+// file is copied along) after the agent's run_tests.
 const searchAnswers = `
 import os as _os
 
 
-def _search(flat, deep, needles):
+def _search(flat, deep, needles, proc):
     found, read, size, seen = set(), 0, 0, set()
     needles = [n.encode() for n in needles]
     keep = max(len(n) for n in needles)
+    buf = bytearray(keep + (1 << 20))
+    view = memoryview(buf)
 
     def look(p):
         nonlocal read, size
@@ -141,24 +151,25 @@ def _search(flat, deep, needles):
             if (st.st_dev, st.st_ino) in seen or not (st.st_mode & 0o170000 == 0o100000 or p.startswith("/proc/")):
                 return
             seen.add((st.st_dev, st.st_ino))
-            with open(p, "rb") as f:
+            with open(p, "rb", buffering=0) as f:
                 read += 1
-                tail = b""
+                held = 0
                 while True:
-                    chunk = f.read(1 << 20)
-                    if not chunk:
+                    n = f.readinto(view[held:])
+                    if not n:
                         return
-                    size += len(chunk)
-                    buf = tail + chunk
-                    if any(n in buf for n in needles):
+                    size += n
+                    end = held + n
+                    if any(buf.find(x, 0, end) >= 0 for x in needles):
                         found.add(p)
                         return
-                    tail = buf[-keep:]
+                    held = min(keep, end)
+                    buf[:held] = buf[end - held:end]
         except OSError:
             return
 
     try:
-        pids = _os.listdir("/proc")
+        pids = _os.listdir("/proc") if proc else []
     except OSError:
         pids = ["self", "1"]
     for pid in pids:
@@ -193,12 +204,32 @@ def _search(flat, deep, needles):
     print("SEARCHED %%d files, %%d MB" %% (read, size >> 20), flush=True)
 
 
-_search(%s, %s, %s)
+_done = _os.path.join(_os.path.dirname(_os.path.abspath(__file__)), ".searched") if "__file__" in globals() else ""
+if not (_done and _os.path.exists(_done)):
+    _search(%s, %s, %s, %s)
+    if _done:
+        try:
+            open(_done, "w").close()
+        except OSError:
+            pass
 `
 
 // searchScope is where the search reads: flat folders file by file (their
-// bench* subfolders whole), deep folders whole.
-type searchScope struct{ flat, deep []string }
+// bench* subfolders whole), deep folders whole, and /proc unless noProc.
+type searchScope struct {
+	flat, deep []string
+	noProc     bool
+}
+
+// searchCode is searchAnswers for scope and needles (flat gets the
+// folders on PATH too).
+func searchCode(scope searchScope, needles []string) string {
+	proc := "True"
+	if scope.noProc {
+		proc = "False"
+	}
+	return fmt.Sprintf(searchAnswers, pyList(scope.flat), pyList(scope.deep), pyList(needles), proc)
+}
 
 // quickScope is every folder on PATH, the temporary folder and the bench
 // folders in it, and the user's bench caches, whole.
@@ -214,7 +245,8 @@ func quickScope() searchScope {
 // tests, and then read the installed bench with read_file by an absolute
 // and a relative path.
 func answerSearchModel(t *testing.T, install string, scope searchScope) modeltest.Reply {
-	code := readTaskFile(t, leapTask(t), "repo") + fmt.Sprintf(searchAnswers, pyList(append(scope.flat, install)), pyList(scope.deep), pyList(answerNeedles(t)))
+	scope.flat = append(slices.Clip(scope.flat), install)
+	code := readTaskFile(t, leapTask(t), "repo") + searchCode(scope, answerNeedles(t))
 	exe := filepath.Join(install, "bench")
 	return scriptedModel(map[int]script{1: {calls: []model.ToolCall{
 		writeFile("leap.py", code), runTests(),

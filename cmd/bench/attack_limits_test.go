@@ -116,11 +116,7 @@ func TestWorkspaceLimitIsARunSetting(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "workspace-limit") {
 		t.Errorf("--resume with --workspace-limit: %v; want a refusal naming it", err)
 	}
-	def := filepath.Join(t.TempDir(), "run")
-	if _, stderr, err := runCLI(t, "run", "--tracks", "oracle", "--tasks", "leap_year", "--out", def); err != nil {
-		t.Fatalf("bench run: %v\n%s", err, stderr)
-	}
-	if raw, _ := os.ReadFile(filepath.Join(def, record.RunFile)); strings.Contains(string(raw), "workspace_limit") {
+	if raw, _ := os.ReadFile(filepath.Join(sharedOracleRun(t), record.RunFile)); strings.Contains(string(raw), "workspace_limit") {
 		t.Errorf("the default limit is written to run.json:\n%s", raw)
 	}
 }

@@ -17,6 +17,7 @@ import (
 // with one sentence that says what is wrong, and never the full help or a
 // bare Go error chain.
 func TestBadInputOneSentence(t *testing.T) {
+	t.Parallel()
 	tmp := t.TempDir()
 	file := filepath.Join(tmp, "a-file")
 	binary := filepath.Join(tmp, "binary.dat")
@@ -90,6 +91,7 @@ func TestBadInputOneSentence(t *testing.T) {
 // TestBadInputLosesNothing checks that a refused predict does not touch the
 // file it would have replaced.
 func TestBadInputLosesNothing(t *testing.T) {
+	t.Parallel()
 	out := filepath.Join(t.TempDir(), "predictions.json")
 	if err := os.WriteFile(out, []byte("mine\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -105,6 +107,7 @@ func TestBadInputLosesNothing(t *testing.T) {
 // TestReportWarnsOnMergedConfigurations merges two runs that differ in
 // posture: the report still prints, with a footnote naming the difference.
 func TestReportWarnsOnMergedConfigurations(t *testing.T) {
+	t.Parallel()
 	a, b := scratchRun(t), scratchRun(t)
 	setRunField(t, b, "posture", "on")
 	stdout, stderr, err := runCLI(t, "report", a, b)
@@ -143,6 +146,7 @@ func setRunField(t *testing.T, dir, field string, value any) {
 // TestFlagsAfterArguments puts flags after the positional arguments, as the
 // help examples do, on the commands that take arguments.
 func TestFlagsAfterArguments(t *testing.T) {
+	t.Parallel()
 	text := filepath.Join(t.TempDir(), "text.txt")
 	if err := os.WriteFile(text, []byte("hello world\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -169,6 +173,7 @@ func TestFlagsAfterArguments(t *testing.T) {
 // file, as `bench run ... > report.txt` does: the file holds only the
 // report, and the progress is on stderr.
 func TestRunStdoutToFile(t *testing.T) {
+	t.Parallel()
 	tmp := t.TempDir()
 	report, err := os.Create(filepath.Join(tmp, "report.txt"))
 	if err != nil {
@@ -201,6 +206,7 @@ func TestRunStdoutToFile(t *testing.T) {
 // --host the help says how to point at the new address and nothing
 // changes; with --host the run is resumed there.
 func TestResumeOnAMovedServer(t *testing.T) {
+	t.Parallel()
 	old := modeltest.NewOllama(t, modeltest.Always(modeltest.Func(newFakeModel(t).reply)))
 	dir := filepath.Join(t.TempDir(), "run")
 	if _, stderr, err := runCLI(t, "run", "--host", old.URL, "--tracks", "workflow", "--tasks", "leap_year", "--out", dir); err != nil {
@@ -224,11 +230,8 @@ func TestResumeOnAMovedServer(t *testing.T) {
 // TestCompareNothingInCommon compares two runs that share no task and
 // track: that is a failure, not an empty table.
 func TestCompareNothingInCommon(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "oracle")
-	if _, stderr, err := runCLI(t, "run", "--tracks", "oracle", "--tasks", "leap_year", "--out", dir); err != nil {
-		t.Fatalf("bench run: %v\n%s", err, stderr)
-	}
-	stdout, _, err := runCLI(t, "compare", showRun, dir)
+	t.Parallel()
+	stdout, _, err := runCLI(t, "compare", showRun, sharedOracleRun(t))
 	if err == nil || !strings.Contains(err.Error(), "nothing to compare") || stdout != "" {
 		t.Fatalf("compare without common cells: %v\n%s", err, stdout)
 	}
@@ -237,6 +240,7 @@ func TestCompareNothingInCommon(t *testing.T) {
 // TestParentOfRunsNamesThem points report, show and check at a folder that
 // holds run folders: the error names them.
 func TestParentOfRunsNamesThem(t *testing.T) {
+	t.Parallel()
 	parent := t.TempDir()
 	if err := copy.Copy(showRun, filepath.Join(parent, "lesson")); err != nil {
 		t.Fatal(err)
@@ -256,6 +260,7 @@ func TestParentOfRunsNamesThem(t *testing.T) {
 // TestFormatJSONIsJSON checks that --format json and --json agree where
 // both exist.
 func TestFormatJSONIsJSON(t *testing.T) {
+	t.Parallel()
 	for _, cmd := range [][]string{{"tasks"}, {"detect", "--dir", t.TempDir()}} {
 		a, _, errA := runCLI(t, append(cmd, "--json")...)
 		b, _, errB := runCLI(t, append(cmd, "--format", "json")...)

@@ -162,6 +162,7 @@ func tokens1000(string, int) int { return 1000 }
 // runs do not share unpaired (Fisher, Mann-Whitney); each row names its
 // tests and the p-values agree with a recomputation here.
 func TestComparePairsAcrossRuns(t *testing.T) {
+	t.Parallel()
 	oldEps := compareScript([]string{"a"}, 1, 8, always, tokens1000)
 	newEps := compareScript([]string{"a"}, 1, 8, func(_ string, s int) bool { return s == 8 }, func(_ string, s int) int { return 1000 + s })
 	for task, seeds := range compareScript([]string{"b"}, 1, 6, func(_ string, s int) bool { return s <= 5 }, tokens1000) {
@@ -220,6 +221,7 @@ func compareDropRuns(t *testing.T) (old, new string) {
 // holds the test's name, p, the effect and its interval, and a row within
 // noise says how many seeds per task would detect its change.
 func TestComparePoolsOverTasks(t *testing.T) {
+	t.Parallel()
 	old, new := compareDropRuns(t)
 	var doc compareDoc
 	countingJSON(t, &doc, "compare", old, new, "--format", "json")
@@ -264,6 +266,7 @@ func TestComparePoolsOverTasks(t *testing.T) {
 // TestCompareAcrossModels: two runs of different models pair without the
 // model, and the header says the model is what is compared.
 func TestCompareAcrossModels(t *testing.T) {
+	t.Parallel()
 	eps := compareScript([]string{"a"}, 1, 6, always, tokens1000)
 	old, new := compareRunDir(t, "old", "m1", eps), compareRunDir(t, "new", "m2", eps)
 	var doc compareDoc
@@ -283,6 +286,7 @@ func TestCompareAcrossModels(t *testing.T) {
 // TestCompareTokenBasis: when one episode lacks the server's count, both
 // sides are compared in bench's estimate, and the header says so.
 func TestCompareTokenBasis(t *testing.T) {
+	t.Parallel()
 	eps := compareScript([]string{"a"}, 1, 4, always, tokens1000)
 	old := compareRunDir(t, "old", "m", eps)
 	list := []record.Episode{}
@@ -309,6 +313,7 @@ func TestCompareTokenBasis(t *testing.T) {
 // (reasons printed), 0 otherwise; --max-drop and --max-token-rise add their
 // rules; nothing in common and a bad gate flag exit 2.
 func TestCompareGateExitCodes(t *testing.T) {
+	t.Parallel()
 	old, drop := compareDropRuns(t)
 	// One task falls by 1 of 4 seeds: within noise, 0.25 in pass rate.
 	tasks := []string{"a", "b", "c", "d"}
@@ -355,6 +360,7 @@ func TestCompareGateExitCodes(t *testing.T) {
 // decision and its reasons, and --format markdown leads with the verdict,
 // fit for a pull-request comment.
 func TestCompareGateJSONAndMarkdown(t *testing.T) {
+	t.Parallel()
 	old, drop := compareDropRuns(t)
 	out, _, code := compareExit(t, old, drop, "--fail-on", "regression", "--format", "json")
 	var doc compareDoc
@@ -388,6 +394,7 @@ func TestCompareGateJSONAndMarkdown(t *testing.T) {
 // tasks), the difference with its interval, the token ratio, in JSON, text
 // and Markdown.
 func TestReportPoolsAgentAgainstWorkflow(t *testing.T) {
+	t.Parallel()
 	var eps []record.Episode
 	for _, task := range []string{"a", "b", "c", "d"} {
 		for s := 1; s <= 4; s++ {
@@ -444,6 +451,7 @@ func TestReportPoolsAgentAgainstWorkflow(t *testing.T) {
 // pair (seeds of two runs are not matched draws): the pooled answer is
 // unpaired. The control, both tracks in one run, pairs.
 func TestReportPoolsPairsWithinRuns(t *testing.T) {
+	t.Parallel()
 	var agent, workflow, both []record.Episode
 	for s := 1; s <= 4; s++ {
 		a, w := countingEp("a", "agent", "m", s, 0, true, 5000), countingEp("a", "workflow", "m", s, 0, s > 2, 1000)

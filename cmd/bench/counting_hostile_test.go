@@ -117,6 +117,7 @@ func countingInert(t *testing.T, what, out string, markdown bool) {
 // csv), show, compare or check lets a control character through, Markdown
 // carries no markup, and the made-up tool is shown quoted.
 func TestHostileBytesStayInert(t *testing.T) {
+	t.Parallel()
 	needPython(t)
 	srv := countingHostileModel(t)
 	dir := filepath.Join(t.TempDir(), "run")
@@ -154,6 +155,7 @@ func TestHostileBytesStayInert(t *testing.T) {
 // TestErrorsAreInert: an error that quotes a server's or a model's bytes
 // is printed with them escaped.
 func TestErrorsAreInert(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	if code := exitCode(fmt.Errorf("the server says %s", countingPaint), &b); code != 1 {
 		t.Errorf("exit code %d", code)

@@ -78,6 +78,7 @@ func countingRunFolder(t *testing.T, field, value string) string {
 // one line that names the file and the field; so does every command that
 // reads the folder.
 func TestResumeCorruptedRunJSON(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ field, value, want string }{
 		{"tasks", "[]", `field "tasks" is empty or missing`},
 		{"tasks", "", `field "tasks" is empty or missing`},

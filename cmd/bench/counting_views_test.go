@@ -161,6 +161,7 @@ func (r countingRows) row(t *testing.T, task, track, model string) (n, passed in
 // twice: 3/6 and a footnote); the same folder given twice, and a copy of
 // an old folder without a uid, are one run, counted once.
 func TestReportTwoRunsOfOneFolderName(t *testing.T) {
+	t.Parallel()
 	base := t.TempDir()
 	var eps []record.Episode
 	for s := 1; s <= 6; s++ {
@@ -239,6 +240,7 @@ func countingCopy(t *testing.T, from, to string, edit func(map[string]any)) {
 // keeps all 18 rows (3 models × 2 tasks × 3 tracks), each counted once;
 // the first model's 6 were all that was left.
 func TestReportSeveralModelsGivenTwice(t *testing.T) {
+	t.Parallel()
 	models := []string{"m1", "m2", "m3"}
 	run := record.Run{Model: strings.Join(models, ","), Seeds: []int{1, 2}, Tracks: []string{"workflow", "workflow-retry", "agent"}}
 	for _, m := range models {
@@ -335,6 +337,7 @@ func TestCheckCountsAsTheReport(t *testing.T) {
 // run is incomplete and how to finish it, and a planned task that never
 // ran shows – with its planned episodes, not 0/0.
 func TestReportInterruptedRunIsIncomplete(t *testing.T) {
+	t.Parallel()
 	cut := countingEp("leap_year", "workflow", "m", 2, 0, false, 100)
 	cut.ExitReason = record.ExitInterrupted
 	run := record.Run{Model: "m", Seeds: []int{1, 2}, Tracks: []string{"workflow"},
@@ -365,6 +368,7 @@ func TestReportInterruptedRunIsIncomplete(t *testing.T) {
 // own ratio (every row showed the last model's), the headline's "which"
 // lists the tasks that model solved, and tool sequences are per model.
 func TestPageKeepsModelsApart(t *testing.T) {
+	t.Parallel()
 	run := record.Run{Model: "m1,m2", Models: []record.ModelRef{{Name: "m1"}, {Name: "m2"}}, Seeds: []int{1, 2}, Tracks: []string{"workflow", "agent"}}
 	var eps []record.Episode
 	for s := 1; s <= 2; s++ {
@@ -404,6 +408,7 @@ func TestPageKeepsModelsApart(t *testing.T) {
 // smallest p, 2/C(6,3), is 0.1 itself); with several models the text and
 // the CSV name each row's model.
 func TestCompareTokensAndTooFew(t *testing.T) {
+	t.Parallel()
 	base := t.TempDir()
 	// The second side's seeds start at 101: the sides share none, so each
 	// row is unpaired (Fisher, Mann-Whitney), which is what this test is of.
@@ -475,6 +480,7 @@ func TestCompareTokensAndTooFew(t *testing.T) {
 // left out below 4 episodes a side, where its coverage falls under 90%;
 // McNemar with fewer than 6 discordant pairs says it cannot reach 0.05.
 func TestSmallNIsHonest(t *testing.T) {
+	t.Parallel()
 	var eps []record.Episode
 	for s := 1; s <= 3; s++ {
 		eps = append(eps, countingEp("leap_year", "workflow", "m", s, 0, false, 100*s), countingEp("leap_year", "agent", "m", s, 0, true, 1000*s))
@@ -550,6 +556,7 @@ func TestLatePredictionSaysSubSecondTimes(t *testing.T) {
 // true, so that a reader counting lines with jq counts what the report
 // counts; a finished one says "status": "passed".
 func TestLostLineIsNotPassed(t *testing.T) {
+	t.Parallel()
 	needPython(t)
 	fix, err := os.ReadFile("../../tasks/leap_year/solution/leap.py")
 	if err != nil {
@@ -590,6 +597,7 @@ func TestLostLineIsNotPassed(t *testing.T) {
 // --run-uid); two shards given the same --run-uid report as one run, two
 // without it as two.
 func TestRunUID(t *testing.T) {
+	t.Parallel()
 	needPython(t)
 	base := t.TempDir()
 	run := func(args ...string) string {

@@ -185,6 +185,7 @@ func TestDetectDirText(t *testing.T) {
 }
 
 func TestDetectGuidance(t *testing.T) {
+	t.Parallel()
 	out, _, err := runCLI(t, "detect", "--guidance")
 	if err != nil {
 		t.Fatal(err)
@@ -217,6 +218,7 @@ func TestDetectBadUsage(t *testing.T) {
 }
 
 func TestDetectFormats(t *testing.T) {
+	t.Parallel()
 	out, _, err := runCLI(t, "detect", "-f", "csv")
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
 	if err != nil || len(lines) != 10 || lines[0] != "case,platform,mode,naive rule,profile,guidance,snapshot,toolset,demoted" {

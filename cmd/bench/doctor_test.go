@@ -32,6 +32,7 @@ func wantLines(t *testing.T, out string, lines ...string) {
 }
 
 func TestDoctorReady(t *testing.T) {
+	t.Parallel()
 	srv := modeltest.NewOllama(t)
 	out, code := doctor(t, "--host", srv.URL)
 	if code != 0 {
@@ -52,6 +53,7 @@ func TestDoctorReady(t *testing.T) {
 }
 
 func TestDoctorModelMissing(t *testing.T) {
+	t.Parallel()
 	srv := modeltest.NewOllama(t)
 	out, code := doctor(t, "--host", srv.URL, "--model", "llama9:70b")
 	if code != 1 {
@@ -67,6 +69,7 @@ func TestDoctorModelMissing(t *testing.T) {
 }
 
 func TestDoctorHostDown(t *testing.T) {
+	t.Parallel()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -85,6 +88,7 @@ func TestDoctorHostDown(t *testing.T) {
 }
 
 func TestDoctorModelWithoutTools(t *testing.T) {
+	t.Parallel()
 	srv := modeltest.NewOllama(t)
 	srv.SetModels(modeltest.Model{Name: "gemma:2b", Digest: "sha256:0123", Capabilities: []string{"completion"}})
 	out, code := doctor(t, "--host", srv.URL, "--model", "gemma:2b")
@@ -95,6 +99,7 @@ func TestDoctorModelWithoutTools(t *testing.T) {
 }
 
 func TestDoctorOldOllama(t *testing.T) {
+	t.Parallel()
 	srv := modeltest.NewOllama(t)
 	srv.Version = "0.2.8"
 	out, code := doctor(t, "--host", srv.URL)
@@ -104,6 +109,7 @@ func TestDoctorOldOllama(t *testing.T) {
 }
 
 func TestDoctorOpenAI(t *testing.T) {
+	t.Parallel()
 	srv := modeltest.NewOpenAI(t)
 	out, code := doctor(t, "--backend", "openai", "--host", srv.URL)
 	if code != 0 {
@@ -121,6 +127,7 @@ func TestDoctorOpenAI(t *testing.T) {
 }
 
 func TestDoctorBrokenTask(t *testing.T) {
+	t.Parallel()
 	srv := modeltest.NewOllama(t)
 	dir := t.TempDir()
 	addTask(t, dir, "leap_year", "my_leap")
@@ -139,6 +146,7 @@ func TestDoctorBrokenTask(t *testing.T) {
 }
 
 func TestDoctorTracksWorkflowNeedsNoTools(t *testing.T) {
+	t.Parallel()
 	srv := modeltest.NewOllama(t)
 	srv.SetModels(modeltest.Model{Name: "gemma:2b", Digest: "sha256:0123", Capabilities: []string{"completion"}})
 	out, code := doctor(t, "--host", srv.URL, "--model", "gemma:2b", "--tracks", "workflow,workflow-retry")
@@ -154,6 +162,7 @@ func TestDoctorTracksWorkflowNeedsNoTools(t *testing.T) {
 }
 
 func TestDoctorOracleNeedsNoModel(t *testing.T) {
+	t.Parallel()
 	out, code := doctor(t, "--host", "127.0.0.1:1", "--tracks", "oracle")
 	if code != 0 {
 		t.Fatalf("exit %d:\n%s", code, out)
@@ -165,6 +174,7 @@ func TestDoctorOracleNeedsNoModel(t *testing.T) {
 }
 
 func TestDoctorUnknownTrackSuggests(t *testing.T) {
+	t.Parallel()
 	_, _, err := runCLI(t, "doctor", "--tracks", "agnet")
 	if err == nil || !strings.Contains(err.Error(), `unknown track "agnet" in --tracks (did you mean agent?)`) {
 		t.Fatalf("err = %v", err)
@@ -172,6 +182,7 @@ func TestDoctorUnknownTrackSuggests(t *testing.T) {
 }
 
 func TestDoctorJSON(t *testing.T) {
+	t.Parallel()
 	srv := modeltest.NewOllama(t)
 	out, code := doctor(t, "--host", srv.URL, "-f", "json", "--track", "workflow")
 	if code != 0 {
@@ -193,6 +204,7 @@ func TestDoctorJSON(t *testing.T) {
 // as bench run does, checks every server and model, and the local checks
 // once.
 func TestDoctorChecksEveryHostAndModel(t *testing.T) {
+	t.Parallel()
 	up := modeltest.NewOllama(t)
 	down := "http://127.0.0.1:1"
 	out, code := doctor(t, "--host", up.URL+","+down, "--model", "qwen3:8b,llama9:70b")
@@ -216,6 +228,7 @@ func TestDoctorChecksEveryHostAndModel(t *testing.T) {
 // model as bench run asks it, without tools: one without tool support is
 // ready, one the server lacks is named with its pull line.
 func TestDoctorWorkflowModel(t *testing.T) {
+	t.Parallel()
 	srv := modeltest.NewOllama(t)
 	srv.SetModels(modeltest.Model{Name: modeltest.DefaultModel, Digest: modeltest.DefaultDigest, Capabilities: []string{"completion", "tools"}},
 		modeltest.Model{Name: "plain:1b", Digest: "sha256:0123", Capabilities: []string{"completion"}})
@@ -236,6 +249,7 @@ func TestDoctorWorkflowModel(t *testing.T) {
 // refuses too, with run's words: a blank model between commas and a
 // server named twice, which doctor once dropped or checked twice.
 func TestDoctorReadsTheRunsSpec(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		args []string
 		want string

@@ -83,6 +83,7 @@ func TestPredictAnswerSuggestsTheTask(t *testing.T) {
 // TestTasksMarksTheCourse: bench tasks marks the four course tasks, in
 // the table and in JSON, and no other.
 func TestTasksMarksTheCourse(t *testing.T) {
+	t.Parallel()
 	out, _, err := runCLI(t, "tasks", "--format", "csv")
 	if err != nil {
 		t.Fatal(err)
@@ -134,6 +135,7 @@ func mustLoadTasks(t *testing.T) []tasks.Task {
 // passes is still refused while its title reads TODO, and verified once
 // the title is written.
 func TestTasksVerifyRefusesATODOTitle(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if _, _, err := runCLI(t, "tasks", "new", "off_by_one", "--dir", dir); err != nil {
 		t.Fatal(err)
@@ -158,6 +160,7 @@ func TestTasksVerifyRefusesATODOTitle(t *testing.T) {
 // TestLessonMistypedCommandSuggests: an abbreviated command (bench rpt) is
 // answered with the command it abbreviates.
 func TestLessonMistypedCommandSuggests(t *testing.T) {
+	t.Parallel()
 	for word, want := range map[string]string{"rpt": "report", "reprt": "report", "cmp": "compare", "predcit": "predict"} {
 		_, _, err := runCLI(t, word)
 		if err == nil || !strings.Contains(err.Error(), "(did you mean bench "+want+"?)") {
@@ -169,6 +172,7 @@ func TestLessonMistypedCommandSuggests(t *testing.T) {
 // TestLessonFlagErrorsSpellTwoDashes: a flag without its value is named as
 // bench spells it, --out, never -out.
 func TestLessonFlagErrorsSpellTwoDashes(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{{"run", "--out"}, {"predict", "--answer"}, {"report", "--format"}, {"run", "--seeds"}} {
 		_, _, err := runCLI(t, args...)
 		if err == nil || !strings.Contains(err.Error(), "flag needs an argument: "+args[1]+";") {
@@ -188,6 +192,7 @@ var lessonPredictDocs = []string{"README.md", "report/predict/README.md"}
 // TestLessonPredictDocsMatchTheDesign: every TASK=letters example of the
 // predict documentation answers a task as it was designed.
 func TestLessonPredictDocsMatchTheDesign(t *testing.T) {
+	t.Parallel()
 	for _, path := range lessonPredictDocs {
 		checkDesignedExamples(t, path, mustRead(t, filepath.Join("..", "..", filepath.FromSlash(path))))
 	}

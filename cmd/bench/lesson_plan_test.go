@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -61,10 +60,8 @@ func thousands(n int) string {
 // wall time before the first episode; a run of another model is refused
 // before anything is asked.
 func TestLessonCalibratedEstimate(t *testing.T) {
-	prev := filepath.Join(t.TempDir(), "prev")
-	if _, stderr, err := runCLI(t, "run", "--tracks", "oracle", "--tasks", "leap_year", "--out", prev); err != nil {
-		t.Fatalf("oracle run: %v\n%s", err, stderr)
-	}
+	t.Parallel()
+	prev := sharedOracleRun(t)
 	stdout, _, err := runCLI(t, "run", "--dry-run", "--tracks", "oracle", "--tasks", "leap_year", "--seeds", "1,2", "--calibrate", prev)
 	if err != nil || !strings.Contains(stdout, "wall time: about ") || !strings.Contains(stdout, "from 1 episode of "+prev) {
 		t.Errorf("calibrated dry run (err %v):\n%s", err, stdout)
@@ -109,6 +106,7 @@ func TestLessonRunHeaderNamesEveryModel(t *testing.T) {
 // table and of the model server that package runflags makes (whose own
 // tests check them against the table).
 func TestRunHasTheSettingsFlags(t *testing.T) {
+	t.Parallel()
 	names := map[string]bool{}
 	for _, f := range runCommand().Flags {
 		names[f.Names()[0]] = true

@@ -16,6 +16,7 @@ func runCLI(t *testing.T, args ...string) (stdout, stderr string, err error) {
 }
 
 func TestVersion(t *testing.T) {
+	t.Parallel()
 	out, _, err := runCLI(t, "version")
 	if err != nil {
 		t.Fatal(err)
@@ -32,6 +33,7 @@ func TestVersion(t *testing.T) {
 }
 
 func TestUnknownCommandFails(t *testing.T) {
+	t.Parallel()
 	_, _, err := runCLI(t, "no-such-command")
 	if err == nil {
 		t.Fatal("an unknown command succeeded")

@@ -11,6 +11,7 @@ import (
 // TestDidYouMean checks that unknown commands, flags, tasks and tracks name
 // the nearest known one, and that nothing is suggested for a word far from all.
 func TestDidYouMean(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -38,6 +39,7 @@ func TestDidYouMean(t *testing.T) {
 // TestShowAcceptsPluralFlags checks that show takes --tasks/--tracks/--seeds
 // as run does, and -f for --format.
 func TestShowAcceptsPluralFlags(t *testing.T) {
+	t.Parallel()
 	single, _, err := runCLI(t, "show", showRun, "--task", "slugify", "--track", "workflow", "--seed", "1")
 	if err != nil {
 		t.Fatal(err)
@@ -66,6 +68,7 @@ func TestPredictShortOutAndSingularTask(t *testing.T) {
 }
 
 func TestShowUnknownTaskSuggests(t *testing.T) {
+	t.Parallel()
 	_, _, err := runCLI(t, "show", showRun, "--task", "slugfy")
 	if err == nil || !strings.Contains(err.Error(), "did you mean --task slugify?") {
 		t.Errorf("err = %v", err)

@@ -18,6 +18,7 @@ import (
 // TestExitCodesPerCommand runs every command with a mistake on its command
 // line (exit 2) and with a right command line whose work fails (exit 1).
 func TestExitCodesPerCommand(t *testing.T) {
+	t.Parallel()
 	tmp := t.TempDir()
 	missing := filepath.Join(tmp, "missing")
 	file := filepath.Join(tmp, "a-file")
@@ -103,6 +104,7 @@ func TestExitCodesPerCommand(t *testing.T) {
 // interrupt itself (doctor, waiting on a server that does not answer): it
 // exits 130 at once. bench run's own 130 is TestRunFirstInterruptStopsCleanly's.
 func TestExitCodeInterrupted(t *testing.T) {
+	t.Parallel()
 	asked := make(chan struct{}, 1)
 	release := make(chan struct{})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -259,6 +259,7 @@ func replaycliCopyTask(t *testing.T, name, dir string) {
 // the model server's flags; without them the same command gets past the
 // flags (to the missing recording), so the check can fail.
 func TestReplaycliRefusesRunDefiningFlags(t *testing.T) {
+	t.Parallel()
 	missing := filepath.Join(t.TempDir(), "no-such-run")
 	values := map[string]string{"temperature": "0.5", "num-ctx": "2048", "top-p": "0.9", "max-tokens": "100", "max-reply-bytes": "1000",
 		"max-turns": "3", "token-limit": "100", "tries": "2", "episode-timeout": "1m", "seeds": "2", "shard": "1/2", "run-uid": "x", "timeout": "1s", "retry-window": "1s", "parallel-per-host": "1"}
@@ -289,6 +290,7 @@ func TestReplaycliRefusesRunDefiningFlags(t *testing.T) {
 // TestReplaycliRefusesBadParallel: --parallel 0 is a usage error, refused
 // before anything is read or created, as bench run refuses it.
 func TestReplaycliRefusesBadParallel(t *testing.T) {
+	t.Parallel()
 	rec := filepath.Join(t.TempDir(), "no-such-run") // the flags are checked before the recording is read
 	out := filepath.Join(t.TempDir(), "new")
 	_, _, err := runCLI(t, "run", "--replay", rec, "--parallel", "0", "--out", out)

@@ -17,6 +17,7 @@ const (
 )
 
 func TestReportGoldenEveryFormat(t *testing.T) {
+	t.Parallel()
 	for _, f := range []struct{ format, golden string }{
 		{"text", "report.txt.golden"},
 		{"markdown", "report.md.golden"},
@@ -34,6 +35,7 @@ func TestReportGoldenEveryFormat(t *testing.T) {
 }
 
 func TestReportFlagsAfterFolders(t *testing.T) {
+	t.Parallel()
 	before, _, err := runCLI(t, "report", "--format", "csv", syntheticRun)
 	if err != nil {
 		t.Fatal(err)
@@ -48,6 +50,7 @@ func TestReportFlagsAfterFolders(t *testing.T) {
 }
 
 func TestReportMergesRunsAndNotesDigests(t *testing.T) {
+	t.Parallel()
 	out, _, err := runCLI(t, "report", syntheticRun, syntheticNew)
 	if err != nil {
 		t.Fatal(err)
@@ -64,6 +67,7 @@ func TestReportMergesRunsAndNotesDigests(t *testing.T) {
 }
 
 func TestReportPlot(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "run.svg")
 	if _, errOut, err := runCLI(t, "report", syntheticRun, "--plot", path); err != nil {
 		t.Fatalf("bench report --plot: %v\n%s", err, errOut)
@@ -80,6 +84,7 @@ func TestReportPlot(t *testing.T) {
 }
 
 func TestReportBadInput(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		args []string
 		want string
@@ -102,6 +107,7 @@ func TestReportBadInput(t *testing.T) {
 }
 
 func TestCompareGolden(t *testing.T) {
+	t.Parallel()
 	out, errOut, err := runCLI(t, "compare", syntheticRun, syntheticNew)
 	if err != nil {
 		t.Fatalf("bench compare: %v\n%s", err, errOut)
@@ -117,6 +123,7 @@ func TestCompareGolden(t *testing.T) {
 // TestCompareNamesWhatItLeftOut: cells that only one run holds are named on
 // stderr, not dropped in silence.
 func TestCompareNamesWhatItLeftOut(t *testing.T) {
+	t.Parallel()
 	other := filepath.Join("testdata", "show-run")
 	out, errOut, err := runCLI(t, "compare", syntheticRun, other)
 	if err != nil {
@@ -138,6 +145,7 @@ func TestCompareNamesWhatItLeftOut(t *testing.T) {
 // TestCompareFormatsAndAlpha: compare takes --format csv (fixed header) and
 // json, and --alpha changes the level in the output.
 func TestCompareFormatsAndAlpha(t *testing.T) {
+	t.Parallel()
 	out, errOut, err := runCLI(t, "compare", syntheticRun, syntheticNew, "--format", "csv")
 	if err != nil {
 		t.Fatalf("bench compare --format csv: %v\n%s", err, errOut)
@@ -158,6 +166,7 @@ func TestCompareFormatsAndAlpha(t *testing.T) {
 // TestCompareWarnsAboutSettings: two runs that differ in settings (here the
 // model digest) are compared with a note saying so.
 func TestCompareWarnsAboutSettings(t *testing.T) {
+	t.Parallel()
 	out, _, err := runCLI(t, "compare", syntheticRun, syntheticNew)
 	if err != nil {
 		t.Fatal(err)
@@ -170,6 +179,7 @@ func TestCompareWarnsAboutSettings(t *testing.T) {
 // TestReportCSVsConcatenate: the CSVs of two runs, the second without its
 // header (tail -n +2), read as one table.
 func TestReportCSVsConcatenate(t *testing.T) {
+	t.Parallel()
 	a, _, err := runCLI(t, "report", "--format", "csv", syntheticRun)
 	if err != nil {
 		t.Fatal(err)
@@ -202,6 +212,7 @@ func TestReportCSVsConcatenate(t *testing.T) {
 // TestReportRunGivenTwiceCountsOnce: `bench report D D` counts each episode
 // once, with a footnote.
 func TestReportRunGivenTwiceCountsOnce(t *testing.T) {
+	t.Parallel()
 	out, _, err := runCLI(t, "report", syntheticRun, syntheticRun)
 	if err != nil {
 		t.Fatal(err)
@@ -217,6 +228,7 @@ func TestReportRunGivenTwiceCountsOnce(t *testing.T) {
 // test counts say otherwise) is not a pass, and an episode lost to a server
 // error is in no rate; both are said.
 func TestReportForgedAndLostLines(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	run := `{"format":1,"id":"forged","backend":"ollama","model":"m","seeds":[1,2,3],"tracks":["agent"],"tasks":[{"name":"t"}]}`
 	lines := []string{

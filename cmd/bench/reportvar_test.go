@@ -226,6 +226,7 @@ var reportvarWithinNoise = reportvarOutcome{
 // pooled rates with Newcombe's interval, the token ratio and the seeds
 // per task that would detect the change, each recomputed here.
 func TestReportVariantsPooled(t *testing.T) {
+	t.Parallel()
 	tasks := []string{"a", "b", "c", "d"}
 	dir := reportvarRun(t, tasks, 8, reportvarWithinNoise)
 	var doc reportvarDoc
@@ -330,6 +331,7 @@ func TestReportVariantsPooled(t *testing.T) {
 // 0.2 at the observed discordance, as recomputed here; a bad value is a
 // usage error.
 func TestReportVariantsEffect(t *testing.T) {
+	t.Parallel()
 	dir := reportvarRun(t, []string{"a", "b", "c", "d"}, 8, reportvarWithinNoise)
 	var doc reportvarDoc
 	countingJSON(t, &doc, "report", "--format", "json", "--effect", "0.2", dir)
@@ -352,6 +354,7 @@ func TestReportVariantsEffect(t *testing.T) {
 // significant, which the report says), pooled 8 all one way, p = 2/2⁸:
 // changed, and no seeds asked for.
 func TestReportVariantsSignificant(t *testing.T) {
+	t.Parallel()
 	dir := reportvarRun(t, []string{"a", "b", "c", "d"}, 8, reportvarOutcome{
 		off: func(s int) bool { return s > 4 },
 		on:  func(s int) bool { return s > 2 },
@@ -381,6 +384,7 @@ func TestReportVariantsSignificant(t *testing.T) {
 // significant, and the report says so (and that one task is the whole
 // pool) instead of a bare p.
 func TestReportVariantsTooFew(t *testing.T) {
+	t.Parallel()
 	dir := reportvarRun(t, []string{"a"}, 1, reportvarOutcome{off: func(int) bool { return false }, on: func(int) bool { return true }})
 	var doc reportvarDoc
 	countingJSON(t, &doc, "report", "--format", "json", dir)
@@ -403,6 +407,7 @@ func TestReportVariantsTooFew(t *testing.T) {
 // comparison of settings and no variant in its rows (the control: the
 // same episodes, variants cleared, make 8 rows of 16 episodes).
 func TestReportVariantsNoDimension(t *testing.T) {
+	t.Parallel()
 	var eps []record.Episode
 	for s := 1; s <= 4; s++ {
 		eps = append(eps, countingEp("a", "agent", "m", s, 0, true, 100))
@@ -459,6 +464,7 @@ func reportvarRecords(recs [][]string, col, value string) []map[string]string {
 // track and the per-task comparisons, with the numbers the JSON gives
 // (recomputed here).
 func TestReportVariantsCSV(t *testing.T) {
+	t.Parallel()
 	dir := reportvarRun(t, []string{"a", "b", "c", "d"}, 8, reportvarWithinNoise)
 	recs := reportvarCSV(t, dir)
 	for _, r := range recs[1:] {
@@ -507,6 +513,7 @@ func g6csv(x float64) string { return strconv.FormatFloat(x, 'g', 6, 64) }
 // workflow within a run, which the text report gives, is in the CSV too,
 // with the same p and difference.
 func TestReportPooledCSV(t *testing.T) {
+	t.Parallel()
 	var eps []record.Episode
 	for _, task := range []string{"a", "b", "c", "d"} {
 		for s := 1; s <= 4; s++ {
@@ -531,6 +538,7 @@ func TestReportPooledCSV(t *testing.T) {
 // comparisons of settings and a row per variant, each with its own id and
 // its own episodes.
 func TestReportVariantsPage(t *testing.T) {
+	t.Parallel()
 	dir := reportvarRun(t, []string{"a", "b"}, 8, reportvarWithinNoise)
 	page, errOut, err := runCLI(t, "report", "--format", "html", dir)
 	if err != nil {
@@ -551,6 +559,7 @@ func TestReportVariantsPage(t *testing.T) {
 // TestReportPooledPage: the pooled answer of the agent against the
 // workflow within a run is on the page, as in the text report.
 func TestReportPooledPage(t *testing.T) {
+	t.Parallel()
 	var eps []record.Episode
 	for _, task := range []string{"a", "b", "c", "d"} {
 		for s := 1; s <= 4; s++ {
@@ -578,6 +587,7 @@ func TestReportPooledPage(t *testing.T) {
 // max-turns 25 against 5 within each posture; the episodes of the four
 // variants never pair across the fixed one.
 func TestReportVariantsTwoDimensions(t *testing.T) {
+	t.Parallel()
 	var eps []record.Episode
 	for _, mt := range []string{"5", "25"} {
 		for _, po := range []string{"off", "on"} {
@@ -622,6 +632,7 @@ func TestReportVariantsTwoDimensions(t *testing.T) {
 // variant of the other run: a row per task, track and variant, each on
 // its own pairs.
 func TestCompareVariantsPairWithin(t *testing.T) {
+	t.Parallel()
 	old := reportvarRun(t, []string{"a"}, 8, reportvarOutcome{off: always8, on: always8})
 	new := reportvarRun(t, []string{"a"}, 8, reportvarOutcome{off: always8, on: func(s int) bool { return s > 6 }})
 	var doc struct {

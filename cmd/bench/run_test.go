@@ -14,6 +14,7 @@ import (
 )
 
 func TestRunRejectsBadInput(t *testing.T) {
+	t.Parallel()
 	out := filepath.Join(t.TempDir(), "run")
 	cases := []struct {
 		args []string
@@ -119,6 +120,7 @@ func TestRunOracleNeedsNoServer(t *testing.T) {
 }
 
 func TestRunPreflightFailureCreatesNothing(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "never")
 	_, stderr, err := runCLI(t, "run", "--host", "http://127.0.0.1:1", "--tasks", "leap_year", "--out", dir)
 	if err == nil {

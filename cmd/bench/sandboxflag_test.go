@@ -14,6 +14,7 @@ import (
 // sandbox was, as sandbox.Plan describes this machine; every episode's
 // grading ran in the same layers.
 func TestRunRecordsItsSandbox(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "run")
 	stdout, stderr, err := runCLI(t, "run", "--tracks", "oracle", "--tasks", "leap_year", "--out", dir)
 	if err != nil {
@@ -41,6 +42,7 @@ func TestRunRecordsItsSandbox(t *testing.T) {
 // TestRunRefusesAnUnknownSandbox: --sandbox takes auto, on or off, and a
 // wrong word creates nothing.
 func TestRunRefusesAnUnknownSandbox(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "never")
 	_, _, err := runCLI(t, "run", "--tracks", "oracle", "--tasks", "leap_year", "--sandbox", "maybe", "--out", dir)
 	if err == nil || !strings.Contains(err.Error(), "auto, on or off") {

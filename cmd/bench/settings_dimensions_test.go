@@ -19,6 +19,7 @@ import (
 // tools) and the coding guidance, in its own trajectory, only where the
 // posture is on. --dry-run counts the variants first.
 func TestSettingsDimensionsThroughTheCLI(t *testing.T) {
+	t.Parallel()
 	srv := modeltest.NewOllama(t, modeltest.Always(modeltest.Calls(model.ToolCall{Name: "list_files", Arguments: "{}"})))
 	dir := filepath.Join(t.TempDir(), "run")
 	args := []string{"run", "--host", srv.URL, "--tracks", "agent", "--tasks", "leap_year", "--posture", "off,on", "--max-turns", "1,2", "--out", dir}

@@ -186,6 +186,7 @@ func scriptedEpisode(t *testing.T, w *record.Writer, task tasks.Task, se showEpi
 // fixture, keeping its SYNTHETIC.md, but only when the events differ: the
 // timestamps alone would make every -update a diff to review.
 func TestShowFixture(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "run")
 	genShowRun(t, dir)
 	var stale []string

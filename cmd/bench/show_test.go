@@ -14,6 +14,7 @@ import (
 // fake-model replies played through the real tracks (see show_fixture_test.go).
 
 func TestShowTranscript(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ golden, task, track, repeat, format string }{
 		{"show-agent.txt.golden", "parse_date", "agent", "0", "text"},
 		{"show-agent.md.golden", "parse_date", "agent", "0", "markdown"},
@@ -35,6 +36,7 @@ func TestShowTranscript(t *testing.T) {
 }
 
 func TestShowFull(t *testing.T) {
+	t.Parallel()
 	out, _, err := runCLI(t, "show", showRun, "--task", "slugify", "--track", "workflow", "--full")
 	if err != nil {
 		t.Fatal(err)
@@ -58,6 +60,7 @@ func TestShowFull(t *testing.T) {
 }
 
 func TestShowListsWhenNotOne(t *testing.T) {
+	t.Parallel()
 	out, _, err := runCLI(t, "show", showRun)
 	if err != nil {
 		t.Fatal(err)
@@ -72,6 +75,7 @@ func TestShowListsWhenNotOne(t *testing.T) {
 }
 
 func TestShowNoMatch(t *testing.T) {
+	t.Parallel()
 	out, _, err := runCLI(t, "show", showRun, "--task", "no_such_task")
 	if err == nil {
 		t.Fatal("no matching episode succeeded")
@@ -82,6 +86,7 @@ func TestShowNoMatch(t *testing.T) {
 }
 
 func TestShowDiff(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ golden, format string }{
 		{"show-diff.txt.golden", "text"},
 		{"show-diff.md.golden", "markdown"},
@@ -100,6 +105,7 @@ func TestShowDiff(t *testing.T) {
 }
 
 func TestShowDiffWithoutTwin(t *testing.T) {
+	t.Parallel()
 	out, _, err := runCLI(t, "show", "--diff", showRun, "--task", "slugify", "--track", "workflow", "--seed", "1")
 	if err == nil || !strings.Contains(err.Error(), "the episode has no twin") || !strings.Contains(out, "slugify") {
 		t.Errorf("err %v\nstdout %s", err, out)
@@ -114,6 +120,7 @@ func TestShowDiffWithoutTwin(t *testing.T) {
 }
 
 func TestShowOrdersTracksAsTheRegistry(t *testing.T) {
+	t.Parallel()
 	dir := scratchRun(t)
 	src := filepath.Join(dir, "trajectories", "parse_date", "agent", "seed-1.jsonl")
 	b, err := os.ReadFile(src)
@@ -138,6 +145,7 @@ func TestShowOrdersTracksAsTheRegistry(t *testing.T) {
 }
 
 func TestShowJSON(t *testing.T) {
+	t.Parallel()
 	out, _, err := runCLI(t, "show", showRun, "--task", "slugify", "--track", "workflow", "-f", "json")
 	if err != nil {
 		t.Fatal(err)
@@ -167,6 +175,7 @@ func TestShowJSON(t *testing.T) {
 }
 
 func TestShowKeptWorkspace(t *testing.T) {
+	t.Parallel()
 	dir := scratchRun(t)
 	path := filepath.Join(dir, "trajectories", "slugify", "workflow", "seed-1.jsonl")
 	b, err := os.ReadFile(path)
@@ -203,6 +212,7 @@ func scratchRun(t *testing.T) string {
 }
 
 func TestShowTornLastLine(t *testing.T) {
+	t.Parallel()
 	dir := scratchRun(t)
 	path := filepath.Join(dir, "trajectories", "parse_date", "agent", "seed-1-r1.jsonl")
 	b, err := os.ReadFile(path)
@@ -228,6 +238,7 @@ func TestShowTornLastLine(t *testing.T) {
 }
 
 func TestShowMissingTrajectory(t *testing.T) {
+	t.Parallel()
 	dir := scratchRun(t)
 	path := filepath.Join(dir, "trajectories", "slugify", "workflow", "seed-1.jsonl")
 	if err := os.Remove(path); err != nil {
@@ -244,6 +255,7 @@ func TestShowMissingTrajectory(t *testing.T) {
 }
 
 func TestShowUnfinishedEpisode(t *testing.T) {
+	t.Parallel()
 	dir := scratchRun(t)
 	// Drop the last line of episodes.jsonl: its trajectory is then all there is.
 	path := filepath.Join(dir, "episodes.jsonl")
@@ -266,6 +278,7 @@ func TestShowUnfinishedEpisode(t *testing.T) {
 }
 
 func TestShowBadInput(t *testing.T) {
+	t.Parallel()
 	missing := filepath.Join(t.TempDir(), "no-such-run")
 	for _, tc := range []struct {
 		args []string

@@ -15,5 +15,7 @@ func TestMain(m *testing.M) {
 		main()
 		return
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	removeSharedRuns()
+	os.Exit(code)
 }

@@ -21,6 +21,7 @@ func taskNames(ts []tasks.Task) string {
 // doctor, predict) without --tasks takes the four course tasks, as the
 // README's main job says; --tasks all takes every task.
 func TestRunTasksDefaultToTheCourse(t *testing.T) {
+	t.Parallel()
 	all, err := tasks.Catalogue("")
 	if err != nil {
 		t.Fatal(err)
@@ -50,6 +51,7 @@ func TestRunTasksDefaultToTheCourse(t *testing.T) {
 }
 
 func TestTasksVerifyGo(t *testing.T) {
+	t.Parallel()
 	needGo(t)
 	out, _, err := runCLI(t, "tasks", "verify", "go_stack")
 	if err != nil {

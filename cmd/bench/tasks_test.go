@@ -56,6 +56,7 @@ func treeHash(t *testing.T, dir string) string {
 }
 
 func TestTasksTable(t *testing.T) {
+	t.Parallel()
 	out, _, err := runCLI(t, "tasks")
 	if err != nil {
 		t.Fatal(err)
@@ -64,6 +65,7 @@ func TestTasksTable(t *testing.T) {
 }
 
 func TestTasksJSON(t *testing.T) {
+	t.Parallel()
 	out, _, err := runCLI(t, "tasks", "--json")
 	if err != nil {
 		t.Fatal(err)
@@ -80,6 +82,7 @@ func TestTasksJSON(t *testing.T) {
 }
 
 func TestTasksFromDir(t *testing.T) {
+	t.Parallel()
 	dir := copyTasks(t)
 	out, _, err := runCLI(t, "tasks", "--tasks-dir", dir, "-f", "csv")
 	if err != nil {
@@ -97,6 +100,7 @@ func TestTasksFromDir(t *testing.T) {
 }
 
 func TestTasksBadManifest(t *testing.T) {
+	t.Parallel()
 	dir := copyTasks(t)
 	manifest := filepath.Join(dir, "my_slugify", "task.toml")
 	data, _ := os.ReadFile(manifest)
@@ -113,6 +117,7 @@ func TestTasksBadManifest(t *testing.T) {
 }
 
 func TestTasksUnexpectedArgument(t *testing.T) {
+	t.Parallel()
 	_, _, err := runCLI(t, "tasks", "verfy")
 	if err == nil || !strings.Contains(err.Error(), `"verfy"`) {
 		t.Errorf("err = %v", err)
@@ -160,6 +165,7 @@ func TestTasksVerifyBrokenSolution(t *testing.T) {
 }
 
 func TestTasksVerifyUnknownTask(t *testing.T) {
+	t.Parallel()
 	_, _, err := runCLI(t, "tasks", "verify", "leap")
 	if err == nil || !strings.Contains(err.Error(), "known tasks: exam_average, file_sizes, go_cents, go_clamp, go_report, go_shapes, go_stack, leap_year, page_views, parse_date,") {
 		t.Errorf("err = %v", err)
@@ -182,6 +188,7 @@ func TestTasksVerifyMissingPython(t *testing.T) {
 
 // TestTasksDirBeforeVerify: --tasks-dir given to "tasks" reaches "verify".
 func TestTasksDirBeforeVerify(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	_, _, err := runCLI(t, "tasks", "--tasks-dir", dir, "verify")
 	if err == nil || !strings.Contains(err.Error(), "no tasks in "+dir) {
@@ -190,6 +197,7 @@ func TestTasksDirBeforeVerify(t *testing.T) {
 }
 
 func TestTasksShowDesign(t *testing.T) {
+	t.Parallel()
 	out, _, err := runCLI(t, "tasks", "-f", "json")
 	if err != nil {
 		t.Fatal(err)
@@ -216,6 +224,7 @@ func TestTasksShowDesign(t *testing.T) {
 }
 
 func TestTasksFormats(t *testing.T) {
+	t.Parallel()
 	csvOut, _, err := runCLI(t, "tasks", "--format", "csv")
 	if err != nil || !strings.HasPrefix(csvOut, "task,course,framework,archetype,answers,tests,source,title\nexam_average,,unittest,misleading-traceback,nyy,4,grades.py,") {
 		t.Errorf("csv (err %v):\n%s", err, csvOut)
@@ -274,6 +283,7 @@ func TestTasksNew(t *testing.T) {
 }
 
 func TestTasksNewRefuses(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if _, _, err := runCLI(t, "tasks", "new", "twice", "--dir", dir); err != nil {
 		t.Fatal(err)

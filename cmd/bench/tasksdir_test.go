@@ -30,6 +30,7 @@ func addTask(t *testing.T, dir, from, name string) {
 }
 
 func TestTasksDirAddsToBuiltins(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	addTask(t, dir, "leap_year", "my_leap")
 	out, _, err := runCLI(t, "tasks", "--tasks-dir", dir, "-f", "csv")
@@ -55,6 +56,7 @@ func TestTasksDirAddsToBuiltins(t *testing.T) {
 }
 
 func TestTasksDirClashNamesBothFolders(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	addTask(t, dir, "parse_date", "parse_date")
 	for _, args := range [][]string{{"tasks"}, {"run", "--tracks", "oracle"}, {"tasks", "verify"}} {

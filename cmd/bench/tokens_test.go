@@ -12,6 +12,7 @@ import (
 )
 
 func TestTokensCountsAFile(t *testing.T) {
+	t.Parallel()
 	text := "def is_leap(year):\n    return year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)\n"
 	path := filepath.Join(t.TempDir(), "leap.py")
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
@@ -30,6 +31,7 @@ func TestTokensCountsAFile(t *testing.T) {
 }
 
 func TestTokensReadsStdin(t *testing.T) {
+	t.Parallel()
 	var out, errb bytes.Buffer
 	app := newApp(&out, &errb)
 	app.Reader = strings.NewReader("hello world")
@@ -42,6 +44,7 @@ func TestTokensReadsStdin(t *testing.T) {
 }
 
 func TestTokensErrors(t *testing.T) {
+	t.Parallel()
 	_, _, err := runCLI(t, "tokens", filepath.Join(t.TempDir(), "nope.txt"))
 	if err == nil || !strings.Contains(err.Error(), "nope.txt") {
 		t.Errorf("missing file: %v", err)
@@ -53,6 +56,7 @@ func TestTokensErrors(t *testing.T) {
 }
 
 func TestTokensRefusesBinaryStdin(t *testing.T) {
+	t.Parallel()
 	var out, errb bytes.Buffer
 	app := newApp(&out, &errb)
 	app.Reader = bytes.NewReader([]byte{0, 0xff, 'a'})
