@@ -61,11 +61,11 @@ func (h *handler) serve(sig <-chan os.Signal, done <-chan struct{}) {
 		h.mu.Lock()
 		clean, notice := h.clean, h.notice
 		h.mu.Unlock()
-		h.cancel()
 		switch {
 		case !clean:
 			fmt.Fprintln(h.stderr, "bench: interrupted")
 		case first:
+			h.cancel()
 			if notice != "" {
 				fmt.Fprintln(h.stderr, notice)
 			}
@@ -73,8 +73,12 @@ func (h *handler) serve(sig <-chan os.Signal, done <-chan struct{}) {
 		default:
 			fmt.Fprintln(h.stderr, "second interrupt: quitting now")
 		}
+		// The context is cancelled only after the exit: cancelled first, a
+		// command that does not stop cleanly could fail on it and exit 1
+		// before this goroutine exits 130.
 		testrun.KillAll()
 		h.exit(Interrupted)
+		h.cancel()
 		return
 	}
 }
