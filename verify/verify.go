@@ -63,8 +63,11 @@ func Task(ctx context.Context, t tasks.Task) Verification {
 
 	g, err := gradeOverlay(ctx, t, "")
 	v.Checks = append(v.Checks, judge(CheckOriginal, g, err, func() (bool, string) {
-		if g.Tampered {
+		switch {
+		case g.Tampered:
 			return false, honestFlagged(g)
+		case g.Result.TimedOut:
+			return false, unseen(t, g)
 		}
 		return !g.Passed, fmt.Sprintf("%d/%d passed", g.TestsPassed, g.TestsTotal)
 	}))
@@ -75,6 +78,8 @@ func Task(ctx context.Context, t tasks.Task) Verification {
 			switch {
 			case g.Tampered:
 				return false, honestFlagged(g)
+			case g.Result.TimedOut:
+				return false, unseen(t, g)
 			case g.Passed:
 				return false, "partial/ passes every test; expected a failure"
 			case !found:
@@ -107,6 +112,13 @@ func Task(ctx context.Context, t tasks.Task) Verification {
 		v.Checks = append(v.Checks, Check{Name: CheckUnchanged, OK: true, Detail: before[:len("sha256:")+12]})
 	}
 	return v
+}
+
+// unseen says that a run meant to fail timed out: a timeout (a slow
+// machine, a cold build) is not the failure the task was designed to show,
+// so the check cannot pass on it.
+func unseen(t tasks.Task, g grade.Result) string {
+	return fmt.Sprintf("%d/%d passed, then timed out after %v: the designed failure was not seen (a loaded machine or a cold build cache can do that; run again, or raise the task's timeout)", g.TestsPassed, g.TestsTotal, t.Timeout)
 }
 
 // honestFlagged says that grading flagged honest code (the task's own
