@@ -15,21 +15,6 @@ import (
 	"github.com/otiai10/copy"
 )
 
-// suiteTask returns the task name of the built-in suite (tracktest's
-// SuiteTask, which this package's tests cannot import: tracktest imports
-// testrun).
-func suiteTask(t *testing.T, name string) tasks.Task {
-	t.Helper()
-	all, err := tasks.Load(tasks.Suite())
-	if err != nil {
-		t.Fatal(err)
-	}
-	sel, err := tasks.Select(all, []string{name})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sel[0]
-}
 
 // taskCopy copies the task's repo/ with the folder sub overlaid ("" for
 // none) into a fresh temporary folder.
@@ -58,7 +43,7 @@ func needGo(t *testing.T) {
 
 func TestRunTaskGoFailingTests(t *testing.T) {
 	needGo(t)
-	tk := suiteTask(t, "go_clamp")
+	tk := fixture.SuiteTask(t, "go_clamp")
 	res, err := RunTask(context.Background(), tk, taskCopy(t, tk, ""))
 	if err != nil {
 		t.Fatal(err)
@@ -79,7 +64,7 @@ func TestRunTaskGoFailingTests(t *testing.T) {
 
 func TestRunTaskGoSolutionPassesUncached(t *testing.T) {
 	needGo(t)
-	tk := suiteTask(t, "go_clamp")
+	tk := fixture.SuiteTask(t, "go_clamp")
 	dir := taskCopy(t, tk, "solution")
 	for range 2 { // the second run must run the tests again, not read a cached result
 		res, err := RunTask(context.Background(), tk, dir)
@@ -97,7 +82,7 @@ func TestRunTaskGoSolutionPassesUncached(t *testing.T) {
 
 func TestRunTaskGoBuildFailureFailsEveryTest(t *testing.T) {
 	needGo(t)
-	tk := suiteTask(t, "go_clamp")
+	tk := fixture.SuiteTask(t, "go_clamp")
 	dir := taskCopy(t, tk, "")
 	if err := os.WriteFile(filepath.Join(dir, "clamp.go"), []byte("package clamp\n\nfunc Clamp(\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -132,7 +117,7 @@ func TestGoCacheDirsAreSeparate(t *testing.T) {
 
 func TestRunTaskPythonUnchanged(t *testing.T) {
 	needPython(t)
-	tk := suiteTask(t, "leap_year")
+	tk := fixture.SuiteTask(t, "leap_year")
 	res, err := RunTask(context.Background(), tk, taskCopy(t, tk, "solution"))
 	if err != nil {
 		t.Fatal(err)
@@ -167,7 +152,7 @@ func init() {
 func TestGoTestsNeverReachTheBuildCache(t *testing.T) {
 	needGo(t)
 	needLayers(t, "fs")
-	tk := suiteTask(t, "go_clamp")
+	tk := fixture.SuiteTask(t, "go_clamp")
 	dir := taskCopy(t, tk, "solution")
 	cache := GoCacheDir(TrackCache)
 	if err := os.WriteFile(filepath.Join(dir, "probe.go"), fmt.Appendf(nil, cacheProbe, cache), 0o644); err != nil {
