@@ -15,7 +15,6 @@ import (
 	"github.com/otiai10/copy"
 )
 
-
 // taskCopy copies the task's repo/ with the folder sub overlaid ("" for
 // none) into a fresh temporary folder.
 func taskCopy(t *testing.T, tk tasks.Task, sub string) string {
