@@ -42,10 +42,10 @@ func Plan(cfg Config) (Layers, error) {
 // Apply makes cmd, already built (Path, Args, Dir, Env), run inside the
 // sandbox that Plan(cfg) describes, and returns the layers. It sets
 // cmd.SysProcAttr's Pdeathsig (SIGKILL), keeping what is there (Setpgid).
-// With Landlock it routes cmd through the helper, which also enters the
-// namespaces, so that cmd itself is started plainly (os/exec then uses
-// vfork, cheap from however large a caller); without the helper, it sets
-// the namespaces on cmd.
+// With Landlock it routes cmd through the helper; from a caller with a
+// large heap the helper also enters the namespaces, so that cmd itself is
+// started plainly (os/exec then uses vfork, cheap from however large a
+// caller: twoStages); otherwise it sets the namespaces on cmd.
 func Apply(cmd *exec.Cmd, cfg Config, spec Spec) (Layers, error) {
 	l, err := Plan(cfg)
 	if err != nil {
@@ -77,8 +77,12 @@ func throughHelper(cmd *exec.Cmd, l Layers, spec Spec) error {
 		rw = append(rw, spec.Tmp)
 	}
 	args := helper.Args(carve(append(systemDirs(), spec.ReadOnly...)), nonEmpty(rw), l.Net == NetNS, cmd.Path, cmd.Args)
-	if l.PID == PIDNS {
+	switch {
+	case l.PID != PIDNS:
+	case twoStages():
 		args = helper.Enter(ownNamespaces(), args)
+	default:
+		setNamespaces(cmd.SysProcAttr)
 	}
 	cmd.Path = self
 	cmd.Args = append([]string{self}, args...)

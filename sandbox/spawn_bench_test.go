@@ -8,8 +8,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"bench/sandbox/internal/helper"
 )
 
 // heapMB is the live heap BenchmarkSandboxedSpawn spawns from, as the
@@ -46,22 +44,12 @@ func BenchmarkSandboxedSpawn(b *testing.B) {
 // sandboxed as before the helper entered the namespaces itself (the
 // caller cloned the helper into them: oneStage).
 type variant struct {
-	name     string
-	mode     Mode
-	oneStage bool
+	name   string
+	mode   Mode
+	stages int32 // forcedStages while it runs
 }
 
-var variants = []variant{{"off", Off, false}, {"on", On, false}, {"on-one-stage", On, true}}
-
-// oneStage makes cmd, which Apply routed through a helper that enters the
-// namespaces, start the helper in them directly, as Apply did before.
-func oneStage(b *testing.B, cmd *exec.Cmd) {
-	if len(cmd.Args) < 6 || cmd.Args[1] != helper.Marker || cmd.Args[2] != "ns" {
-		b.Fatalf("not a first stage: %q", cmd.Args)
-	}
-	cmd.Args = append(cmd.Args[:2], cmd.Args[6:]...)
-	setNamespaces(cmd.SysProcAttr)
-}
+var variants = []variant{{"off", Off, 0}, {"on", On, 2}, {"on-one-stage", On, 1}}
 
 // BenchmarkSandboxedPython starts `python3 -c pass` (the interpreter
 // itself, not a version manager's shim) sandboxed from this small process:
@@ -91,6 +79,8 @@ func spawnLoop(b *testing.B, v variant, newCmd func() *exec.Cmd, dir string, ro 
 	if _, err := Plan(Config{Mode: On}); err != nil {
 		b.Skip(err)
 	}
+	forcedStages.Store(v.stages)
+	defer forcedStages.Store(0)
 	self0, child0 := cpu(syscall.RUSAGE_SELF), cpu(syscall.RUSAGE_CHILDREN)
 	start := time.Now()
 	for b.Loop() {
@@ -99,9 +89,6 @@ func spawnLoop(b *testing.B, v variant, newCmd func() *exec.Cmd, dir string, ro 
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 		if _, err := Apply(cmd, Config{Mode: v.mode}, Spec{Dir: dir, ReadOnly: ro}); err != nil {
 			b.Fatal(err)
-		}
-		if v.oneStage {
-			oneStage(b, cmd)
 		}
 		if out, err := cmd.CombinedOutput(); err != nil {
 			b.Fatalf("%v\n%s", err, out)

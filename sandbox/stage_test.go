@@ -27,6 +27,12 @@ func marked(t *testing.T, cmd *exec.Cmd, dir string) string {
 	return tag
 }
 
+// withStages makes every spawn of the test use n stages (twoStages).
+func withStages(t *testing.T, n int32) {
+	forcedStages.Store(n)
+	t.Cleanup(func() { forcedStages.Store(0) })
+}
+
 // applyOn sandboxes cmd in mode On in dir, with the read-only folders ro.
 func applyOn(t *testing.T, cmd *exec.Cmd, dir string, ro ...string) {
 	t.Helper()
@@ -41,8 +47,34 @@ func applyOn(t *testing.T, cmd *exec.Cmd, dir string, ro ...string) {
 // command runs as PID 1 of its own PID namespace, in a network namespace
 // with only loopback, in new user, mount, IPC and UTS namespaces, as the
 // caller's uid and gid.
-func TestHelperEntersTheNamespacesItself(t *testing.T) {
+func TestHelperEntersTheNamespacesItself(t *testing.T) { checkNamespaces(t, 2) }
+
+// TestHelperClonedIntoTheNamespaces: a small caller (one stage) starts
+// the helper in the same namespaces itself.
+func TestHelperClonedIntoTheNamespaces(t *testing.T) { checkNamespaces(t, 1) }
+
+// TestStagesFor: two stages only from a caller holding enough memory for
+// the fork to cost more than a second start, and never under -race.
+func TestStagesFor(t *testing.T) {
+	for _, c := range []struct {
+		mem  uint64
+		race bool
+		want int
+	}{{1 << 20, false, 1}, {twoStagesFrom - 1, false, 1}, {twoStagesFrom, false, 2}, {1 << 30, false, 2}, {1 << 30, true, 1}} {
+		if got := stagesFor(c.mem, c.race); got != c.want {
+			t.Errorf("stagesFor(%d, race %v) = %d, want %d", c.mem, c.race, got, c.want)
+		}
+	}
+	if goMemory() == 0 {
+		t.Error("goMemory() = 0")
+	}
+}
+
+// checkNamespaces runs a command sandboxed with n stages and checks the
+// namespaces it is in.
+func checkNamespaces(t *testing.T, n int32) {
 	need(t, true, true, true)
+	withStages(t, n)
 	py := python(t)
 	prog := `import os, socket
 print("pid", os.getpid())
@@ -55,8 +87,12 @@ for ns in ["user", "net", "pid", "mnt", "ipc", "uts"]:
 	cmd := exec.Command(py, "-c", prog)
 	marked(t, cmd, dir)
 	applyOn(t, cmd, dir, Toolchain(py)...)
-	if a := cmd.SysProcAttr; a.Cloneflags != 0 || a.UidMappings != nil || a.GidMappings != nil || a.Pdeathsig != syscall.SIGKILL {
+	a := cmd.SysProcAttr
+	if n == 2 && (a.Cloneflags != 0 || a.UidMappings != nil || a.GidMappings != nil || a.Pdeathsig != syscall.SIGKILL) {
 		t.Errorf("the helper is started with clone flags %#x, uid map %v, gid map %v, pdeathsig %v: os/exec cannot vfork it", a.Cloneflags, a.UidMappings, a.GidMappings, a.Pdeathsig)
+	}
+	if n == 1 && (a.Cloneflags != nsFlags || len(a.UidMappings) != 1 || a.Pdeathsig != syscall.SIGKILL) {
+		t.Errorf("one stage: the helper is started with clone flags %#x, uid map %v, pdeathsig %v; want the namespaces", a.Cloneflags, a.UidMappings, a.Pdeathsig)
 	}
 	out, err := cmd.CombinedOutput()
 	if err != nil {
@@ -83,6 +119,7 @@ for ns in ["user", "net", "pid", "mnt", "ipc", "uts"]:
 // at the same numbers, a gap (a nil entry) stays closed.
 func TestHelperPassesExtraFiles(t *testing.T) {
 	need(t, true, true, true)
+	withStages(t, 2)
 	py := python(t)
 	r, w, err := os.Pipe()
 	if err != nil {
@@ -119,6 +156,7 @@ os.write(4, b"through 4")
 // TestHelperRelaysTheExitCode: the command's exit code is the caller's.
 func TestHelperRelaysTheExitCode(t *testing.T) {
 	need(t, true, true, true)
+	withStages(t, 2)
 	for _, code := range []int{0, 1, 7, 125, 255} {
 		dir := t.TempDir()
 		cmd := exec.Command("/bin/sh", "-c", "exit "+strconv.Itoa(code))
@@ -136,6 +174,7 @@ func TestHelperRelaysTheExitCode(t *testing.T) {
 // killed by that signal, not as an exit.
 func TestHelperRelaysDeathBySignal(t *testing.T) {
 	need(t, true, true, true)
+	withStages(t, 2)
 	py := python(t)
 	dir := t.TempDir()
 	cmd := exec.Command(py, "-c", "import ctypes\nctypes.string_at(0)\n")
@@ -195,6 +234,7 @@ func wantSignal(t *testing.T, cmd *exec.Cmd, sig syscall.Signal, out []byte) {
 // even a grandchild that left the group with setsid.
 func TestKillingTheGroupKillsTheCommand(t *testing.T) {
 	need(t, true, true, true)
+	withStages(t, 2)
 	py := python(t)
 	prog := `import subprocess, time
 subprocess.Popen(["sleep", "60"], start_new_session=True)
