@@ -11,9 +11,9 @@ import (
 // tables and each later write of the caller's faults, hundreds of ms of
 // CPU per spawn from 64 MB on a virtual machine. Started plainly (two
 // stages), it is vforked, and pays instead for a second start of itself:
-// about 25 ms of CPU for bench, which a small caller never earns back
-// (docs/SANDBOX.md).
-const twoStagesFrom = 32 << 20
+// about 25 ms of CPU for bench, which pays from about 5 MB written: 8 MB
+// is about twice what a bare Go process holds (docs/SANDBOX.md).
+const twoStagesFrom = 8 << 20
 
 // forcedStages, when 1 or 2, is the number of stages every spawn uses
 // (tests set it to test each path); 0 decides by the caller's memory.
