@@ -7,11 +7,12 @@
 // init function of package sandbox/internal/helper recognises (it depends
 // only on os and syscall, so it runs before bench's heavy dependencies are
 // initialised). The helper applies its layers and then executes the test
-// command in its place. It also enters the namespaces itself, in two
-// stages: the caller starts it plainly (so that os/exec can use vfork,
-// which a large caller needs: a fork-like clone copies its page tables),
-// and this first stage starts the second in the namespaces, waits for it
-// and ends as it did.
+// command in its place. From a caller that holds a heap (twoStages), it
+// also enters the namespaces itself, in two stages: the caller starts it
+// plainly (so that os/exec can use vfork: a fork-like clone copies the
+// caller's page tables), and this first stage starts the second in the
+// namespaces, waits for it and ends as it did; a smaller caller, or one
+// built with -race, clones it into them.
 //
 // What each layer can do on this machine is in Probe; what a run got is a
 // Layers value, recorded with every run and episode.
