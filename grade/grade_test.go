@@ -238,3 +238,39 @@ func TestGradeIgnoresTestModulesTheTrackAdded(t *testing.T) {
 		t.Errorf("extra = %v", g.Extra)
 	}
 }
+
+// TestGradeRunsNoSiteHooks: grading starts Python without its site hooks
+// (.pth files run code at every start: on this machine one imports
+// certifi and a dozen modules, a fifth of a test run's CPU), yet with the
+// interpreter's site-packages folders on the path, after the workspace.
+func TestGradeRunsNoSiteHooks(t *testing.T) {
+	fixture.ParallelPython(t)
+	test := `import os, site, sys, unittest
+
+class T(unittest.TestCase):
+    def test_no_site_hooks(self):
+        self.assertEqual(sys.flags.no_site, 1)
+
+    def test_site_packages_after_the_workspace(self):
+        ws = sys.path.index(os.getcwd())
+        for d in site.getsitepackages():
+            if os.path.isdir(d):
+                self.assertGreater(sys.path.index(d), ws, d)
+`
+	tk := tasks.Task{
+		Name: "site", TestCmd: []string{"python3", "-m", "unittest", "-v", "test_site"}, Timeout: 10 * time.Second,
+		Source: "site_flags.py", TestFiles: []string{"test_site.py"},
+		Tests: []string{"test_no_site_hooks", "test_site_packages_after_the_workspace"},
+		FS: fstest.MapFS{
+			"repo/site_flags.py": {Data: []byte("")},
+			"repo/test_site.py":  {Data: []byte(test)},
+		},
+	}
+	g, err := Grade(context.Background(), tk, workspace(t, tk))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !g.Passed {
+		t.Errorf("graded %d/%d, failed %v:\n%s", g.TestsPassed, g.TestsTotal, g.Failed, g.Result.Output)
+	}
+}

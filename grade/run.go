@@ -67,7 +67,7 @@ func runSealed(ctx context.Context, t tasks.Task, ws, root string, g *Result) (t
 			prefix, opts.ReadOnly = filepath.Join(cache, "pyc"), []string{cache}
 		}
 	}
-	argv = append([]string{argv[0], "-B", "-s", "-X", "pycache_prefix=" + prefix,
+	argv = append([]string{argv[0], "-B", "-S", "-s", "-X", "pycache_prefix=" + prefix,
 		filepath.Join(dir, "bench_grade.py"), filepath.Join(dir, "seal.json")}, argv[3:]...)
 	res, err := testrun.RunWith(ctx, ws, argv, p.timeout(t.Timeout), opts)
 	r := readUnittest(res.Channel, nonce)

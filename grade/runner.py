@@ -1,6 +1,6 @@
 """bench's grading runner: runs unittest and reports each test's outcome.
 
-Usage: python3 -B -s -X pycache_prefix=DIR bench_grade.py SEALFILE [unittest args]
+Usage: python3 -B -S -s -X pycache_prefix=DIR bench_grade.py SEALFILE [unittest args]
 
 SEALFILE holds {"nonce": ..., "tests": [absolute paths of the sealed test
 files]}; it is read and deleted before any code under test runs. Each
@@ -23,6 +23,33 @@ os.unlink(sys.argv[1])
 # The workspace goes after the standard library, never before it.
 del sys.path[0]
 _cwd = os.getcwd()
+
+
+def _site_folders():
+    """Yields the interpreter's site-packages folders and the folders their
+    .pth files name, as site would add them, but runs no .pth line: with -S
+    no startup hook runs (one can import a dozen modules at every start)."""
+    import site  # with -S, the module alone: site.main() does not run
+
+    for d in site.getsitepackages():
+        if not os.path.isdir(d):
+            continue
+        yield d
+        for name in sorted(os.listdir(d)):
+            if not name.endswith(".pth") or name.startswith("."):
+                continue
+            with open(os.path.join(d, name), encoding="utf-8", errors="replace") as f:
+                for line in f:
+                    line = line.rstrip()
+                    if line and not line.startswith(("#", "import ", "import\t")):
+                        p = os.path.join(d, line)
+                        if os.path.isdir(p):
+                            yield p
+
+
+for _p in _site_folders():
+    if _p not in sys.path:
+        sys.path.append(_p)
 _at = next((i for i, p in enumerate(sys.path) if p.endswith(("site-packages", "dist-packages"))), len(sys.path))
 sys.path.insert(_at, _cwd)
 
