@@ -10,7 +10,6 @@ import (
 	"bench/cause"
 	"bench/model/modeltest"
 	"bench/record"
-	"bench/track/tracktest"
 )
 
 // writeFile is an agent reply asking write_file for path with content.
@@ -21,13 +20,10 @@ func writeFile(path, content string) modeltest.Reply {
 
 // TestGatherFindsWitnesses: in one run of receipt_total, the workflow
 // writes its partial fix and fails; the agent writes money.py and passes.
-// Gather gives the workflow's episode the agent's as a witness.
+// Gather gives the workflow's episode the agent's as a witness. The run is
+// the shared receiptRun.
 func TestGatherFindsWitnesses(t *testing.T) {
-	tracktest.NeedPython(t)
-	task := tracktest.SuiteTask(t, "receipt_total")
-	data := run(t, task, []string{"workflow", "agent"}, nil,
-		fileReply("receipt.py", overlay(t, task, "partial/receipt.py")),
-		writeFile("money.py", overlay(t, task, "solution/money.py")), modeltest.Calls(modeltest.Call("run_tests", `{}`)), modeltest.Text("Fixed."))
+	task, data := receiptRun(t)
 	wf, agent := data.Episodes[0], data.Episodes[1]
 	if wf.Passed || !agent.Passed {
 		t.Fatalf("workflow passed %v, agent passed %v; want the workflow to fail and the agent to pass", wf.Passed, agent.Passed)
@@ -60,13 +56,9 @@ func sameWitness(a, b cause.Witness) bool {
 // give wrong_fix. Given the output of the tests on the written file (the
 // workflow's run after the same partial fix, standing in for grading's own
 // output, which runs do not record yet), the comparison sees the masked
-// failure.
+// failure. The run is the shared parseDateRun.
 func TestGatherFindsABaseline(t *testing.T) {
-	tracktest.NeedPython(t)
-	task := tracktest.CourseTask(t, "parse_date")
-	partial := overlay(t, task, "partial/dateparse.py")
-	data := run(t, task, []string{"workflow", "agent"}, nil,
-		fileReply("dateparse.py", partial), writeFile("dateparse.py", partial), modeltest.Text("Fixed the day's comma."))
+	task, data := parseDateRun(t)
 	wf, agent := data.Episodes[0], data.Episodes[1]
 	read, _, err := cause.Read(data, agent, taskOf(t, task))
 	if err != nil {
@@ -109,11 +101,11 @@ func lastTestRun(events []record.Event) string {
 
 // TestReadTornTrajectory: a trajectory whose last line was torn is read
 // with a warning, and the causes come from the events before it; a
-// missing one is an error naming the file.
+// missing one is an error naming the file. The trajectory is the
+// workflow's of a copy of the shared parseDateRun.
 func TestReadTornTrajectory(t *testing.T) {
-	tracktest.NeedPython(t)
-	task := tracktest.CourseTask(t, "parse_date")
-	data := run(t, task, []string{"workflow"}, nil, fileReply("dateparse.py", overlay(t, task, "partial/dateparse.py")))
+	task, shared := parseDateRun(t)
+	data := copyRun(t, shared)
 	ep := data.Episodes[0]
 	path := data.TrajectoryPath(ep)
 	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
