@@ -87,11 +87,14 @@ func user() string {
 // goEnv is what a Go test run adds to Environ: modules resolved offline
 // from the workspace alone (-mod=mod, no proxy, no toolchain download, no
 // go.work, no go env file from HOME, which is the workspace), -count=1 so
-// that no test result is ever taken from a cache, GOCACHE set to cache and
-// GOPATH inside the run's temporary folder tmp.
+// that no test result is ever taken from a cache, -trimpath so that no
+// compiled package holds the workspace's folder (the next workspace with
+// the same code finds it in the cache: grading the course's tasks seed
+// after seed compiles them once), GOCACHE set to cache and GOPATH inside
+// the run's temporary folder tmp.
 func goEnv(cache, tmp string) []string {
 	return []string{
-		"GOFLAGS=-mod=mod -count=1",
+		"GOFLAGS=-mod=mod -count=1 -trimpath",
 		"GOPROXY=off",
 		"GOTOOLCHAIN=local",
 		"GOENV=off",

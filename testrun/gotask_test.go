@@ -100,7 +100,7 @@ func TestRunTaskGoBuildFailureFailsEveryTest(t *testing.T) {
 
 func TestGoEnvIsOfflineAndUncached(t *testing.T) {
 	env := goEnv("/cache/x", "/tmp/y")
-	for _, want := range []string{"GOFLAGS=-mod=mod -count=1", "GOPROXY=off", "GOTOOLCHAIN=local", "GOCACHE=/cache/x", "GOENV=off", "GOWORK=off", "GOPATH=/tmp/y/gopath"} {
+	for _, want := range []string{"GOFLAGS=-mod=mod -count=1 -trimpath", "GOPROXY=off", "GOTOOLCHAIN=local", "GOCACHE=/cache/x", "GOENV=off", "GOWORK=off", "GOPATH=/tmp/y/gopath"} {
 		if !slices.Contains(env, want) {
 			t.Errorf("go environment %v lacks %s", env, want)
 		}
@@ -166,5 +166,26 @@ func TestGoTestsNeverReachTheBuildCache(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(cache, "planted")); err == nil {
 		t.Error("the test binary planted a file in the build cache")
+	}
+}
+
+// TestGoBuildsHoldNoWorkspacePath: the packages go test compiles record
+// module paths, not the workspace's folder (-trimpath), so that a package
+// compiled in one workspace is found in the build cache by the next with
+// the same code (the course's tasks graded seed after seed).
+func TestGoBuildsHoldNoWorkspacePath(t *testing.T) {
+	needGo(t)
+	tk := fixture.SuiteTask(t, "go_clamp")
+	dir := taskCopy(t, tk, "solution")
+	probe := "package clamp\n\nimport (\n\t\"fmt\"\n\t\"runtime\"\n)\n\nfunc init() {\n\t_, file, _, _ := runtime.Caller(0)\n\tfmt.Println(\"FILE\", file)\n}\n"
+	if err := os.WriteFile(filepath.Join(dir, "probe_test.go"), []byte(probe), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := RunTask(context.Background(), tk, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.AllPassed() || !strings.Contains(res.Output, "FILE ") || strings.Contains(res.Output, "FILE /") {
+		t.Errorf("%d/%d passed; the test binary should name its file by module path:\n%s", res.Passed, res.Total, res.Output)
 	}
 }
