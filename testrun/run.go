@@ -38,8 +38,14 @@ var ErrNoCommand = errors.New("testrun: empty test command")
 // when ctx was cancelled; a timeout is not an error but Result.TimedOut. In sandbox.On mode it fails, before
 // starting anything, when the sandbox is not available. A deadline of ctx
 // that passes first (the episode's) is a timeout too; a cancelled ctx is
-// an interruption.
+// an interruption. A Go run (opts.Go) warms its build cache first, once
+// per process (warmGo), before the timeout starts.
 func RunWith(ctx context.Context, dir string, argv []string, timeout time.Duration, opts Options) (Result, error) {
+	if opts.Go != nil && len(argv) > 0 {
+		if bin, err := exec.LookPath(argv[0]); err == nil {
+			warmGo(ctx, bin, opts.Go.Cache)
+		}
+	}
 	runCtx, cancel := withTimeout(ctx, timeout)
 	defer cancel()
 	if opts.Go != nil {

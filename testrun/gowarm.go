@@ -1,0 +1,43 @@
+package testrun
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+)
+
+// warmed holds, per Go build cache folder, the once of its warm-up.
+var warmed sync.Map // cache folder → *sync.Once
+
+// warmTest is the one test file of the module warmGo builds.
+const warmTest = "package warm\n\nimport \"testing\"\n\nfunc TestWarm(t *testing.T) {}\n"
+
+// warmGo builds, once per process and cache, a test binary that imports
+// only testing, with goBin and the flags of every Go test run (goEnv), and
+// runs nothing. On a fresh cache that compiles the share of the standard
+// library every test binary links: a minute of CPU on a loaded two-core
+// machine, which is bench's cost and not the code's, so RunWith does it
+// before a run's timeout starts (the first Go episode timed out on it).
+// Runs with the same cache wait for it. A warm-up that fails leaves the
+// work to the run's own build.
+func warmGo(ctx context.Context, goBin, cache string) {
+	o, _ := warmed.LoadOrStore(cache, new(sync.Once))
+	o.(*sync.Once).Do(func() {
+		dir, err := os.MkdirTemp("", "bench-gowarm-")
+		if err != nil {
+			return
+		}
+		defer removeAll(dir)
+		if os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module warm\n"), 0o600) != nil ||
+			os.WriteFile(filepath.Join(dir, "warm_test.go"), []byte(warmTest), 0o600) != nil ||
+			os.MkdirAll(cache, 0o700) != nil {
+			return
+		}
+		cmd := exec.CommandContext(ctx, goBin, "test", "-exec", "true", "./...")
+		cmd.Dir = dir
+		cmd.Env = append(append(Environ(dir), "PWD="+dir), goEnv(cache, dir)...)
+		cmd.Run()
+	})
+}
