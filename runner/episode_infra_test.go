@@ -62,12 +62,13 @@ func TestEpisodeCountsRetries(t *testing.T) {
 	}
 }
 
+// TestEpisodeLostToADeadServer: a workflow episode whose server is gone is
+// lost, as unreachable. Grading plays no part (ungraded).
 func TestEpisodeLostToADeadServer(t *testing.T) {
-	tracktest.NeedPython(t)
 	srv := modeltest.NewOllama(t)
 	cfg := workflowConfig(t, srv)
 	srv.Close()
-	ep, _ := runJob(t, cfg, "leap_year", "workflow")
+	ep, _ := runJobOn(cfg, ungraded(t, "leap_year"), "workflow")
 	if ep.ExitReason != record.ExitError || ep.ErrorKind != record.ErrorUnreachable || !ep.Lost() {
 		t.Fatalf("exit %s, kind %q, lost %v, error %q; want an unreachable, lost episode", ep.ExitReason, ep.ErrorKind, ep.Lost(), ep.Error)
 	}

@@ -12,6 +12,7 @@ import (
 	"bench/detect"
 	"bench/oracle"
 	"bench/record"
+	"bench/tasks"
 	"bench/track"
 )
 
@@ -41,12 +42,27 @@ func spy(f track.Func) (track.Func, *track.Env) {
 	}, &seen
 }
 
+// runJob runs one episode of the course task name on the track word, seed 7.
 func runJob(t *testing.T, cfg Config, name, word string) (record.Episode, *memTrajectory) {
 	t.Helper()
+	return runJobOn(cfg, task(t, name), word)
+}
+
+// runJobOn runs one episode of tk on the track word, seed 7.
+func runJobOn(cfg Config, tk tasks.Task, word string) (record.Episode, *memTrajectory) {
 	cfg.RunID = "test-run"
 	traj := &memTrajectory{}
-	ep, _ := episode(context.Background(), cfg, Job{Task: task(t, name), Track: word, Seed: 7, Repeat: 1}, traj)
+	ep, _ := episode(context.Background(), cfg, Job{Task: tk, Track: word, Seed: 7, Repeat: 1}, traj)
 	return ep, traj
+}
+
+// ungraded is the course task name with `true` as its test command: its
+// workspace is the task's, and grading it starts no Python, for a test
+// about anything but grading.
+func ungraded(t *testing.T, name string) tasks.Task {
+	tk := task(t, name)
+	tk.TestCmd = []string{"true"}
+	return tk
 }
 
 func TestEpisodeOraclePasses(t *testing.T) {
@@ -168,16 +184,19 @@ func TestEpisodePosture(t *testing.T) {
 		{"auto", PostureGeneral, false}, // a lone copy in the temp root is a general directory
 		{"on", PostureCoding, true},
 	}
+	// The posture is decided on parse_date's workspace; grading, which it
+	// does not touch, runs `true` (ungraded).
+	pd := ungraded(t, "parse_date")
 	for _, c := range cases {
 		fn, env := spy(oracle.Oracle) // registered as the agent, the one track that takes a posture
-		ep, _ := runJob(t, Config{RunSettings: record.RunSettings{Posture: c.posture}, Tracks: []track.Track{{Name: "agent", Run: fn, UsesPosture: true}}}, "parse_date", "agent")
+		ep, _ := runJobOn(Config{RunSettings: record.RunSettings{Posture: c.posture}, Tracks: []track.Track{{Name: "agent", Run: fn, UsesPosture: true}}}, pd, "agent")
 		if ep.Posture != c.label || (env.Guidance == detect.GuidanceFor(env.Snapshot != "")) != c.guidance || (env.Guidance != "") != c.guidance {
 			t.Errorf("posture %s: recorded %q, guidance given %v; want %q, %v", c.posture, ep.Posture, env.Guidance != "", c.label, c.guidance)
 		}
 	}
 	// Tracks that take no posture record none, whatever --posture says.
 	fn, env := spy(oracle.Oracle)
-	ep, _ := runJob(t, Config{RunSettings: record.RunSettings{Posture: "on"}, Tracks: []track.Track{{Name: "oracle", Run: fn}}}, "parse_date", "oracle")
+	ep, _ := runJobOn(Config{RunSettings: record.RunSettings{Posture: "on"}, Tracks: []track.Track{{Name: "oracle", Run: fn}}}, pd, "oracle")
 	if ep.Posture != "" || env.Guidance != "" {
 		t.Errorf("oracle with --posture on: recorded %q, guidance given %v", ep.Posture, env.Guidance != "")
 	}
