@@ -4,8 +4,10 @@ import (
 	"context"
 	"io"
 	"io/fs"
+	"os"
 	"os/exec"
 	"strings"
+	"sync"
 	"testing"
 	"testing/fstest"
 
@@ -108,9 +110,45 @@ func brokenTask(t *testing.T) tasks.Task {
 	return tk
 }
 
+// brokenRun is the one oracle check of brokenTask, through All with a
+// fresh cache, that TestVerifyBrokenSolution and
+// TestVerifyCacheTakesOnlyPassesOfTheTask both read: its verification and
+// how many entries it left in the cache. done is set only when the check
+// ran whole, so a failure inside it fails both tests.
+var brokenRun struct {
+	once    sync.Once
+	done    bool
+	v       Verification
+	entries int
+}
+
+// brokenVerified returns brokenRun, running it on the first call.
+func brokenVerified(t *testing.T) (Verification, int) {
+	t.Helper()
+	brokenRun.once.Do(func() {
+		dir, err := os.MkdirTemp("", "bench-verify-cache-*")
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		defer os.RemoveAll(dir)
+		brokenRun.v = All(context.Background(), []tasks.Task{brokenTask(t)}, Cache{Dir: dir})[0]
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		brokenRun.entries, brokenRun.done = len(entries), true
+	})
+	if !brokenRun.done {
+		t.Fatal("the shared oracle check of brokenTask did not run whole")
+	}
+	return brokenRun.v, brokenRun.entries
+}
+
 func TestVerifyBrokenSolution(t *testing.T) {
 	fixture.ParallelPython(t)
-	v := Task(context.Background(), brokenTask(t))
+	v, _ := brokenVerified(t)
 	if v.OK() {
 		t.Fatal("a task whose solution fails verified")
 	}
