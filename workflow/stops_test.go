@@ -29,15 +29,28 @@ func TestOllamaRetrySpendingEveryTryEndsWithMaxTurns(t *testing.T) {
 	}
 }
 
-// TestOllamaRetryPassingOnTheLastTryIsDone: the budget was enough.
+// TestOllamaRetryPassingOnTheLastTryIsDone: the budget was enough; the
+// second try's request carries the test output of the first try's edit
+// (the masked month bug), and the last test run passes.
 func TestOllamaRetryPassingOnTheLastTryIsDone(t *testing.T) {
 	t.Parallel()
-	env, _ := tracktest.Fixture(t, "parse_date", nil)
+	env, rec := tracktest.Fixture(t, "parse_date", nil)
 	partial := fileReply("dateparse.py", tracktest.ReadOverlay(t, env, "partial", "dateparse.py"))
 	solution := fileReply("dateparse.py", tracktest.ReadOverlay(t, env, "solution", "dateparse.py"))
-	env.Model, _ = ollama(t, modeltest.Text(partial), modeltest.Text(solution))
+	var srv *modeltest.Server
+	env.Model, srv = ollama(t, modeltest.Text(partial), modeltest.Text(solution))
 	if out := Retry(context.Background(), env); out.Exit != record.ExitDone || out.ModelCalls != 2 {
-		t.Errorf("outcome = %+v; want done after 2 calls", out)
+		t.Fatalf("outcome = %+v; want done after 2 calls", out)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests, want 2", len(reqs))
+	}
+	if second := reqs[1].Messages; !strings.Contains(second[len(second)-1].Content, monthMessage) {
+		t.Errorf("the second attempt lacks the new test output:\n%s", second[len(second)-1].Content)
+	}
+	if final := lastTestRun(t, rec); final.TestsPassed != final.TestsTotal {
+		t.Errorf("final test run %d of %d", final.TestsPassed, final.TestsTotal)
 	}
 }
 

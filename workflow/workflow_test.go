@@ -237,26 +237,6 @@ func TestRetryRejectsEveryMalformedReplyAndWritesNothing(t *testing.T) {
 	}
 }
 
-func TestRetryCarriesTheNewTestOutput(t *testing.T) {
-	t.Parallel()
-	chat := &tracktest.FakeChatter{}
-	env, rec := tracktest.Fixture(t, "parse_date", chat)
-	partial := tracktest.ReadOverlay(t, env, "partial", "dateparse.py")
-	solution := tracktest.ReadOverlay(t, env, "solution", "dateparse.py")
-	chat.Script = []tracktest.FakeReply{tracktest.Say(tracktest.Text(fileReply("dateparse.py", partial))), tracktest.Say(tracktest.Text(fileReply("dateparse.py", solution)))}
-	out := Retry(context.Background(), env)
-	if out.Exit != record.ExitDone || out.ModelCalls != 2 {
-		t.Fatalf("outcome = %+v", out)
-	}
-	second := chat.Requests[1].Messages
-	if ask := second[len(second)-1].Content; !strings.Contains(ask, monthMessage) {
-		t.Errorf("the second attempt lacks the new test output:\n%s", ask)
-	}
-	if final := lastTestRun(t, rec); final.TestsPassed != final.TestsTotal {
-		t.Errorf("final test run %d of %d", final.TestsPassed, final.TestsTotal)
-	}
-}
-
 func TestRetryStopsWhenTestsPass(t *testing.T) {
 	t.Parallel()
 	chat := &tracktest.FakeChatter{}
