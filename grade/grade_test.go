@@ -241,8 +241,9 @@ func TestGradeIgnoresTestModulesTheTrackAdded(t *testing.T) {
 
 // TestGradeRunsNoSiteHooks: grading starts Python without its site hooks
 // (.pth files run code at every start: on this machine one imports
-// certifi and a dozen modules, a fifth of a test run's CPU), yet with the
-// interpreter's site-packages folders on the path, after the workspace.
+// certifi and a dozen modules, half a test run's CPU), yet with the
+// builtins site adds (exit, quit) and the path it makes: the
+// interpreter's site-packages folders, after the workspace.
 func TestGradeRunsNoSiteHooks(t *testing.T) {
 	fixture.ParallelPython(t)
 	test := `import os, site, sys, unittest
@@ -250,6 +251,12 @@ func TestGradeRunsNoSiteHooks(t *testing.T) {
 class T(unittest.TestCase):
     def test_no_site_hooks(self):
         self.assertEqual(sys.flags.no_site, 1)
+
+    def test_exit_and_quit_are_builtins(self):
+        with self.assertRaises(SystemExit):
+            exit(3)
+        with self.assertRaises(SystemExit):
+            quit()
 
     def test_site_packages_after_the_workspace(self):
         ws = sys.path.index(os.getcwd())
@@ -260,7 +267,7 @@ class T(unittest.TestCase):
 	tk := tasks.Task{
 		Name: "site", TestCmd: []string{"python3", "-m", "unittest", "-v", "test_site"}, Timeout: 10 * time.Second,
 		Source: "site_flags.py", TestFiles: []string{"test_site.py"},
-		Tests: []string{"test_no_site_hooks", "test_site_packages_after_the_workspace"},
+		Tests: []string{"test_no_site_hooks", "test_exit_and_quit_are_builtins", "test_site_packages_after_the_workspace"},
 		FS: fstest.MapFS{
 			"repo/site_flags.py": {Data: []byte("")},
 			"repo/test_site.py":  {Data: []byte(test)},

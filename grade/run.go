@@ -48,7 +48,11 @@ func runSealed(ctx context.Context, t tasks.Task, ws, root string, g *Result) (t
 		return testrun.Result{}, err
 	}
 	dir := filepath.Join(root, "runner")
-	nonce, err := prepare(t, ws, dir)
+	var site []string
+	if bin, err := exec.LookPath(argv[0]); err == nil {
+		site = sitePath(ctx, testrun.Interpreter(bin))
+	}
+	nonce, err := prepare(t, ws, dir, site)
 	if err != nil {
 		return testrun.Result{}, err
 	}
@@ -89,9 +93,10 @@ func score(t tasks.Task, g *Result, res testrun.Result) {
 		g.TestsTotal > 0 && g.TestsPassed == g.TestsTotal
 }
 
-// prepare writes the grading runner and its seal file into dir and
-// returns the run's nonce.
-func prepare(t tasks.Task, ws, dir string) (string, error) {
+// prepare writes the grading runner and its seal file into dir, with the
+// path the interpreter's site module makes (site), and returns the run's
+// nonce.
+func prepare(t tasks.Task, ws, dir string, site []string) (string, error) {
 	b := make([]byte, 16)
 	rand.Read(b)
 	nonce := hex.EncodeToString(b)
@@ -102,7 +107,7 @@ func prepare(t tasks.Task, ws, dir string) (string, error) {
 	for _, f := range t.TestFiles {
 		tests = append(tests, filepath.Join(ws, filepath.FromSlash(f)))
 	}
-	seal, _ := json.Marshal(map[string]any{"nonce": nonce, "tests": tests})
+	seal, _ := json.Marshal(map[string]any{"nonce": nonce, "tests": tests, "site": site})
 	if err := os.WriteFile(filepath.Join(dir, "seal.json"), seal, 0o600); err != nil {
 		return "", err
 	}

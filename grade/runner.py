@@ -3,7 +3,8 @@
 Usage: python3 -B -S -s -X pycache_prefix=DIR bench_grade.py SEALFILE [unittest args]
 
 SEALFILE holds {"nonce": ..., "tests": [absolute paths of the sealed test
-files]}; it is read and deleted before any code under test runs. Each
+files], "site": [the path the interpreter's site module makes]}; it is read
+and deleted before any code under test runs. Each
 test's outcome goes to file descriptor 3, bench's result channel, as a line
 "<nonce> {json}" when the test stops; the last line says the run finished,
 how many tests ran and what the runner's own checks found.
@@ -24,40 +25,26 @@ os.unlink(sys.argv[1])
 del sys.path[0]
 _cwd = os.getcwd()
 
+import json  # the standard library's: the workspace is not on the path yet
+import site  # with -S, the module alone: site.main() does not run
 
-def _site_folders():
-    """Yields the interpreter's site-packages folders and the folders their
-    .pth files name, as site would add them, but runs no .pth line: with -S
-    no startup hook runs (one can import a dozen modules at every start)."""
-    import site  # with -S, the module alone: site.main() does not run
-
-    for d in site.getsitepackages():
-        if not os.path.isdir(d):
-            continue
-        yield d
-        for name in sorted(os.listdir(d)):
-            if not name.endswith(".pth") or name.startswith("."):
-                continue
-            with open(os.path.join(d, name), encoding="utf-8", errors="replace") as f:
-                for line in f:
-                    line = line.rstrip()
-                    if line and not line.startswith(("#", "import ", "import\t")):
-                        p = os.path.join(d, line)
-                        if os.path.isdir(p):
-                            yield p
-
-
-for _p in _site_folders():
-    if _p not in sys.path:
+_seal = json.loads(_seal)
+# With -S no start-up hook runs (a .pth line can import a dozen modules at
+# every start), so the runner does the rest of what site would: the path
+# it makes (bench asked the interpreter for it; the site-packages folders
+# when it could not) and the builtins exit, quit, copyright and help.
+for _p in _seal.get("site") or site.getsitepackages():
+    if _p and _p not in sys.path and os.path.exists(_p):
         sys.path.append(_p)
+site.setquit()
+site.setcopyright()
+site.sethelper()
 _at = next((i for i, p in enumerate(sys.path) if p.endswith(("site-packages", "dist-packages"))), len(sys.path))
 sys.path.insert(_at, _cwd)
 
-import json
 import unittest
 
 _dumps = json.dumps
-_seal = json.loads(_seal)
 _nonce, _tests = _seal["nonce"], set(_seal["tests"])
 _watched = [unittest.TestCase, unittest.TestResult, unittest.TextTestResult, unittest.TextTestRunner,
             unittest.TestSuite, unittest.TestLoader, unittest.TestProgram]
