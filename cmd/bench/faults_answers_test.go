@@ -107,6 +107,7 @@ func TestFaultsLostAnswersAreRetriedThenLost(t *testing.T) {
 // TestFaultsRetryAfterIsHonoured: a 429 saying Retry-After: 1 is retried
 // no sooner than a second later, and the episode then passes.
 func TestFaultsRetryAfterIsHonoured(t *testing.T) {
+	paceFullOnly(t, "model's TestRetryAfterOverridesTheBackoff (Retry-After: 1 waited for, on both protocols) and runner's TestEpisodeCountsRetries (the retry counted, the episode passes)")
 	t.Parallel()
 	// Both protocols are model.TestRetryAfterOverridesTheBackoff's; here one goes through bench run.
 	for _, backend := range []string{model.BackendOpenAI} {
