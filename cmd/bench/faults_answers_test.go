@@ -28,7 +28,25 @@ func faultsServer(t *testing.T, backend string, script ...modeltest.Reply) *mode
 // given seeds and extra flags, and reads back what it recorded.
 func faultsRun(t *testing.T, srv *modeltest.Server, dir, seeds string, extra ...string) (stderr string, data record.Data, err error) {
 	t.Helper()
-	args := []string{"run", "--backend", srv.Config().Backend, "--host", srv.URL, "--tracks", "workflow", "--tasks", "leap_year",
+	return faultsRunTrack(t, "workflow", srv, dir, seeds, extra...)
+}
+
+// faultsAgentRun is faultsRun on the agent track. A fault met on the
+// first call costs it no test run before grading, where the workflow runs
+// the tests first to show the model their failures; the client and the
+// runner meet a server's answer alike on either track (runner's
+// TestEpisodeLostToADeadServer and TestEpisodeCountsRetries run the real
+// workflow).
+func faultsAgentRun(t *testing.T, srv *modeltest.Server, dir, seeds string, extra ...string) (stderr string, data record.Data, err error) {
+	t.Helper()
+	return faultsRunTrack(t, "agent", srv, dir, seeds, extra...)
+}
+
+// faultsRunTrack runs bench run on leap_year's track against srv with the
+// given seeds and extra flags, and reads back what it recorded.
+func faultsRunTrack(t *testing.T, track string, srv *modeltest.Server, dir, seeds string, extra ...string) (stderr string, data record.Data, err error) {
+	t.Helper()
+	args := []string{"run", "--backend", srv.Config().Backend, "--host", srv.URL, "--tracks", track, "--tasks", "leap_year",
 		"--seeds", seeds, "--parallel", "1", "--out", dir}
 	_, stderr, err = runCLI(t, append(args, extra...)...)
 	data, rerr := record.Read(dir)
@@ -85,7 +103,7 @@ func TestFaultsLostAnswersAreRetriedThenLost(t *testing.T) {
 			// Retry-After: 0 lets the retries come at once, as the server asks.
 			srv := faultsServer(t, backend, modeltest.Always(modeltest.Status(c.status).WithHeader("Retry-After", "0")))
 			dir := filepath.Join(t.TempDir(), "run")
-			stderr, data, _ := faultsRun(t, srv, dir, "1")
+			stderr, data, _ := faultsAgentRun(t, srv, dir, "1")
 			if len(data.Episodes) != 1 {
 				t.Fatalf("%d episodes, want 1:\n%s", len(data.Episodes), stderr)
 			}
@@ -155,7 +173,7 @@ func TestFaultsConfigurationErrorsStopTheRun(t *testing.T) {
 				t.Parallel()
 				srv := faultsServer(t, backend, modeltest.Always(modeltest.StatusText(c.status, c.msg)))
 				dir := filepath.Join(t.TempDir(), "run")
-				stderr, data, err := faultsRun(t, srv, dir, "1,2")
+				stderr, data, err := faultsAgentRun(t, srv, dir, "1,2")
 				if err == nil {
 					t.Fatalf("HTTP %d: the run went on and exited 0:\n%s", c.status, stderr)
 				}
