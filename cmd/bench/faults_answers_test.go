@@ -214,7 +214,7 @@ func TestFaultsRequestTooLargeStands(t *testing.T) {
 			t.Parallel()
 			srv := faultsServer(t, backend, modeltest.Always(modeltest.StatusText(413, "request entity too large")))
 			dir := filepath.Join(t.TempDir(), "run")
-			stderr, data, _ := faultsRun(t, srv, dir, "1")
+			stderr, data, _ := faultsAgentRun(t, srv, dir, "1")
 			if len(data.Episodes) != 1 {
 				t.Fatalf("%d episodes:\n%s", len(data.Episodes), stderr)
 			}
@@ -241,7 +241,7 @@ func TestFaultsSlowLorisIsATimeout(t *testing.T) {
 			t.Parallel()
 			srv := faultsServer(t, backend, modeltest.Always(modeltest.Text(strings.Repeat("slow ", 200)).Trickle(20*time.Millisecond)))
 			dir := filepath.Join(t.TempDir(), "run")
-			stderr, data, _ := faultsRun(t, srv, dir, "1", "--timeout", "500ms")
+			stderr, data, _ := faultsAgentRun(t, srv, dir, "1", "--timeout", "500ms")
 			if len(data.Episodes) != 1 {
 				t.Fatalf("%d episodes:\n%s", len(data.Episodes), stderr)
 			}
