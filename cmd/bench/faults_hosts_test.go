@@ -39,7 +39,7 @@ func TestFaultsRunAsksEachServerOnce(t *testing.T) {
 	a := modeltest.NewOllama(t, modeltest.Always(modeltest.Func(solver.reply)))
 	b := modeltest.NewOllama(t, modeltest.Always(modeltest.Func(solver.reply)))
 	dir := filepath.Join(t.TempDir(), "run")
-	if _, stderr, err := runCLI(t, "run", "--host", a.URL+","+b.URL, "--tracks", "workflow", "--tasks", "leap_year", "--seeds", "1,2", "--out", dir); err != nil {
+	if _, stderr, err := runCLI(t, "run", "--host", a.URL+","+b.URL, "--tracks", "agent", "--tasks", "leap_year", "--seeds", "1,2", "--out", dir); err != nil {
 		t.Fatalf("%v\n%s", err, stderr)
 	}
 	for _, srv := range []*modeltest.Server{a, b} {

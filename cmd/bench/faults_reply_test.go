@@ -31,7 +31,7 @@ func TestFaultsHugeReplyIsTheModelsFailure(t *testing.T) {
 			t.Parallel()
 			srv := faultsServer(t, backend, modeltest.Always(modeltest.Huge(24<<20)))
 			dir := filepath.Join(t.TempDir(), "run")
-			stderr, data, _ := faultsRun(t, srv, dir, "1", "--episode-timeout", "30s", "--timeout", "4s")
+			stderr, data, _ := faultsAgentRun(t, srv, dir, "1", "--episode-timeout", "30s", "--timeout", "4s")
 			if len(data.Episodes) != 1 {
 				t.Fatalf("%d episodes:\n%s", len(data.Episodes), stderr)
 			}
@@ -89,7 +89,7 @@ func TestFaultsReplyCapFlag(t *testing.T) {
 	t.Parallel()
 	srv := modeltest.NewOllama(t, modeltest.Always(modeltest.Huge(300)))
 	dir := filepath.Join(t.TempDir(), "run")
-	_, data, _ := faultsRun(t, srv, dir, "1", "--max-reply-bytes", "100")
+	_, data, _ := faultsAgentRun(t, srv, dir, "1", "--max-reply-bytes", "100")
 	if data.Run.MaxReplyBytes != 100 || len(data.Episodes) != 1 || data.Episodes[0].ErrorKind != record.ErrorReplyTooLarge {
 		t.Fatalf("run.json max_reply_bytes %d, episodes %+v", data.Run.MaxReplyBytes, data.Episodes)
 	}
