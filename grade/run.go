@@ -48,9 +48,11 @@ func runSealed(ctx context.Context, t tasks.Task, ws, root string, g *Result) (t
 		return testrun.Result{}, err
 	}
 	dir := filepath.Join(root, "runner")
+	var py string // the interpreter itself, without a version manager's shim
 	var site []string
 	if bin, err := exec.LookPath(argv[0]); err == nil {
-		site = sitePath(ctx, testrun.Interpreter(bin))
+		py = testrun.Interpreter(bin)
+		site = testrun.SitePath(py)
 	}
 	nonce, err := prepare(t, ws, dir, site)
 	if err != nil {
@@ -66,8 +68,8 @@ func runSealed(ctx context.Context, t tasks.Task, ws, root string, g *Result) (t
 		return testrun.Result{}, err
 	}
 	opts.ReadOnly = []string{prefix}
-	if bin, err := exec.LookPath(argv[0]); err == nil {
-		if cache, err := bytecodeCache(ctx, testrun.Interpreter(bin)); err == nil {
+	if py != "" {
+		if cache, err := bytecodeCache(ctx, py); err == nil {
 			prefix, opts.ReadOnly = filepath.Join(cache, "pyc"), []string{cache}
 		}
 	}

@@ -129,13 +129,7 @@ func remember(bin, mark, path string) {
 // askExecutable runs the shim to print sys.executable; it returns bin when
 // that fails or names no executable file.
 func askExecutable(bin string) string {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "-I", "-c", "import sys; print(sys.executable)")
-	cmd.Dir = os.TempDir()
-	cmd.Env = Environ(cmd.Dir)
-	out, err := cmd.Output()
-	path := strings.TrimSpace(string(out))
+	path, err := askPython(bin, "-I", "-c", "import sys; print(sys.executable)")
 	if err != nil || !filepath.IsAbs(path) {
 		return bin
 	}
@@ -143,4 +137,17 @@ func askExecutable(bin string) string {
 		return bin
 	}
 	return path
+}
+
+// askPython runs the interpreter (or shim) bin with args in the scrubbed
+// environment and temporary folder a test run gets, for at most 10 s, and
+// returns what it printed, trimmed.
+func askPython(bin string, args ...string) (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Dir = os.TempDir()
+	cmd.Env = Environ(cmd.Dir)
+	out, err := cmd.Output()
+	return strings.TrimSpace(string(out)), err
 }
