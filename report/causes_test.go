@@ -5,7 +5,6 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"math/rand/v2"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -210,23 +209,7 @@ func TestDelegationOfAReplacedLine(t *testing.T) {
 	first.WorkflowCalls, first.WorkflowTokens = 2, 300
 	other, otherAgain := episode("t", "hybrid", 2, 0, true, 500), episode("t", "hybrid", 2, 0, true, 500)
 	otherAgain.WorkflowCalls, otherAgain.WorkflowTokens = 3, 70
-	dir := filepath.Join(t.TempDir(), "run")
-	w, err := record.Create(dir, run)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, ep := range []record.Episode{first, other, again, otherAgain} {
-		if err := w.Append(ep); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	agg, err := Read([]string{dir})
-	if err != nil {
-		t.Fatal(err)
-	}
+	agg := readWritten(t, run, first, other, again, otherAgain)
 	rep := agg.Report()
 	if len(rep.Rows) != 1 {
 		t.Fatalf("%d rows, want 1", len(rep.Rows))

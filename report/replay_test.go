@@ -3,7 +3,6 @@ package report
 import (
 	"bytes"
 	"encoding/json"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -16,16 +15,12 @@ import (
 // Markdown and the JSON say so, counted by hand here, and the lost one
 // does not make the run incomplete.
 func TestReplayRunSaysHowItCompared(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "replayed")
 	run := record.Run{ID: "replayed", Tasks: []record.TaskRef{{Name: "a", Checksum: "x"}, {Name: "b", Checksum: "y"}, {Name: "c", Checksum: "z"}},
 		Tracks: []string{"workflow"}, Seeds: []int{1, 2}, RunSettings: record.RunSettings{Parallel: 1},
 		ReplayOf: &record.ReplayOf{ID: "lesson", UID: "u1", Dir: "results/lesson", Skipped: []record.ReplaySkip{{Key: "c/workflow/seed-2", Reason: "lost"}}}}
-	w, err := record.Create(dir, run)
-	if err != nil {
-		t.Fatal(err)
-	}
 	step := &record.Divergence{Seq: 3, FreshSeq: 3, Kind: record.EventTestRun, Fields: "tests_total", Want: `"6"`, Got: `"7"`}
 	stop := &record.Divergence{Seq: 5, FreshSeq: 5, Kind: record.EventRequest, Fields: "messages", Stop: "the result of run_tests changed"}
+	var eps []record.Episode
 	for _, c := range []struct {
 		task   string
 		seed   int
@@ -40,18 +35,9 @@ func TestReplayRunSaysHowItCompared(t *testing.T) {
 	} {
 		ep := episode(c.task, "workflow", c.seed, 0, false, 10)
 		ep.ExitReason, ep.Replay = c.exit, &c.replay
-		if err := w.Append(ep); err != nil {
-			t.Fatal(err)
-		}
+		eps = append(eps, ep)
 	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	agg, err := Read([]string{dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep := agg.Report()
+	rep := readWritten(t, run, eps...).Report()
 	want := "replay of lesson (results/lesson): 5 episodes, 3 identical, 2 diverged (1 stopped), 1 skipped"
 	for name, write := range map[string]func(*bytes.Buffer, *Report) error{
 		"text":     func(b *bytes.Buffer, r *Report) error { return WriteText(b, r) },

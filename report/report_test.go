@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -146,4 +147,28 @@ func TestEmptyRunSaysSo(t *testing.T) {
 	if !strings.Contains(buf.String(), "no finished episodes yet") {
 		t.Errorf("empty run output:\n%s", buf.String())
 	}
+}
+
+// readWritten writes run and its episodes, in order, as the recorder does
+// into a fresh folder, and reads them back with Read.
+func readWritten(t *testing.T, run record.Run, eps ...record.Episode) *Aggregate {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), run.ID)
+	w, err := record.Create(dir, run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ep := range eps {
+		if err := w.Append(ep); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	agg, err := Read([]string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return agg
 }
