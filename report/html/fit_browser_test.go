@@ -73,11 +73,19 @@ type fitResult struct {
 // and 40 tasks, the page does not scroll sideways, both charts show every
 // task's label whole and inside the window, and no chart text is smaller
 // than trackfacts.MinFontPx; a run that spent no tokens has no token chart.
+// Short mode checks the corners (the fewest and the most tasks, the
+// narrowest and the widest window): each page load took about 0.4 s of
+// wall time here (the package's browser tests, 9 loads against 4: 5.9-7.1 s
+// wall against 7.2-9.3 s).
 func TestBrowserPageFitsAnySuite(t *testing.T) {
 	ctx, errs := browser(t)
-	for _, n := range []int{4, 16, 40} {
+	sizes, widths := []int{4, 16, 40}, []int64{1000, 1400, 1920}
+	if testing.Short() {
+		sizes, widths = []int{4, 40}, []int64{1000, 1920}
+	}
+	for _, n := range sizes {
 		url := writePage(t, []record.Data{suiteRun(n, true)}, Options{})
-		for _, w := range []int64{1000, 1400, 1920} {
+		for _, w := range widths {
 			if err := chromedp.Do(ctx, chromedp.EmulateViewport(w, 900), chromedp.Navigate(url), chromedp.WaitReady(chromedp.CSS("#episodes"))); err != nil {
 				t.Fatal(err)
 			}
