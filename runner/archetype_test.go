@@ -45,11 +45,13 @@ import (
 // (GOMAXPROCS by default) episodes run at once. Go tasks need go on PATH,
 // offline, and use bench's Go build caches under the user cache folder
 // (testrun.GoCacheDir); Python tasks need python3. Under -short it is
-// skipped, like TestVerifySuite.
+// skipped, like TestVerifySuite. It grades in the sandbox, as bench run
+// does, unlike the package's other tests (sandboxed).
 func TestArchetypes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs both tracks on every task of the suite")
 	}
+	sandboxed(t)
 	all, err := tasks.Load(tasks.Suite())
 	if err != nil {
 		t.Fatal(err)
