@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"bench/record"
+	"bench/record/recordtest"
 	"bench/runner"
 	"bench/tasks"
 )
@@ -93,20 +94,11 @@ func TestLeftNeverSwingsPastItsRange(t *testing.T) {
 // the first episode; a run of another model is refused.
 func TestCalibration(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "prev")
-	w, err := record.Create(dir, record.Run{ID: "prev", Model: "m", Models: []record.ModelRef{{Name: "m"}}, Tracks: []string{"agent"}, Seeds: []int{1, 2},
-		Tasks: []record.TaskRef{{Name: "a"}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, ms := range []int64{40_000, 80_000} {
-		if err := w.Append(record.Episode{Task: "a", Track: "agent", Model: "m", Seed: i + 1, ExitReason: record.ExitDone, WallMS: ms}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Append(record.Episode{Task: "a", Track: "agent", Model: "m", Seed: 3, ExitReason: record.ExitInterrupted, WallMS: 1}); err != nil {
-		t.Fatal(err)
-	}
-	w.Close()
+	recordtest.Write(t, dir, record.Run{ID: "prev", Model: "m", Models: []record.ModelRef{{Name: "m"}}, Tracks: []string{"agent"}, Seeds: []int{1, 2},
+		Tasks: []record.TaskRef{{Name: "a"}}},
+		record.Episode{Task: "a", Track: "agent", Model: "m", Seed: 1, ExitReason: record.ExitDone, WallMS: 40_000},
+		record.Episode{Task: "a", Track: "agent", Model: "m", Seed: 2, ExitReason: record.ExitDone, WallMS: 80_000},
+		record.Episode{Task: "a", Track: "agent", Model: "m", Seed: 3, ExitReason: record.ExitInterrupted, WallMS: 1})
 	c, err := LoadCalibration(dir, []string{"m"})
 	if err != nil || c.Episodes != 2 {
 		t.Fatalf("calibration %+v, %v", c, err)

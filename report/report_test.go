@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"bench/record"
+	"bench/record/recordtest"
 )
 
 func TestSVGHasBothPanelsAndTaskNames(t *testing.T) {
@@ -154,18 +155,7 @@ func TestEmptyRunSaysSo(t *testing.T) {
 func readWritten(t *testing.T, run record.Run, eps ...record.Episode) *Aggregate {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), run.ID)
-	w, err := record.Create(dir, run)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, ep := range eps {
-		if err := w.Append(ep); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	recordtest.Write(t, dir, run, eps...)
 	agg, err := Read([]string{dir})
 	if err != nil {
 		t.Fatal(err)

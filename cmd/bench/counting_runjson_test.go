@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"bench/record"
+	"bench/record/recordtest"
 )
 
 // countingBench runs bench as a process of its own (the test binary as
@@ -42,14 +43,7 @@ func countingRunFolder(t *testing.T, field, value string) string {
 	run := record.Run{ID: "run", Seeds: []int{1}, Tracks: []string{"oracle"}, RunSettings: record.RunSettings{Posture: "off", MaxTurns: 20, Tries: 2, Parallel: 1},
 		Tasks:   []record.TaskRef{{Name: "leap_year", Checksum: "sha256:00", Origin: record.OriginBuiltin}},
 		Started: time.Date(2026, 11, 29, 22, 0, 0, 0, time.UTC)}
-	w, err := record.Create(dir, run)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Append(record.Episode{Task: "leap_year", Track: "oracle", Seed: 1, Passed: true, TestsPassed: 3, TestsTotal: 3, ExitReason: record.ExitDone}); err != nil {
-		t.Fatal(err)
-	}
-	w.Close()
+	recordtest.Write(t, dir, run, record.Episode{Task: "leap_year", Track: "oracle", Seed: 1, Passed: true, TestsPassed: 3, TestsTotal: 3, ExitReason: record.ExitDone})
 	path := filepath.Join(dir, record.RunFile)
 	b, err := os.ReadFile(path)
 	if err != nil {

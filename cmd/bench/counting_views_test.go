@@ -12,6 +12,7 @@ import (
 
 	"bench/model/modeltest"
 	"bench/record"
+	"bench/record/recordtest"
 )
 
 // These tests reproduce, through the real CLI, each way the views of one
@@ -66,21 +67,7 @@ func countingRun(t *testing.T, dir string, run record.Run, eps ...record.Episode
 	if len(run.Seeds) == 0 {
 		run.Seeds = []int{1}
 	}
-	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	w, err := record.Create(dir, run)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, ep := range eps {
-		if err := w.Append(ep); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	recordtest.Write(t, dir, run, eps...)
 	return dir
 }
 

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"bench/record"
+	"bench/record/recordtest"
 	"bench/report/predict"
 )
 
@@ -41,31 +42,24 @@ func fakePredictEnv(t *testing.T, at time.Time, terminal bool) {
 func writeLessonRun(t *testing.T, started time.Time) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "run")
-	w, err := record.Create(dir, record.Run{ID: "lesson", Started: started, Tracks: []string{"workflow", "agent"}, Seeds: []int{1},
-		Tasks: []record.TaskRef{{Name: "leap_year"}, {Name: "parse_date"}, {Name: "slugify"}, {Name: "word_freq"}}})
-	if err != nil {
-		t.Fatal(err)
-	}
 	outcomes := map[string][2]bool{ // workflow, agent passed
 		"parse_date": {false, true},
 		"slugify":    {false, true},
 		"word_freq":  {true, true},
 		"leap_year":  {false, false},
 	}
+	var eps []record.Episode
 	for task, passed := range outcomes {
 		for i, track := range []string{"workflow", "agent"} {
 			ep := record.Episode{Task: task, Track: track, Seed: 1, Passed: passed[i], TestsPassed: 2, TestsTotal: 3, ExitReason: record.ExitDone}
 			if passed[i] {
 				ep.TestsPassed = 3
 			}
-			if err := w.Append(ep); err != nil {
-				t.Fatal(err)
-			}
+			eps = append(eps, ep)
 		}
 	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	recordtest.Write(t, dir, record.Run{ID: "lesson", Started: started, Tracks: []string{"workflow", "agent"}, Seeds: []int{1},
+		Tasks: []record.TaskRef{{Name: "leap_year"}, {Name: "parse_date"}, {Name: "slugify"}, {Name: "word_freq"}}}, eps...)
 	return dir
 }
 
