@@ -5,11 +5,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sync"
 )
 
-// warmed holds, per Go build cache folder, the once of its warm-up.
-var warmed sync.Map // cache folder → *sync.Once
+// warmed holds, per Go build cache folder, its warm-up done.
+var warmed memo[struct{}]
 
 // warmTest is the one test file of the module warmGo builds.
 const warmTest = "package warm\n\nimport \"testing\"\n\nfunc TestWarm(t *testing.T) {}\n"
@@ -23,21 +22,26 @@ const warmTest = "package warm\n\nimport \"testing\"\n\nfunc TestWarm(t *testing
 // Runs with the same cache wait for it. A warm-up that fails leaves the
 // work to the run's own build.
 func warmGo(ctx context.Context, goBin, cache string) {
-	o, _ := warmed.LoadOrStore(cache, new(sync.Once))
-	o.(*sync.Once).Do(func() {
-		dir, err := os.MkdirTemp("", "bench-gowarm-")
-		if err != nil {
-			return
-		}
-		defer removeAll(dir)
-		if os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module warm\n"), 0o600) != nil ||
-			os.WriteFile(filepath.Join(dir, "warm_test.go"), []byte(warmTest), 0o600) != nil ||
-			os.MkdirAll(cache, 0o700) != nil {
-			return
-		}
-		cmd := exec.CommandContext(ctx, goBin, "test", "-exec", "true", "./...")
-		cmd.Dir = dir
-		cmd.Env = append(append(Environ(dir), "PWD="+dir), goEnv(cache, dir)...)
-		cmd.Run()
+	warmed.get(cache, func() struct{} {
+		warmUp(ctx, goBin, cache)
+		return struct{}{}
 	})
+}
+
+// warmUp is one warm-up of warmGo.
+func warmUp(ctx context.Context, goBin, cache string) {
+	dir, err := os.MkdirTemp("", "bench-gowarm-")
+	if err != nil {
+		return
+	}
+	defer removeAll(dir)
+	if os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module warm\n"), 0o600) != nil ||
+		os.WriteFile(filepath.Join(dir, "warm_test.go"), []byte(warmTest), 0o600) != nil ||
+		os.MkdirAll(cache, 0o700) != nil {
+		return
+	}
+	cmd := exec.CommandContext(ctx, goBin, "test", "-exec", "true", "./...")
+	cmd.Dir = dir
+	cmd.Env = append(append(Environ(dir), "PWD="+dir), goEnv(cache, dir)...)
+	cmd.Run()
 }

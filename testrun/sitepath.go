@@ -1,17 +1,9 @@
 package testrun
 
-import (
-	"encoding/json"
-	"sync"
-)
+import "encoding/json"
 
 // sitePaths remembers, per interpreter, the path its site module makes.
-var sitePaths sync.Map // interpreter path → *sitePath
-
-type sitePath struct {
-	once sync.Once
-	path []string
-}
+var sitePaths memo[[]string]
 
 // SitePath returns sys.path as the interpreter bin makes it at start-up
 // without a user site (-s), but its first entry (the script's folder): the
@@ -21,13 +13,12 @@ type sitePath struct {
 // -S, so that no .pth line runs, and its runner puts the entries missing
 // under -S on the path itself.
 func SitePath(bin string) []string {
-	v, _ := sitePaths.LoadOrStore(bin, &sitePath{})
-	s := v.(*sitePath)
-	s.once.Do(func() {
+	return sitePaths.get(bin, func() []string {
 		out, err := askPython(bin, "-s", "-c", "import json, sys; print(json.dumps(sys.path[1:]))")
-		if err != nil || json.Unmarshal([]byte(out), &s.path) != nil {
-			s.path = nil
+		var path []string
+		if err != nil || json.Unmarshal([]byte(out), &path) != nil {
+			return nil
 		}
+		return path
 	})
-	return s.path
 }
