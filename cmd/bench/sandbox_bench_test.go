@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"bench/internal/testsupport"
 	"bench/tasks"
 	"bench/testrun"
 	"bench/testrun/testruntest"
@@ -26,7 +27,9 @@ const floorSeeds = 10
 
 // BenchmarkGradingFloor measures grading against its floor: each
 // iteration runs, in turn (in alternating order), `bench run --tracks
-// oracle` over the four course tasks × 10 seeds as a whole process, and
+// oracle` over the four course tasks × 10 seeds as a whole process (bench
+// built as make build builds it, not this test binary, which links the
+// tests' code too and is a larger helper to start), and
 // the same 40 test runs done directly (each task's own test command,
 // python3 -m unittest, with the same interpreter, on a fresh copy of repo/
 // plus solution/, one after another as bench runs them). It reports the
@@ -45,15 +48,16 @@ func BenchmarkGradingFloor(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	oracle(b) // verification and bytecode caches, untimed
+	exe := testsupport.NeedBench(b)
+	oracle(b, exe) // verification and bytecode caches, untimed
 	var ratios, cpuRatios, oracles, floors []float64
 	b.ResetTimer()
 	for i := range b.N {
 		var o, f timed
 		if i%2 == 0 { // alternate, so neither always runs after the other
-			o, f = oracle(b), floor(b, py, course)
+			o, f = oracle(b, exe), floor(b, py, course)
 		} else {
-			f, o = floor(b, py, course), oracle(b)
+			f, o = floor(b, py, course), oracle(b, exe)
 		}
 		oracles, floors = append(oracles, o.wall), append(floors, f.wall)
 		ratios, cpuRatios = append(ratios, o.wall/f.wall), append(cpuRatios, o.cpu/f.cpu)
@@ -81,16 +85,15 @@ func cpuOf(cmd *exec.Cmd) float64 {
 	return (cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()).Seconds()
 }
 
-// oracle runs the oracle over the course tasks × floorSeeds as a bench
-// process of its own.
-func oracle(b *testing.B) timed {
+// oracle runs the oracle over the course tasks × floorSeeds with the
+// bench binary exe.
+func oracle(b *testing.B, exe string) timed {
 	b.Helper()
 	var seeds []string
 	for s := 1; s <= floorSeeds; s++ {
 		seeds = append(seeds, strconv.Itoa(s))
 	}
-	cmd := exec.Command(os.Args[0], "run", "--tracks", "oracle", "--seeds", strings.Join(seeds, ","), "--out", filepath.Join(b.TempDir(), "run"))
-	cmd.Env = append(os.Environ(), benchAsSubprocess+"=1")
+	cmd := exec.Command(exe, "run", "--tracks", "oracle", "--seeds", strings.Join(seeds, ","), "--out", filepath.Join(b.TempDir(), "run"))
 	start := time.Now()
 	if out, err := cmd.CombinedOutput(); err != nil || strings.Count(string(out), ": passed (") != 4*floorSeeds {
 		b.Fatalf("bench run --tracks oracle: %v\n%s", err, out)

@@ -57,8 +57,8 @@ func NeedBench(t testing.TB) string {
 	return exe
 }
 
-// BuildBench builds ./cmd/bench of the module at root into bin/test and
-// returns the binary's path. The binary has one path per module, outside
+// BuildBench builds ./cmd/bench of the module at root, without cgo, into
+// bin/test and returns the binary's path. The binary has one path per module, outside
 // any one test binary's folders, so the test packages that run bench
 // share it: go build leaves an up-to-date target alone (no link when
 // nothing changed), and a lock file beside it makes two packages' builds
@@ -79,7 +79,10 @@ func BuildBench(root string) (string, error) {
 	defer syscall.Flock(int(lock.Fd()), syscall.LOCK_UN) //nolint:errcheck // closing unlocks too
 	exe := filepath.Join(dir, "bench")
 	build := exec.Command("go", "build", "-o", exe, "./cmd/bench")
-	build.Dir = root
+	// Static, as make build builds it (the sandbox starts bench at every
+	// test run, and a static binary starts faster), whatever the caller's
+	// CGO_ENABLED.
+	build.Dir, build.Env = root, append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := build.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("building bench: %v\n%s", err, out)
 	}
