@@ -2,9 +2,12 @@ package testrun
 
 import (
 	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"syscall"
+	"time"
 )
 
 // warmed holds, per Go build cache folder, its warm-up done.
@@ -19,8 +22,9 @@ const warmTest = "package warm\n\nimport \"testing\"\n\nfunc TestWarm(t *testing
 // library every test binary links: a minute of CPU on a loaded two-core
 // machine, which is bench's cost and not the code's, so RunWith does it
 // before a run's timeout starts (the first Go episode timed out on it).
-// Runs with the same cache wait for it. A warm-up that fails leaves the
-// work to the run's own build.
+// Runs with the same cache wait for it, and so do other processes'
+// warm-ups of it (lockCache). A warm-up that fails leaves the work to the
+// run's own build.
 func warmGo(ctx context.Context, goBin, cache string) {
 	warmed.get(cache, func() struct{} {
 		warmUp(ctx, goBin, cache)
@@ -40,8 +44,42 @@ func warmUp(ctx context.Context, goBin, cache string) {
 		os.MkdirAll(cache, 0o700) != nil {
 		return
 	}
+	// One process's warm-up at a time: the next finds the library compiled
+	// instead of compiling it too, side by side (as CI's steps, each a
+	// process, could on a fresh machine).
+	unlock, err := lockCache(ctx, cache)
+	if err != nil {
+		return
+	}
+	defer unlock()
 	cmd := exec.CommandContext(ctx, goBin, "test", "-exec", "true", "./...")
 	cmd.Dir = dir
 	cmd.Env = append(append(Environ(dir), "PWD="+dir), goEnv(cache, dir)...)
 	cmd.Run()
+}
+
+// lockCache takes the warm-up's turn on cache, a lock on a file beside it
+// that other processes' warm-ups take too, and returns what gives it
+// back. It waits until the turn is free or ctx ends.
+func lockCache(ctx context.Context, cache string) (unlock func(), err error) {
+	f, err := os.OpenFile(cache+".warm-lock", os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	for {
+		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		if err == nil {
+			return func() { f.Close() }, nil // closing gives the lock back
+		}
+		if !errors.Is(err, syscall.EWOULDBLOCK) {
+			f.Close()
+			return nil, err
+		}
+		select {
+		case <-ctx.Done():
+			f.Close()
+			return nil, ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
 }

@@ -49,3 +49,57 @@ func TestGoWarmUpIsNotTheRunsTime(t *testing.T) {
 		t.Errorf("the cache was warmed %d times; want once", n)
 	}
 }
+
+// fakeTimedGo is a fake go command that, in the folder of a warm-up,
+// writes "start" and "end" lines around a sleep to the file it names.
+const fakeTimedGo = `#!/bin/sh
+case "$PWD" in
+*bench-gowarm-*) echo start >> %[1]q; sleep 0.5; echo end >> %[1]q ;;
+esac
+exit 0
+`
+
+// TestGoWarmUpsOfOneCacheTakeTurns: two warm-ups of one cache at once (two
+// bench processes on a fresh machine, or CI's steps side by side) take
+// turns instead of compiling the standard library twice side by side;
+// the second then finds it compiled. Each warmUp call stands for a
+// process (the memo is per process; the turn is a lock on the cache).
+func TestGoWarmUpsOfOneCacheTakeTurns(t *testing.T) {
+	t.Parallel()
+	bin := filepath.Join(t.TempDir(), "go")
+	log := filepath.Join(t.TempDir(), "log")
+	if err := os.WriteFile(bin, fmt.Appendf(nil, fakeTimedGo, log), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cache := t.TempDir()
+	done := make(chan struct{})
+	for range 2 {
+		go func() {
+			warmUp(context.Background(), bin, cache)
+			done <- struct{}{}
+		}()
+	}
+	<-done
+	<-done
+	data, _ := os.ReadFile(log)
+	if got := strings.Fields(string(data)); strings.Join(got, " ") != "start end start end" {
+		t.Errorf("the warm-ups ran %q; want one after the other (start end start end)", got)
+	}
+}
+
+// TestGoWarmUpStopsWaitingWhenCancelled: a warm-up waiting for another's
+// turn gives up when its context ends (the run was interrupted).
+func TestGoWarmUpStopsWaitingWhenCancelled(t *testing.T) {
+	t.Parallel()
+	cache := t.TempDir()
+	unlock, err := lockCache(context.Background(), cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	if _, err := lockCache(ctx, cache); err == nil {
+		t.Fatal("lockCache took a lock another holds")
+	}
+}
