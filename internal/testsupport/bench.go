@@ -58,11 +58,12 @@ func NeedBench(t testing.TB) string {
 }
 
 // BuildBench builds ./cmd/bench of the module at root, without cgo, into
-// bin/test and returns the binary's path. The binary has one path per module, outside
-// any one test binary's folders, so the test packages that run bench
-// share it: go build leaves an up-to-date target alone (no link when
-// nothing changed), and a lock file beside it makes two packages' builds
-// take turns, so the second finds the first's binary up to date.
+// bin/test and returns the binary's path. The binary has one path per
+// module, outside any one test binary's folders, so the test packages
+// that run bench share it: go build leaves an up-to-date target alone (no
+// link when nothing changed), and a lock file beside it makes two
+// packages' builds take turns, so the second finds the first's binary up
+// to date.
 func BuildBench(root string) (string, error) {
 	dir, err := benchDir(root)
 	if err != nil {
