@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"errors"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -9,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"bench/internal/testsupport/fixture"
 )
 
 // python returns python3 on PATH, or skips.
@@ -26,10 +29,10 @@ func need(t *testing.T, fs, net, pid bool) {
 	t.Helper()
 	c := detect()
 	if fs && c.abi < 1 {
-		t.Skipf("this kernel has no Landlock: %v", c.abiErr)
+		fixture.LacksSandbox(t, fmt.Sprintf("this kernel has no Landlock: %v", c.abiErr))
 	}
 	if (net || pid) && !c.userns {
-		t.Skipf("this kernel does not allow user namespaces: %v", c.usernsEr)
+		fixture.LacksSandbox(t, fmt.Sprintf("this kernel does not allow user namespaces: %v", c.usernsEr))
 	}
 }
 

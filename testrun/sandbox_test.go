@@ -2,6 +2,7 @@ package testrun
 
 import (
 	"context"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -11,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"bench/internal/testsupport/fixture"
 	"bench/sandbox"
 )
 
@@ -22,7 +24,7 @@ func needLayers(t *testing.T, names ...string) sandbox.Layers {
 	missing := strings.Join(l.Missing(), ",")
 	for _, n := range names {
 		if strings.Contains(missing, n) {
-			t.Skipf("this kernel cannot sandbox %s here (%s); bench doctor says why", n, l)
+			fixture.LacksSandbox(t, fmt.Sprintf("this kernel cannot sandbox %s here (%s); bench doctor says why", n, l))
 		}
 	}
 	return l

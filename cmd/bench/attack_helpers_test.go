@@ -1,8 +1,8 @@
 package main
 
 import (
-	"bench/internal/testsupport"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"bench/internal/testsupport"
+	"bench/internal/testsupport/fixture"
 	"bench/model"
 	"bench/model/modeltest"
 	"bench/record"
@@ -19,13 +21,14 @@ import (
 )
 
 // needSandbox skips the test, printing why, when this kernel cannot give
-// a test run every named layer ("fs", "net", "pid").
+// a test run every named layer ("fs", "net", "pid"); it fails it instead
+// under BENCH_SANDBOX_REQUIRED=1 (fixture.LacksSandbox).
 func needSandbox(t *testing.T, layers ...string) {
 	t.Helper()
 	for _, c := range sandbox.Probe() {
 		for _, l := range layers {
 			if c.Layer == l && !c.OK {
-				t.Skipf("this kernel lacks the sandbox's %s layer: %s (%s)", l, c.Detail, c.Fix)
+				fixture.LacksSandbox(t, fmt.Sprintf("this kernel lacks the sandbox's %s layer: %s (%s)", l, c.Detail, c.Fix))
 			}
 		}
 	}
