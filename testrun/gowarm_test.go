@@ -12,16 +12,27 @@ import (
 	"bench/sandbox"
 )
 
-// fakeSlowColdGo is a fake go command: in the folder of the warm-up it
-// takes 2 s (a cold build cache compiling the standard library) and
-// counts its calls; anywhere else it returns at once, having built no
-// test binary.
-const fakeSlowColdGo = `#!/bin/sh
+// fakeWarmGo is a fake go command: in the folder of a warm-up it writes
+// "start" and "end" lines to the file it names around a sleep of the
+// seconds it is given (a cold build cache compiling the standard library);
+// anywhere else it returns at once, having built no test binary.
+const fakeWarmGo = `#!/bin/sh
 case "$PWD" in
-*bench-gowarm-*) echo x >> %q; sleep 2 ;;
+*bench-gowarm-*) echo start >> %[1]q; sleep %[2]s; echo end >> %[1]q ;;
 esac
 exit 0
 `
+
+// writeFakeWarmGo writes fakeWarmGo, sleeping for seconds, and returns it
+// and the file it logs to.
+func writeFakeWarmGo(t *testing.T, seconds string) (bin, log string) {
+	t.Helper()
+	bin, log = filepath.Join(t.TempDir(), "go"), filepath.Join(t.TempDir(), "log")
+	if err := os.WriteFile(bin, fmt.Appendf(nil, fakeWarmGo, log, seconds), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return bin, log
+}
 
 // TestGoWarmUpIsNotTheRunsTime: a fresh build cache is warmed once per
 // process before the first Go run's timeout starts, so that compiling the
@@ -29,11 +40,7 @@ exit 0
 // episode; later runs with the same cache do not warm it again.
 func TestGoWarmUpIsNotTheRunsTime(t *testing.T) {
 	t.Parallel()
-	bin := filepath.Join(t.TempDir(), "go")
-	count := filepath.Join(t.TempDir(), "count")
-	if err := os.WriteFile(bin, fmt.Appendf(nil, fakeSlowColdGo, count), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	bin, log := writeFakeWarmGo(t, "2")
 	opts := Options{Sandbox: sandbox.Config{Mode: sandbox.Off}, Go: &GoRun{Cache: t.TempDir()}}
 	for i := range 2 {
 		res, err := RunWith(context.Background(), t.TempDir(), []string{bin, "test", "-json", "./..."}, time.Second, opts)
@@ -44,20 +51,11 @@ func TestGoWarmUpIsNotTheRunsTime(t *testing.T) {
 			t.Fatalf("run %d timed out: the warm-up counted against its timeout", i+1)
 		}
 	}
-	data, _ := os.ReadFile(count)
-	if n := strings.Count(string(data), "x"); n != 1 {
+	data, _ := os.ReadFile(log)
+	if n := strings.Count(string(data), "start"); n != 1 {
 		t.Errorf("the cache was warmed %d times; want once", n)
 	}
 }
-
-// fakeTimedGo is a fake go command that, in the folder of a warm-up,
-// writes "start" and "end" lines around a sleep to the file it names.
-const fakeTimedGo = `#!/bin/sh
-case "$PWD" in
-*bench-gowarm-*) echo start >> %[1]q; sleep 0.5; echo end >> %[1]q ;;
-esac
-exit 0
-`
 
 // TestGoWarmUpsOfOneCacheTakeTurns: two warm-ups of one cache at once (two
 // bench processes on a fresh machine, or CI's steps side by side) take
@@ -66,11 +64,7 @@ exit 0
 // process (the memo is per process; the turn is a lock on the cache).
 func TestGoWarmUpsOfOneCacheTakeTurns(t *testing.T) {
 	t.Parallel()
-	bin := filepath.Join(t.TempDir(), "go")
-	log := filepath.Join(t.TempDir(), "log")
-	if err := os.WriteFile(bin, fmt.Appendf(nil, fakeTimedGo, log), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	bin, log := writeFakeWarmGo(t, "0.5")
 	cache := t.TempDir()
 	done := make(chan struct{})
 	for range 2 {
