@@ -9,6 +9,7 @@ import (
 	"syscall"
 	"testing"
 
+	"bench/internal/testsupport/fixture"
 	"bench/model"
 	"bench/model/modeltest"
 	"bench/record"
@@ -29,7 +30,7 @@ func TestOllamaAgentFIFOAndHardLinkDoNoHarm(t *testing.T) {
 	)
 	env, rec := tracktest.Fixture(t, "leap_year", chat)
 	if err := syscall.Mkfifo(filepath.Join(env.Dir, "pipe.py"), 0o644); err != nil {
-		t.Skipf("mkfifo: %v", err)
+		fixture.Lacks(t, fmt.Sprintf("mkfifo: %v", err))
 	}
 	victim := filepath.Join(t.TempDir(), "victim.txt")
 	if err := os.WriteFile(victim, []byte("keep"), 0o644); err != nil {

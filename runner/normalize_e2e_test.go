@@ -2,12 +2,14 @@ package runner
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"bench/internal/testsupport/fixture"
 	"bench/testrun"
 )
 
@@ -23,7 +25,7 @@ func TestNormalizedOutputThroughSymlinkedTmpdir(t *testing.T) {
 	real := t.TempDir()
 	link := filepath.Join(t.TempDir(), "tmp-link")
 	if err := os.Symlink(real, link); err != nil {
-		t.Skip("no symlinks:", err)
+		fixture.Lacks(t, fmt.Sprint("no symlinks: ", err))
 	}
 	t.Setenv("TMPDIR", link)
 	tk := task(t, "parse_date")

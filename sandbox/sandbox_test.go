@@ -29,10 +29,10 @@ func need(t *testing.T, fs, net, pid bool) {
 	t.Helper()
 	c := detect()
 	if fs && c.abi < 1 {
-		fixture.LacksSandbox(t, fmt.Sprintf("this kernel has no Landlock: %v", c.abiErr))
+		fixture.Lacks(t, fmt.Sprintf("this kernel has no Landlock: %v", c.abiErr))
 	}
 	if (net || pid) && !c.userns {
-		fixture.LacksSandbox(t, fmt.Sprintf("this kernel does not allow user namespaces: %v", c.usernsEr))
+		fixture.Lacks(t, fmt.Sprintf("this kernel does not allow user namespaces: %v", c.usernsEr))
 	}
 }
 
@@ -125,7 +125,7 @@ func TestToolchainFindsThePrefixWithoutRunningIt(t *testing.T) {
 	link := filepath.Join(t.TempDir(), "bin", "python3")
 	os.MkdirAll(filepath.Dir(link), 0o755)
 	if err := os.Symlink(bin, link); err != nil {
-		t.Skip("no symlinks:", err)
+		fixture.Lacks(t, fmt.Sprint("no symlinks: ", err))
 	}
 	if got := Toolchain(link); !slices.Contains(got, filepath.Join(root, "versions", "3.11.7")) {
 		t.Errorf("the interpreter's prefix is missing: %v", got)
@@ -145,7 +145,7 @@ func TestNoUnixSocketOutside(t *testing.T) {
 	sock := filepath.Join(t.TempDir(), "bus.sock")
 	ln, err := net.Listen("unix", sock)
 	if err != nil {
-		t.Skip("no unix listener:", err)
+		fixture.Lacks(t, fmt.Sprint("no unix listener: ", err))
 	}
 	defer ln.Close()
 	got := make(chan bool, 1)

@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"bench/internal/testsupport/fixture"
 )
 
 // The helper enters the namespaces itself (stage 1 starts stage 2 in
@@ -107,7 +109,7 @@ for ns in ["user", "net", "pid", "mnt", "ipc", "uts"]:
 	for _, ns := range []string{"user", "net", "pid", "mnt", "ipc", "uts"} {
 		mine, err := os.Readlink("/proc/self/ns/" + ns)
 		if err != nil {
-			t.Skip("no /proc/self/ns:", err)
+			fixture.Lacks(t, fmt.Sprint("no /proc/self/ns: ", err))
 		}
 		if !strings.Contains(got, "ns "+ns+" "+ns+":[") || strings.Contains(got, "ns "+ns+" "+mine+"\n") {
 			t.Errorf("the command is not in a %s namespace of its own (ours is %s):\n%s", ns, mine, got)

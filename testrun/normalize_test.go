@@ -1,10 +1,13 @@
 package testrun
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"bench/internal/testsupport/fixture"
 )
 
 func TestNormalize(t *testing.T) {
@@ -57,7 +60,7 @@ func TestNormalizeSymlink(t *testing.T) {
 	real := t.TempDir()
 	link := filepath.Join(t.TempDir(), "link")
 	if err := os.Symlink(real, link); err != nil {
-		t.Skip("no symlinks here:", err)
+		fixture.Lacks(t, fmt.Sprint("no symlinks here: ", err))
 	}
 	resolved, err := filepath.EvalSymlinks(real)
 	if err != nil {

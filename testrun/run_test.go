@@ -1,7 +1,6 @@
 package testrun
 
 import (
-	"bench/internal/testsupport/fixture"
 	"context"
 	"errors"
 	"fmt"
@@ -12,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"bench/internal/testsupport/fixture"
 )
 
 // needPython is fixture.NeedPython.
@@ -195,7 +196,7 @@ func waitDead(pid int) bool {
 func TestRunTimeoutKillsGrandchild(t *testing.T) {
 	needPython(t)
 	if _, err := os.Stat("/proc/self/stat"); err != nil {
-		t.Skip("needs /proc")
+		fixture.Lacks(t, "needs /proc")
 	}
 	dir := t.TempDir()
 	start := time.Now()
@@ -219,7 +220,7 @@ func TestRunTimeoutKillsGrandchild(t *testing.T) {
 func TestRunExitLeavesNoOrphan(t *testing.T) {
 	needPython(t)
 	if _, err := os.Stat("/proc/self/stat"); err != nil {
-		t.Skip("needs /proc")
+		fixture.Lacks(t, "needs /proc")
 	}
 	dir := t.TempDir()
 	res, err := RunWith(context.Background(), dir, []string{python(t), "-c", forkSleeper + "import time\nprint('exiting at %.6f' % time.time(), flush=True)\n"}, 30*time.Second, Options{Sandbox: DefaultSandbox()})

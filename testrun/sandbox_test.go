@@ -24,7 +24,7 @@ func needLayers(t *testing.T, names ...string) sandbox.Layers {
 	missing := strings.Join(l.Missing(), ",")
 	for _, n := range names {
 		if strings.Contains(missing, n) {
-			fixture.LacksSandbox(t, fmt.Sprintf("this kernel cannot sandbox %s here (%s); bench doctor says why", n, l))
+			fixture.Lacks(t, fmt.Sprintf("this kernel cannot sandbox %s here (%s); bench doctor says why", n, l))
 		}
 	}
 	return l
@@ -76,7 +76,7 @@ func TestSandboxedRunCannotReachALoopbackListener(t *testing.T) {
 	needLayers(t, "net")
 	ln, err := net.Listen("tcp4", "127.0.0.1:0")
 	if err != nil {
-		t.Skip("no loopback listener:", err)
+		fixture.Lacks(t, fmt.Sprint("no loopback listener: ", err))
 	}
 	defer ln.Close()
 	accepted := make(chan bool, 1)
@@ -113,7 +113,7 @@ print("started", flush=True)
 func TestSandboxedRunLeavesNoSetsidChild(t *testing.T) {
 	needPython(t)
 	if _, err := os.Stat("/proc/self/environ"); err != nil {
-		t.Skip("needs /proc")
+		fixture.Lacks(t, "needs /proc")
 	}
 	needLayers(t, "pid")
 	// Unsandboxed first: the check must see the survivor, or it proves nothing.
@@ -147,7 +147,7 @@ func TestSandboxedRunLeavesNoSetsidChild(t *testing.T) {
 func TestKill9LeavesNoTestProcess(t *testing.T) {
 	needPython(t)
 	if _, err := os.Stat("/proc/self/environ"); err != nil {
-		t.Skip("needs /proc")
+		fixture.Lacks(t, "needs /proc")
 	}
 	needLayers(t, "pid")
 	self, err := os.Executable()

@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"bench/internal/testsupport/fixture"
 )
 
 // open returns a workspace on a fresh temp dir holding a.py.
@@ -85,7 +87,7 @@ func TestReadFile(t *testing.T) {
 func TestReadFileFIFOFailsAtOnce(t *testing.T) {
 	ws, dir := open(t)
 	if err := syscall.Mkfifo(filepath.Join(dir, "pipe"), 0o644); err != nil {
-		t.Skipf("mkfifo: %v", err)
+		fixture.Lacks(t, fmt.Sprintf("mkfifo: %v", err))
 	}
 	done := make(chan error, 1)
 	go func() {

@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"bench/internal/testsupport/fixture"
 	"bench/model"
 	"bench/model/modeltest"
 	"bench/sandbox"
@@ -89,7 +90,7 @@ func installBench(t *testing.T) string {
 	t.Helper()
 	dir, err := os.MkdirTemp("/usr/local/lib", "bench-attack-")
 	if err != nil {
-		t.Skipf("cannot install bench under /usr/local/lib: %v", err)
+		fixture.Lacks(t, fmt.Sprintf("cannot install bench under /usr/local/lib: %v", err))
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	os.Chmod(dir, 0o755)

@@ -22,13 +22,13 @@ import (
 
 // needSandbox skips the test, printing why, when this kernel cannot give
 // a test run every named layer ("fs", "net", "pid"); it fails it instead
-// under BENCH_SANDBOX_REQUIRED=1 (fixture.LacksSandbox).
+// under BENCH_FEATURES_REQUIRED=1 (fixture.Lacks).
 func needSandbox(t *testing.T, layers ...string) {
 	t.Helper()
 	for _, c := range sandbox.Probe() {
 		for _, l := range layers {
 			if c.Layer == l && !c.OK {
-				fixture.LacksSandbox(t, fmt.Sprintf("this kernel lacks the sandbox's %s layer: %s (%s)", l, c.Detail, c.Fix))
+				fixture.Lacks(t, fmt.Sprintf("this kernel lacks the sandbox's %s layer: %s (%s)", l, c.Detail, c.Fix))
 			}
 		}
 	}
