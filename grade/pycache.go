@@ -61,25 +61,6 @@ func bytecodeCache(ctx context.Context, bin string) (string, error) {
 	return c.dir, c.err
 }
 
-// bytecodeCacheAsync starts bytecodeCache on a goroutine (the first call
-// in a process checks the whole cache, some 30 ms, which then overlaps
-// the interpreter's first start) and returns what waits for its answer.
-func bytecodeCacheAsync(ctx context.Context, bin string) func() (string, error) {
-	type answer struct {
-		dir string
-		err error
-	}
-	ch := make(chan answer, 1)
-	go func() {
-		dir, err := bytecodeCache(ctx, bin)
-		ch <- answer{dir, err}
-	}()
-	return sync.OnceValues(func() (string, error) {
-		a := <-ch
-		return a.dir, a.err
-	})
-}
-
 // cacheDir is where the cache of bin lives: the user's cache folder,
 // under a key of the interpreter's path, size and modification time.
 func cacheDir(bin string) (string, error) {

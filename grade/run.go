@@ -6,7 +6,6 @@ import (
 	_ "embed"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"maps"
 	"os"
@@ -49,11 +48,13 @@ func runSealed(ctx context.Context, t tasks.Task, ws, root string, g *Result) (t
 		return testrun.Result{}, err
 	}
 	dir := filepath.Join(root, "runner")
+	var py string // the interpreter itself, without a version manager's shim
 	var site []string
-	cache := func() (string, error) { return "", errors.New("no interpreter") }
 	if bin, err := exec.LookPath(argv[0]); err == nil {
-		py := testrun.Interpreter(bin)      // the interpreter itself, without a version manager's shim
-		cache = bytecodeCacheAsync(ctx, py) // checked while the site path is asked
+		py = testrun.Interpreter(bin)
+		// The cache's first check in a process (some 30 ms) runs while
+		// Python reports its site path; the call below waits for it.
+		go bytecodeCache(ctx, py) //nolint:errcheck // its answer is kept for the call below
 		site = testrun.SitePath(py)
 	}
 	nonce, err := prepare(t, ws, dir, site)
@@ -70,8 +71,10 @@ func runSealed(ctx context.Context, t tasks.Task, ws, root string, g *Result) (t
 		return testrun.Result{}, err
 	}
 	opts.ReadOnly = []string{prefix}
-	if cache, err := cache(); err == nil {
-		prefix, opts.ReadOnly = filepath.Join(cache, "pyc"), []string{cache}
+	if py != "" {
+		if cache, err := bytecodeCache(ctx, py); err == nil {
+			prefix, opts.ReadOnly = filepath.Join(cache, "pyc"), []string{cache}
+		}
 	}
 	argv = append([]string{argv[0], "-B", "-S", "-s", "-X", "pycache_prefix=" + prefix,
 		filepath.Join(dir, "bench_grade.py"), filepath.Join(dir, "seal.json")}, argv[3:]...)
