@@ -69,7 +69,13 @@ func lockCache(ctx context.Context, cache string) (unlock func(), err error) {
 	for {
 		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
 		if err == nil {
-			return func() { f.Close() }, nil // closing gives the lock back
+			return func() {
+				// Released before the close: a process forked meanwhile (a
+				// test run starting) shares the open file until it execs,
+				// and would hold the lock past Close (as record's unlock).
+				syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+				f.Close()
+			}, nil
 		}
 		if !errors.Is(err, syscall.EWOULDBLOCK) {
 			f.Close()
