@@ -101,25 +101,39 @@ func connorPairs(psi, delta, alpha, power float64) float64 {
 // discordant pairs rejects at alpha (−1 when none does).
 type criticalValues struct {
 	alpha float64
-	k     []int
+	k     map[int]int
 }
 
-// of returns kₘ. kₘ never decreases with m (Binomial(m, ½)'s CDF at a
-// fixed k falls as m grows), so each is found from the one before.
+// of returns kₘ. It searches from kₘ₋₁ when that is known (kₘ never
+// decreases with m, and grows by at most one), else from the normal
+// approximation m/2 − z·√m/2, and checks the answer with the exact
+// binomial CDF on both sides: a power computed at many thousand pairs
+// reads the kₘ of a window of m, not of every m below it.
 func (c *criticalValues) of(m int) int {
-	for len(c.k) <= m {
-		next := len(c.k)
-		k := -1
-		if next > 0 {
-			k = c.k[next-1]
-		}
-		for k+1 < next && 2*binomCDF(k+1, next, 0.5) < c.alpha {
-			k++
-		}
-		c.k = append(c.k, k)
+	if k, ok := c.k[m]; ok {
+		return k
 	}
-	return c.k[m]
+	if c.k == nil {
+		c.k = map[int]int{}
+	}
+	guess, ok := c.k[m-1]
+	if !ok {
+		guess = int(float64(m)/2 - distuv.UnitNormal.Quantile(1-c.alpha/2)*math.Sqrt(float64(m))/2)
+	}
+	k := min(max(guess, -1), m-1)
+	for k+1 < m && c.rejects(k+1, m) {
+		k++
+	}
+	for k >= 0 && !c.rejects(k, m) {
+		k--
+	}
+	c.k[m] = k
+	return k
 }
+
+// rejects reports whether the exact test of m discordant pairs, k of them
+// on the less frequent side, rejects at alpha.
+func (c *criticalValues) rejects(k, m int) bool { return 2*binomCDF(k, m, 0.5) < c.alpha }
 
 // powerCalc computes the exact power of the exact McNemar test at level
 // crit.alpha for pairs each discordant in favour of the old side with

@@ -151,3 +151,24 @@ func TestSeedsNeededEdges(t *testing.T) {
 		t.Errorf("200 pairs from 50 seeds: %d pairs per seed, want 4", s.PairsPerSeed)
 	}
 }
+
+// TestCriticalValuesInAnyOrder asks for kₘ out of order, far beyond any m
+// asked before, and checks each against a scan of every k from 0: the
+// largest k whose exact two-sided p-value is below alpha.
+func TestCriticalValuesInAnyOrder(t *testing.T) {
+	scan := func(m int, alpha float64) int {
+		k := -1
+		for k+1 < m && 2*binomCDF(k+1, m, 0.5) < alpha {
+			k++
+		}
+		return k
+	}
+	for _, alpha := range []float64{0.05, 0.01, 0.5} {
+		crit := &criticalValues{alpha: alpha}
+		for _, m := range []int{20000, 5, 19999, 20001, 0, 1, 2, 3, 6, 7, 4000, 3999, 40, 41, 39, 100000, 17} {
+			if got, want := crit.of(m), scan(m, alpha); got != want {
+				t.Errorf("alpha %v: k(%d) = %d, a scan of every k gives %d", alpha, m, got, want)
+			}
+		}
+	}
+}
