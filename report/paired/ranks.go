@@ -15,7 +15,7 @@ func doubledMidranks(xs []float64, skipZero bool) (ranks []int, ties float64) {
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(xs[a], xs[b]) })
+	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(xs[a], xs[b]) }) // tied values share a rank: their order is immaterial
 	ranks = make([]int, n)
 	for i := 0; i < n; {
 		j := i
