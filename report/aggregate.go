@@ -121,6 +121,20 @@ type FolderError struct {
 func (e *FolderError) Error() string { return e.Err.Error() }
 func (e *FolderError) Unwrap() error { return e.Err }
 
+// reserve returns eps with room for n more episodes, in an array made for
+// them. slices.Grow would clear the new room in one call of the runtime
+// that cannot be preempted: with a million episodes, 64 MB of pages
+// touched for the first time, during which a garbage collection that
+// waits to scan the goroutine's stack signals it again and again (about
+// 24,000 signals, a second of system time, on a machine whose page
+// faults are slow). A new array is either fresh from the system, and
+// needs no clearing, or cleared in preemptible chunks.
+func reserve(eps []epRec, n int) []epRec {
+	grown := make([]epRec, len(eps), len(eps)+n)
+	copy(grown, eps)
+	return grown
+}
+
 // maxInputs is the most run folders one aggregate takes.
 const maxInputs = math.MaxUint16
 
@@ -151,7 +165,7 @@ func Read(dirs []string) (*Aggregate, error) {
 		warnings, err := f.Scan(func(l *record.Line) error {
 			if read += int64(l.Size); !reserved {
 				if n := record.Expected(f.Size, l.Pos+1, read); n > 0 {
-					a.eps, reserved = slices.Grow(a.eps, n), true
+					a.eps, reserved = reserve(a.eps, n), true
 				}
 			}
 			return a.add(i, l)
@@ -196,7 +210,7 @@ func FromData(runs []record.Data) *Aggregate {
 func newAggregate() *Aggregate {
 	a := &Aggregate{cellOf: map[[4]string]int32{}}
 	a.seqs.init()
-	a.steps.init()
+	a.steps.init(stepBlock)
 	return a
 }
 
@@ -661,22 +675,43 @@ func readCode(s string) (uint16, int) {
 
 // stepTable keeps the steps of the episodes that may have twins, each step
 // as 64 bits: a step of eight hex digits (what bench records, a digest of
-// the reply) is its value exactly, any other a hash of its text.
+// the reply) is its value exactly, any other a hash of its text. The
+// values are kept in blocks that are never grown, each list within one
+// block: growing one array would copy all the steps kept so far, in one
+// stretch the runtime cannot preempt (see reserve).
 type stepTable struct {
-	off  []uint32 // list k is vals[off[k-1]:off[k]], k from 1
-	vals []uint64
+	lists  []stepSpan // list k is lists[k], k from 1
+	blocks [][]uint64
+	size   int // the values a new block holds
 }
 
-// init makes the table with list 0, "not kept".
-func (t *stepTable) init() { t.off = []uint32{0} }
+// stepSpan is where one list of steps is kept.
+type stepSpan struct{ block, start, end uint32 }
+
+// stepBlock is the values a block of a stepTable holds (512 kB).
+const stepBlock = 1 << 16
+
+// init makes the table with list 0, "not kept", and blocks of size values.
+func (t *stepTable) init(size int) { t.lists, t.blocks, t.size = []stepSpan{{}}, nil, size }
 
 // add keeps the steps of the JSON list text raw and returns their number.
 func (t *stepTable) add(raw []byte) uint32 {
-	for s := range record.Strings(raw) {
-		t.vals = append(t.vals, stepValue(s))
+	if len(t.blocks) == 0 {
+		t.blocks = [][]uint64{make([]uint64, 0, t.size)}
 	}
-	t.off = append(t.off, uint32(len(t.vals)))
-	return uint32(len(t.off) - 1)
+	b := len(t.blocks) - 1
+	start := len(t.blocks[b])
+	for s := range record.Strings(raw) {
+		if cur := t.blocks[b]; len(cur) == cap(cur) { // the list moves to a new block, with room to double
+			next := make([]uint64, 0, max(t.size, 2*(len(cur)-start)))
+			t.blocks[b] = cur[:start]
+			t.blocks = append(t.blocks, append(next, cur[start:]...))
+			b, start = b+1, 0
+		}
+		t.blocks[b] = append(t.blocks[b], stepValue(s))
+	}
+	t.lists = append(t.lists, stepSpan{uint32(b), uint32(start), uint32(len(t.blocks[b]))})
+	return uint32(len(t.lists) - 1)
 }
 
 // list returns the steps of number k (nil for 0).
@@ -684,7 +719,8 @@ func (t *stepTable) list(k uint32) []uint64 {
 	if k == 0 {
 		return nil
 	}
-	return t.vals[t.off[k-1]:t.off[k]]
+	s := t.lists[k]
+	return t.blocks[s.block][s.start:s.end]
 }
 
 // stepValue is the 64 bits a step is kept as: 1<<63 | its value for eight

@@ -16,9 +16,15 @@ const notRepeated = "the backend did not repeat a seeded run: twins with the sam
 // seed and configuration) among the counted episodes and compares each
 // member with the first; noteDiverged adds the footnotes.
 func (a *Aggregate) twins(cells []*cell) []TwinGroup {
-	var out []TwinGroup
+	n := 0
 	for _, c := range cells {
-		out = append(out, c.twinGroups...)
+		n += len(c.twinGroups)
+	}
+	out := make([]TwinGroup, 0, n)
+	for _, c := range cells {
+		for _, g := range c.twinGroups { // one group at a time: a copy of them all at once is a long stretch the runtime cannot preempt (see reserve)
+			out = append(out, g)
+		}
 	}
 	return out
 }
