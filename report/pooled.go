@@ -2,6 +2,7 @@ package report
 
 import (
 	"slices"
+	"sync"
 
 	"bench/report/paired"
 )
@@ -33,7 +34,14 @@ type TrackPooled struct {
 // report's McNemar tests pair them (two runs' seeds are not matched
 // draws); the pairs of several runs are pooled, as the rows pool them.
 func (a *Aggregate) pooledTracks(cells []*cell, notes *footnotes, effect float64) []TrackPooled {
-	out := []TrackPooled{} // [] in the JSON when there is none
+	type job struct {
+		pair  [2]string
+		basis string
+		c     paired.Comparison
+		err   error
+	}
+	var jobs []*job
+	var wg sync.WaitGroup
 	runOf := a.runKey()
 	for _, p := range pairedTracks {
 		newCells, oldCells := tracksCells(cells, p[0]), tracksCells(cells, p[1])
@@ -43,12 +51,20 @@ func (a *Aggregate) pooledTracks(cells []*cell, notes *footnotes, effect float64
 		if nOld == 0 || nNew == 0 {
 			continue
 		}
-		c, err := paired.Compare(old, new, paired.Options{AcrossTracks: true, Seed: 1, PooledOnly: true, Effect: effect})
-		if err != nil { // the episodes' counts are never negative: no error can come
+		j := &job{pair: p, basis: basis}
+		jobs = append(jobs, j)
+		wg.Go(func() { // the comparisons read the aggregate and share nothing else
+			j.c, j.err = paired.Compare(old, new, paired.Options{AcrossTracks: true, Seed: 1, PooledOnly: true, Effect: effect})
+		})
+	}
+	wg.Wait()
+	out := []TrackPooled{} // [] in the JSON when there is none
+	for _, j := range jobs {
+		if j.err != nil { // the episodes' counts are never negative: no error can come
 			continue
 		}
-		for _, pr := range c.Pooled {
-			tp := TrackPooled{Dimension: DimensionTrack, New: p[0], Old: p[1], TokenBasis: basis, PooledResult: pr}
+		for _, pr := range j.c.Pooled {
+			tp := TrackPooled{Dimension: DimensionTrack, New: j.pair[0], Old: j.pair[1], TokenBasis: j.basis, PooledResult: pr}
 			tp.Notes = pooledNotes(pr, tp.prefix(), notes)
 			out = append(out, tp)
 		}
