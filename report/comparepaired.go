@@ -16,8 +16,10 @@ const (
 // interrupted ones are in no test) as the paired library reads them, their
 // tokens in basis, made one at a time as it reads them (a million
 // Episodes, 112 bytes each, were most of a report's memory), and how many
-// there are. key, when not nil, amends each episode's pairing key.
-func (a *Aggregate) pairedEpisodes(cells []*cell, basis string, key func(e *epRec, ep *paired.Episode)) (iter.Seq[paired.Episode], int) {
+// there are. key, when not nil, amends each episode's pairing key: it takes
+// and returns the Episode by value, since an Episode whose address a
+// function value is given escapes to the heap (an allocation per episode).
+func (a *Aggregate) pairedEpisodes(cells []*cell, basis string, key func(e *epRec, ep paired.Episode) paired.Episode) (iter.Seq[paired.Episode], int) {
 	n := 0
 	for _, c := range cells {
 		n += len(c.counted)
@@ -33,7 +35,7 @@ func (a *Aggregate) pairedEpisodes(cells []*cell, basis string, key func(e *epRe
 				ep := paired.Episode{Task: c.task, Track: c.track, Model: c.model, Variant: c.variant, Seed: int(e.seed), Repeat: int(e.repeat),
 					Passed: e.pass(), Tokens: float64(tokens), Turns: float64(e.turns)}
 				if key != nil {
-					key(e, &ep)
+					ep = key(e, ep)
 				}
 				if !yield(ep) {
 					return

@@ -2,7 +2,6 @@ package report
 
 import (
 	"slices"
-	"sync"
 
 	"bench/report/paired"
 )
@@ -34,14 +33,7 @@ type TrackPooled struct {
 // report's McNemar tests pair them (two runs' seeds are not matched
 // draws); the pairs of several runs are pooled, as the rows pool them.
 func (a *Aggregate) pooledTracks(cells []*cell, notes *footnotes, effect float64) []TrackPooled {
-	type job struct {
-		pair  [2]string
-		basis string
-		c     paired.Comparison
-		err   error
-	}
-	var jobs []*job
-	var wg sync.WaitGroup
+	out := []TrackPooled{} // [] in the JSON when there is none
 	runOf := a.runKey()
 	for _, p := range pairedTracks {
 		newCells, oldCells := tracksCells(cells, p[0]), tracksCells(cells, p[1])
@@ -51,20 +43,12 @@ func (a *Aggregate) pooledTracks(cells []*cell, notes *footnotes, effect float64
 		if nOld == 0 || nNew == 0 {
 			continue
 		}
-		j := &job{pair: p, basis: basis}
-		jobs = append(jobs, j)
-		wg.Go(func() { // the comparisons read the aggregate and share nothing else
-			j.c, j.err = paired.Compare(old, new, paired.Options{AcrossTracks: true, Seed: 1, PooledOnly: true, Effect: effect})
-		})
-	}
-	wg.Wait()
-	out := []TrackPooled{} // [] in the JSON when there is none
-	for _, j := range jobs {
-		if j.err != nil { // the episodes' counts are never negative: no error can come
+		c, err := paired.Compare(old, new, paired.Options{AcrossTracks: true, Seed: 1, PooledOnly: true, Effect: effect})
+		if err != nil { // the episodes' counts are never negative: no error can come
 			continue
 		}
-		for _, pr := range j.c.Pooled {
-			tp := TrackPooled{Dimension: DimensionTrack, New: j.pair[0], Old: j.pair[1], TokenBasis: j.basis, PooledResult: pr}
+		for _, pr := range c.Pooled {
+			tp := TrackPooled{Dimension: DimensionTrack, New: p[0], Old: p[1], TokenBasis: basis, PooledResult: pr}
 			tp.Notes = pooledNotes(pr, tp.prefix(), notes)
 			out = append(out, tp)
 		}
@@ -83,12 +67,13 @@ const runStride = 1 << 20
 // the aggregate holds several runs: each episode's repeat is moved by its
 // run's index times runStride (nil, nothing moved, for one run). The
 // runs' tasks are still pooled, as the report's rows pool them.
-func (a *Aggregate) runKey() func(e *epRec, ep *paired.Episode) {
+func (a *Aggregate) runKey() func(e *epRec, ep paired.Episode) paired.Episode {
 	if len(a.runs) < 2 {
 		return nil
 	}
-	return func(e *epRec, ep *paired.Episode) {
+	return func(e *epRec, ep paired.Episode) paired.Episode {
 		ep.Repeat += a.inputs[e.input].runIdx * runStride
+		return ep
 	}
 }
 

@@ -92,11 +92,12 @@ func (a *Aggregate) variantComparisons(cells []*cell, notes *footnotes, effect f
 		for _, v := range d.values[1:] {
 			oldCells, newCells := byValue[base], byValue[v]
 			basis := tokenBasis(sideCells{a, newCells}, sideCells{a, oldCells})
-			key := func(e *epRec, ep *paired.Episode) {
+			key := func(e *epRec, ep paired.Episode) paired.Episode {
 				ep.Variant = rests[a.cells[e.cell]]
 				if runOf != nil {
-					runOf(e, ep)
+					ep = runOf(e, ep)
 				}
+				return ep
 			}
 			old, nOld := a.pairedEpisodes(oldCells, basis, key)
 			new, nNew := a.pairedEpisodes(newCells, basis, key)
