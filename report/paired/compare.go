@@ -75,7 +75,9 @@ type Effect struct {
 // hold, and pools the cells of each track (and model). It returns an error
 // for bad options or an episode whose tokens or turns are not counts. The
 // sides are sequences, read once, so that a caller holding a million
-// episodes in its own form need not copy them into Episodes first.
+// episodes in its own form need not copy them into Episodes first. The
+// two are read at the same time, on two goroutines: they must not share
+// state that reading them changes.
 func Compare(old, new iter.Seq[Episode], o Options) (Comparison, error) {
 	o, err := o.withDefaults()
 	if err != nil {
@@ -160,6 +162,9 @@ func cellResult(s *stratum, o Options) CellResult {
 // pooledResult pools the strata of one group.
 func pooledResult(g Group, strata []*stratum, o Options) PooledResult {
 	r := PooledResult{Group: g, Tasks: len(strata), Caveats: []Caveat{}}
+	label := fmt.Sprintf("pooled/%s/%s", g.Track, g.Model) + variantLabel(g.Variant)
+	boot := make(chan replicates, 1)
+	go func() { boot <- bootstrap(strata, true, o.Resamples, o.Seed, label) }() // its set-up is serial: the ranks and tests below run beside it
 	var pairedStrata []*stratum
 	var tables []Table2x2
 	var ranks, turnRanks []signedRanks
@@ -181,8 +186,12 @@ func pooledResult(g Group, strata []*stratum, o Options) PooledResult {
 	r.Pass.Table = table
 	r.Pass.Test = StratifiedExact(table.OnlyOld, table.OnlyNew, tables)
 	r.Pass.Test.Significant = r.Pass.Test.P < o.Alpha
-	label := fmt.Sprintf("pooled/%s/%s", g.Track, g.Model) + variantLabel(g.Variant)
-	reps := bootstrap(strata, true, o.Resamples, o.Seed, label)
+	if table.Pairs > 0 {
+		var notes []Caveat
+		r.Pass.Seeds, notes = SeedsNeeded(table.OnlyOld, table.OnlyNew, table.Pairs, distinctSeeds(pairedStrata), o.Effect, o.Alpha, o.Power)
+		r.Caveats = append(r.Caveats, notes...)
+	}
+	reps := <-boot
 	over, overOK := percentile(reps.diff, o.Confidence)
 	diff := &Effect{Estimate: mantelHaenszelDifference(strata), Method: IntervalBootstrapTasks}
 	if overOK {
@@ -196,11 +205,6 @@ func pooledResult(g Group, strata []*stratum, o Options) PooledResult {
 		}
 	}
 	r.Pass.Difference = diff
-	if table.Pairs > 0 {
-		var notes []Caveat
-		r.Pass.Seeds, notes = SeedsNeeded(table.OnlyOld, table.OnlyNew, table.Pairs, distinctSeeds(pairedStrata), o.Effect, o.Alpha, o.Power)
-		r.Caveats = append(r.Caveats, notes...)
-	}
 	r.Caveats = append(r.Caveats, testCaveats("pooled pass rate", r.Pass, table.Discordant(), len(tables) == 0, o.Alpha)...)
 	method := IntervalBootstrapTasks
 	if r.Tasks == 1 {

@@ -116,11 +116,19 @@ func (sc *sideCell) key(e cellEp) Key {
 // returns the first episode whose tokens or turns are not counts as an
 // error.
 func pairUp(old, new iter.Seq[Episode], o Options) ([]*stratum, Pairing, error) {
+	var nc map[Cell]*sideCell
+	var dupNew []Key
+	var errNew error
+	done := make(chan struct{})
+	go func() { // the sides are read apart: each iterator runs on a goroutine of its own
+		defer close(done)
+		nc, dupNew, errNew = group("new", new, o)
+	}()
 	oc, dupOld, err := group("old", old, o)
-	if err != nil {
-		return nil, Pairing{}, err
+	<-done
+	if err == nil {
+		err = errNew
 	}
-	nc, dupNew, err := group("new", new, o)
 	if err != nil {
 		return nil, Pairing{}, err
 	}
