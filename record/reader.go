@@ -1,6 +1,7 @@
 package record
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -35,9 +36,9 @@ func read(dir string) (Data, jsonlTail, error) {
 	if err != nil {
 		return Data{}, jsonlTail{}, err
 	}
-	data := Data{Dir: dir, Run: run, UID: uid}
-	var seen latest[episodeKey]
 	path := filepath.Join(dir, EpisodesFile)
+	data := Data{Dir: dir, Run: run, UID: uid, Episodes: make([]Episode, 0, lineCount(path)+1)}
+	var seen latest[episodeKey]
 	tail, err := scanFile(path, decodeJSON[Episode], func(line int, ep *Episode) error {
 		if ep.Format > FormatVersion {
 			return newerFormat(path, line, ep.Format)
@@ -59,6 +60,30 @@ func read(dir string) (Data, jsonlTail, error) {
 	}
 	data.Warnings = append(data.Warnings, tail.warnings...)
 	return data, tail, nil
+}
+
+// lineCount counts the lines of the file at path (0 when it cannot be
+// read, as scanFile then says), so that a reader can size what it keeps
+// once: growing an array of a hundred thousand episodes copies them in one
+// runtime call that cannot be preempted, on pages touched for the first
+// time, and a garbage collection waiting to scan the goroutine signals it
+// again and again meanwhile (90,000 signals and 5 s of system time reading
+// 100,000 episodes on a machine with slow page faults; see
+// docs/ARCHITECTURE.md).
+func lineCount(path string) int {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	n, buf := 0, make([]byte, 256<<10)
+	for {
+		k, err := f.Read(buf)
+		n += bytes.Count(buf[:k], []byte{'\n'})
+		if err != nil {
+			return n
+		}
+	}
 }
 
 // scanFile decodes each line of the JSONL file at path with decode and
