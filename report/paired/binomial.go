@@ -54,9 +54,8 @@ func (s *stream) binomialBTRS(n int, p float64) int {
 	c := nf*p + 0.5
 	vr := 0.92 - 4.2/b
 	alpha := (2.83 + 5.1/b) * spq
-	lpq := math.Log(p / q)
-	m := math.Floor((nf + 1) * p)
-	h := logFactorial(m) + logFactorial(nf-m)
+	var lpq, m, h float64 // for the exact test, which most draws never reach (the squeeze takes them): computed on first need
+	exact := false
 	for {
 		u, v := s.float64()-0.5, s.float64()
 		us := 0.5 - math.Abs(u)
@@ -66,6 +65,10 @@ func (s *stream) binomialBTRS(n int, p float64) int {
 		}
 		if us >= 0.07 && v <= vr {
 			return int(k)
+		}
+		if !exact {
+			lpq, m = math.Log(p/q), math.Floor((nf+1)*p)
+			h, exact = logFactorial(m)+logFactorial(nf-m), true
 		}
 		v = math.Log(v * alpha / (a/(us*us) + b))
 		if v <= h-logFactorial(k)-logFactorial(nf-k)+(k-m)*lpq {
