@@ -185,7 +185,9 @@ func (a *Aggregate) prepareCell(c *cell) {
 	slices.Sort(c.turns)
 	c.keys = a.keysOf(c)
 	c.seqs, c.moreSeqs = a.sequences(c)
-	for _, g := range a.twinsOf(c) {
+	groups := a.twinsOf(c)
+	c.twinGroups = make([]TwinGroup, 0, len(groups)) // made once: growing it copies every group so far in one stretch the runtime cannot preempt (see reserve)
+	for _, g := range groups {
 		c.twinGroups = append(c.twinGroups, a.twinGroup(c, g))
 	}
 }

@@ -81,7 +81,7 @@ func group(side string, eps iter.Seq[Episode], o Options) (map[Cell]*sideCell, [
 			}
 		}
 		if len(last.eps) == cap(last.eps) { // double: growing by a quarter, as append does at this size, would allocate five times the cell
-			last.eps = slices.Grow(last.eps, max(len(last.eps), 16))
+			last.eps = grown(last.eps, max(len(last.eps), 16))
 		}
 		last.eps = append(last.eps, cellEp{e.Seed, e.Repeat, obs{e.Passed, e.Tokens, e.Turns}})
 	}
@@ -102,6 +102,20 @@ func group(side string, eps iter.Seq[Episode], o Options) (map[Cell]*sideCell, [
 	}
 	slices.SortFunc(dups, compareKeys)
 	return cells, dups, nil
+}
+
+// grown returns eps with room for n more, in a new array that a loop
+// fills: slices.Grow would copy and clear in runtime calls that cannot be
+// preempted, on pages touched for the first time, and a garbage collection
+// waiting to scan the goroutine signals it again and again meanwhile (see
+// docs/ARCHITECTURE.md); the loop's stores can be preempted.
+func grown(eps []cellEp, n int) []cellEp {
+	out := make([]cellEp, len(eps), len(eps)+n)
+	//lint:ignore S1001 copy is the runtime call this avoids
+	for i, e := range eps {
+		out[i] = e
+	}
+	return out
 }
 
 // key is the pairing key of an episode of the cell.
