@@ -22,11 +22,9 @@ type fakeServer struct {
 	down     bool
 	refusing bool
 	// after, when set, holds every answer back until it is closed (or the
-	// call's context ends); refused, when set, is closed at the first
-	// refusal: together they order two servers' calls without sleeps.
-	after   <-chan struct{}
-	refused chan struct{}
-	once    sync.Once
+	// call's context ends): with a lostSink's lost, it orders two servers'
+	// calls without sleeps.
+	after <-chan struct{}
 }
 
 func (f *fakeServer) Chat(ctx context.Context, _ model.Request) (model.Response, error) {
@@ -41,12 +39,26 @@ func (f *fakeServer) Chat(ctx context.Context, _ model.Request) (model.Response,
 	case f.down:
 		return model.Response{}, &model.Error{Kind: model.ErrUnreachable}
 	case f.refusing:
-		if f.refused != nil {
-			f.once.Do(func() { close(f.refused) })
-		}
 		return model.Response{}, &model.Error{Kind: model.ErrAuth, Status: 401}
 	}
 	return model.Response{}, nil
+}
+
+// lostSink is a memSink that closes lost once it has recorded a lost
+// episode: the pool records an episode and books what it means under one
+// lock, so a fake server that waits for lost answers after the booking.
+type lostSink struct {
+	memSink
+	lost chan struct{}
+	once sync.Once
+}
+
+func (s *lostSink) Append(ep record.Episode) error {
+	err := s.memSink.Append(ep)
+	if err == nil && ep.Lost() {
+		s.once.Do(func() { close(s.lost) })
+	}
+	return err
 }
 
 // poolTrack is a fake track that makes one model call, after a short
@@ -230,16 +242,19 @@ func TestRunPoolStopsSchedulingOnCancel(t *testing.T) {
 // with the other server still well: no more episodes start.
 func TestRunPoolStopsAtOnceOnARefusal(t *testing.T) {
 	jobs := PlanVariants([]tasks.Task{quickTask()}, []string{"fake"}, []string{"m"}, []string{""}, []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
-	sink := &memSink{}
-	refused := make(chan struct{}) // a answers only once b has refused, however the goroutines are scheduled
-	a, b := &fakeServer{name: "a", after: refused}, &fakeServer{name: "b", refusing: true, refused: refused}
+	// a answers only once the pool has booked b's refusal, however the
+	// goroutines are scheduled: closing a channel in b's reply instead let
+	// a finish more jobs, under -race on a loaded machine, before the pool
+	// had heard of the refusal.
+	sink := &lostSink{lost: make(chan struct{})}
+	a, b := &fakeServer{name: "a", after: sink.lost}, &fakeServer{name: "b", refusing: true}
 	err := RunPool(context.Background(), poolConfig(), pool(a, b), sink, jobs, PoolOptions{})
 	var stop *StopError
 	if !errors.As(err, &stop) || !stop.Refused() || stop.Lost != 1 || !strings.Contains(err.Error(), "refused") {
 		t.Fatalf("err %v, want a StopError for the refusal", err)
 	}
 	// b refused its first job; a may have finished the one it was running.
-	if len(sink.episodes) > 3 {
+	if len(sink.episodes) > 2 {
 		t.Errorf("%d episodes recorded: the run went on after the refusal", len(sink.episodes))
 	}
 }
