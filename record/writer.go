@@ -1,6 +1,7 @@
 package record
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,6 +13,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"bench/internal/flock"
 )
 
 // File names inside a run folder (a contract).
@@ -66,7 +69,7 @@ func Create(dir string, run Run) (w *Writer, err error) {
 	}
 	defer func() {
 		if err != nil {
-			unlock(lock)
+			flock.Release(lock)
 		}
 	}()
 	runPath := filepath.Join(dir, RunFile)
@@ -116,7 +119,7 @@ func Resume(dir string) (w *Writer, _ Data, err error) {
 	}
 	defer func() {
 		if err != nil {
-			unlock(lock)
+			flock.Release(lock)
 		}
 	}()
 	data, tail, err := read(dir)
@@ -195,7 +198,7 @@ func (w *Writer) Close() error {
 		return nil
 	}
 	w.closed = true
-	defer unlock(w.lock) // the lock file stays: removing it would let two writers lock two files
+	defer flock.Release(w.lock) // the lock file stays: removing it would let two writers lock two files
 	if err := w.eps.Close(); err != nil {
 		return fmt.Errorf("closing %s: %w", w.eps.Name(), err)
 	}
@@ -245,29 +248,15 @@ func Lock(dir string) (*os.File, error) {
 	return f, nil
 }
 
-// unlock lets go of the run folder's lock and closes it. The flock is
-// released explicitly first: it belongs to the open file, which a process
-// forked meanwhile (to run a test) shares until it execs, and LOCK_UN
-// releases it for every copy, where Close would leave the fork holding it.
-func unlock(f *os.File) {
-	_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
-	f.Close()
-}
-
 // lockGrace is how long Lock tries again before it refuses: a writer
-// that is letting go (unlock) may not have yet.
+// that is letting go (flock.Release) may not have yet.
 const lockGrace = time.Second
 
 // flockSoon takes f's exclusive flock, trying again for lockGrace.
 func flockSoon(f *os.File) error {
-	deadline := time.Now().Add(lockGrace)
-	for {
-		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
-		if !errors.Is(err, syscall.EWOULDBLOCK) || time.Now().After(deadline) {
-			return err
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	ctx, cancel := context.WithTimeout(context.Background(), lockGrace)
+	defer cancel()
+	return flock.Wait(ctx, f, 20*time.Millisecond)
 }
 
 // Holder reports, without taking it, whether another writer holds the

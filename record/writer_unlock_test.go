@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
+
+	"bench/internal/flock"
 )
 
 // TestCloseLetsGoOfACopiedLock: a copy of the lock's open file (what a
@@ -29,7 +31,7 @@ func TestCloseLetsGoOfACopiedLock(t *testing.T) {
 	if err != nil {
 		t.Fatalf("after Close, with a copy of the lock still open: %v", err)
 	}
-	unlock(other)
+	flock.Release(other)
 
 	held, err := Lock(dir) // the control: a plain Close, with a copy open
 	if err != nil {

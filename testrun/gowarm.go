@@ -2,12 +2,12 @@ package testrun
 
 import (
 	"context"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"syscall"
 	"time"
+
+	"bench/internal/flock"
 )
 
 // warmed holds, per Go build cache folder, its warm-up done.
@@ -66,26 +66,9 @@ func lockCache(ctx context.Context, cache string) (unlock func(), err error) {
 	if err != nil {
 		return nil, err
 	}
-	for {
-		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
-		if err == nil {
-			return func() {
-				// Released before the close: a process forked meanwhile (a
-				// test run starting) shares the open file until it execs,
-				// and would hold the lock past Close (as record's unlock).
-				syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
-				f.Close()
-			}, nil
-		}
-		if !errors.Is(err, syscall.EWOULDBLOCK) {
-			f.Close()
-			return nil, err
-		}
-		select {
-		case <-ctx.Done():
-			f.Close()
-			return nil, ctx.Err()
-		case <-time.After(100 * time.Millisecond):
-		}
+	if err := flock.Wait(ctx, f, 100*time.Millisecond); err != nil {
+		f.Close()
+		return nil, err
 	}
+	return func() { flock.Release(f) }, nil
 }
