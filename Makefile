@@ -5,7 +5,7 @@ BIN := bin/bench
 VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo devel)
 DEMO := results/demo-oracle
 
-.PHONY: build test test-full lint demo benchmarks smoke clean
+.PHONY: build helper test test-full lint demo benchmarks smoke clean
 
 # CGO_ENABLED is 0 for every command here unless it is set: bench needs no
 # C, and a static binary starts without the dynamic loader. That start is
@@ -20,8 +20,15 @@ RACE_CGO := $(if $(findstring -race,$(TESTFLAGS)),CGO_ENABLED=1)
 
 # build shares the compiled packages of go test's builds (no -trimpath,
 # which would compile everything again; -ldflags only changes the link).
-build:
+# It puts bench-sandbox, the sandbox's helper built on its own, beside
+# bench, which finds it there: each test run starts the helper twice, and
+# the small binary starts in a third of bench's time (docs/SANDBOX.md).
+build: helper
 	$(GO) build -ldflags "-s -w -X main.buildVersion=$(VERSION)" -o $(BIN) ./cmd/bench
+
+HELPER := bin/bench-sandbox
+helper:
+	$(GO) build -ldflags "-s -w" -o $(HELPER) ./sandbox/cmd/bench-sandbox
 
 # OLLAMA_DIR is the folder of the real Ollama server's start script, found
 # as the real-server suite (integration/) finds it: $$BENCH_OLLAMA_DIR, else
@@ -38,8 +45,12 @@ TESTFLAGS ?=
 PKGS ?= ./...
 # GOTEST is how every test target calls go test: -vet=off (go vet runs
 # once, in lint) and -ldflags=-w (test binaries without DWARF: each of
-# some 60 links is faster; stack traces keep their file:line).
-GOTEST := $(RACE_CGO) $(GO) test -vet=off -ldflags=-w
+# some 60 links is faster; stack traces keep their file:line), with
+# BENCH_SANDBOX_HELPER naming the helper make helper built, so that the
+# test binaries, which have none beside them, sandbox their test runs
+# through it rather than through themselves (package sandbox's own tests
+# take both ways).
+GOTEST := BENCH_SANDBOX_HELPER='$(CURDIR)/$(HELPER)' $(RACE_CGO) $(GO) test -vet=off -ldflags=-w
 
 # test is the README's test command: every package in short mode, a fast
 # tier. Short mode leaves out the long tests (every task of the suite
@@ -50,11 +61,11 @@ GOTEST := $(RACE_CGO) $(GO) test -vet=off -ldflags=-w
 # test; test-full and CI run them all. vet runs once, in lint (-vet=off: go
 # test would run part of it again; GOTEST). BENCH_OLLAMA_DIR is passed on so that
 # Go's test cache keys on whether the server is there.
-test: lint
+test: lint helper
 	@echo 'BENCH_OLLAMA_DIR=$(OLLAMA_DIR) $(GOTEST) -short $(TESTFLAGS) $(PKGS)'
 	@status=0; BENCH_OLLAMA_DIR='$(OLLAMA_DIR)' $(GOTEST) -short $(TESTFLAGS) $(PKGS) || status=$$?; $(ollama_note); exit $$status
 
-test-full: lint
+test-full: lint helper
 	@echo 'BENCH_OLLAMA_DIR=$(OLLAMA_DIR) $(GOTEST) ./...'
 	@status=0; BENCH_OLLAMA_DIR='$(OLLAMA_DIR)' $(GOTEST) ./... || status=$$?; $(ollama_note); exit $$status
 

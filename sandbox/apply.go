@@ -3,7 +3,6 @@ package sandbox
 import (
 	"errors"
 	"fmt"
-	"os"
 	"os/exec"
 	"strings"
 	"syscall"
@@ -64,13 +63,13 @@ func Apply(cmd *exec.Cmd, cfg Config, spec Spec) (Layers, error) {
 	return l, nil
 }
 
-// throughHelper rewrites cmd to start the helper, which enters the
-// namespaces (with the PID layer), applies Landlock and then executes the
-// original command.
+// throughHelper rewrites cmd to start the helper (Helper), which enters
+// the namespaces (with the PID layer), applies Landlock and then executes
+// the original command.
 func throughHelper(cmd *exec.Cmd, l Layers, spec Spec) error {
-	self, err := os.Executable()
-	if err != nil {
-		return fmt.Errorf("sandbox: finding bench's own executable for the helper: %w", err)
+	exe := Helper()
+	if exe.Path == "" {
+		return errors.New("sandbox: no helper: bench's own executable cannot be found")
 	}
 	rw := append([]string{spec.Dir}, spec.Writable...)
 	if spec.Tmp != "" {
@@ -84,8 +83,8 @@ func throughHelper(cmd *exec.Cmd, l Layers, spec Spec) error {
 	default:
 		setNamespaces(cmd.SysProcAttr)
 	}
-	cmd.Path = self
-	cmd.Args = append([]string{self}, args...)
+	cmd.Path = exe.Path
+	cmd.Args = append([]string{exe.Path}, args...)
 	return nil
 }
 

@@ -1,11 +1,25 @@
 package sandbox
 
 import (
+	"bytes"
+	"context"
 	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
 	"sync/atomic"
+	"time"
 
 	"bench/sandbox/internal/helper"
 )
+
+// HelperEnv names an environment variable that may hold the path of a
+// separately built helper (bench-sandbox), for an executable that has none
+// beside it, such as a go test binary.
+const HelperEnv = "BENCH_SANDBOX_HELPER"
+
+// helperName is the separately built helper's file name, beside bench.
+const helperName = "bench-sandbox"
 
 // ready says that this executable can be re-executed as the helper: every
 // executable linking this package can, since package helper's init
@@ -13,8 +27,9 @@ import (
 // off to see the fallback).
 var ready atomic.Bool
 
-// helperReady reports whether this executable can serve as the helper.
-func helperReady() bool { return ready.Load() }
+// helperReady reports whether a helper is there: a separately built one,
+// or this executable.
+func helperReady() bool { return Helper().Separate || ready.Load() }
 
 func init() { Init() }
 
@@ -27,4 +42,60 @@ func Init() {
 		os.Exit(helper.Exit) // unreachable: package helper never returns there
 	}
 	ready.Store(true)
+}
+
+// HelperExe is the executable that serves as the helper.
+type HelperExe struct {
+	Path     string // "" when even this executable's path is unknown
+	Separate bool   // a separately built helper, not this executable
+}
+
+// helperChoice is the helper this process uses, chosen at its first use;
+// tests replace it.
+var helperChoice = sync.OnceValue(func() HelperExe {
+	self, err := os.Executable()
+	if err != nil {
+		self = ""
+	}
+	return chooseHelper(os.Getenv(HelperEnv), self)
+})
+
+// Helper is the executable that serves as the helper in this process:
+// the first of the one BENCH_SANDBOX_HELPER names and bench-sandbox beside
+// this executable that is the same helper (sameHelper), else this
+// executable. A separately built helper starts at about a third of
+// bench's cost: the Go runtime's start grows with the binary.
+func Helper() HelperExe { return helperChoice() }
+
+// chooseHelper is Helper for an executable at self ("" when unknown), with
+// env as BENCH_SANDBOX_HELPER's value.
+func chooseHelper(env, self string) HelperExe {
+	var candidates []string
+	if env != "" {
+		candidates = append(candidates, env)
+	}
+	if self != "" {
+		candidates = append(candidates, filepath.Join(filepath.Dir(self), helperName))
+	}
+	for _, c := range candidates {
+		if filepath.IsAbs(c) && c != self && sameHelper(c) {
+			return HelperExe{Path: c, Separate: true}
+		}
+	}
+	return HelperExe{Path: self}
+}
+
+// sameHelper reports whether the executable at path is a helper built
+// from the same source as this executable's: asked for its identity
+// (helper.Identity), within 5 s, it answers what this one would.
+func sameHelper(path string) bool {
+	if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() || st.Mode().Perm()&0o111 == 0 {
+		return false
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, path, helper.Marker, "id")
+	cmd.Env = []string{}
+	out, err := cmd.Output()
+	return err == nil && bytes.Equal(out, helper.Identity())
 }

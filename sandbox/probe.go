@@ -29,7 +29,7 @@ func fsCheck(c caps, l Layers) Check {
 		if c.abi < helper.ResolveUnixABI {
 			unix = "a seccomp filter"
 		}
-		return Check{Layer: "fs", OK: true, Detail: fmt.Sprintf("Landlock ABI %d: tests write only in the workspace and a private temp folder; %s keeps them from unix sockets outside", c.abi, unix)}
+		return Check{Layer: "fs", OK: true, Detail: fmt.Sprintf("Landlock ABI %d: tests write only in the workspace and a private temp folder; %s keeps them from unix sockets outside; helper: %s", c.abi, unix, helperNote())}
 	case c.abi >= 1:
 		return Check{Layer: "fs", Detail: "Landlock is there but this program cannot serve as the sandbox helper", Fix: "link package sandbox into the executable"}
 	}
@@ -59,3 +59,11 @@ func pidCheck(c caps, l Layers) Check {
 
 // usernsFix is how to allow unprivileged user namespaces.
 const usernsFix = "sysctl kernel.apparmor_restrict_unprivileged_userns=0 (Ubuntu 24.04+) or kernel.unprivileged_userns_clone=1, or an AppArmor profile allowing userns for bench"
+
+// helperNote says which executable serves as the helper.
+func helperNote() string {
+	if h := Helper(); h.Separate {
+		return h.Path
+	}
+	return "bench itself (no bench-sandbox beside it: make build puts one there, and test runs start faster)"
+}

@@ -61,7 +61,9 @@ func TestParseMode(t *testing.T) {
 	}
 }
 
-func TestWritesOnlyInTheWorkspace(t *testing.T) {
+func TestWritesOnlyInTheWorkspace(t *testing.T) { eachHelper(t, writesOnlyInTheWorkspace) }
+
+func writesOnlyInTheWorkspace(t *testing.T) {
 	need(t, true, false, false)
 	py := python(t)
 	dir, outside := t.TempDir(), t.TempDir()
@@ -86,6 +88,11 @@ func TestWritesOnlyInTheWorkspace(t *testing.T) {
 }
 
 func TestOnRefusesWithoutLandlock(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	withHelper(t, HelperExe{Path: self}) // no bench-sandbox
 	ready.Store(false)
 	defer ready.Store(true)
 	l, err := Plan(Config{Mode: On})
@@ -139,7 +146,9 @@ func TestToolchainFindsThePrefixWithoutRunningIt(t *testing.T) {
 // its workspace (a Docker or D-Bus socket), through connect or a datagram
 // socketpair's sendto; a stream socketpair (asyncio's self-pipe) still
 // works.
-func TestNoUnixSocketOutside(t *testing.T) {
+func TestNoUnixSocketOutside(t *testing.T) { eachHelper(t, noUnixSocketOutside) }
+
+func noUnixSocketOutside(t *testing.T) {
 	need(t, true, false, false)
 	py := python(t)
 	sock := filepath.Join(t.TempDir(), "bus.sock")

@@ -9,10 +9,12 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"bench/internal/testsupport"
 	"bench/internal/testsupport/fixture"
 )
 
@@ -49,22 +51,32 @@ func applyOn(t *testing.T, cmd *exec.Cmd, dir string, ro ...string) {
 // command runs as PID 1 of its own PID namespace, in a network namespace
 // with only loopback, in new user, mount, IPC and UTS namespaces, as the
 // caller's uid and gid.
-func TestHelperEntersTheNamespacesItself(t *testing.T) { checkNamespaces(t, 2) }
+func TestHelperEntersTheNamespacesItself(t *testing.T) {
+	eachHelper(t, func(t *testing.T) { checkNamespaces(t, 2) })
+}
 
 // TestHelperClonedIntoTheNamespaces: a small caller (one stage) starts
 // the helper in the same namespaces itself.
-func TestHelperClonedIntoTheNamespaces(t *testing.T) { checkNamespaces(t, 1) }
+func TestHelperClonedIntoTheNamespaces(t *testing.T) {
+	eachHelper(t, func(t *testing.T) { checkNamespaces(t, 1) })
+}
 
-// TestStagesFor: two stages only from a caller holding enough memory for
-// the fork to cost more than a second start, and never under -race.
+// TestStagesFor: a caller that is its own helper takes two stages only
+// when it holds enough memory for the fork to cost more than a second
+// start, and never under -race; a separately built helper always takes
+// two.
 func TestStagesFor(t *testing.T) {
 	for _, c := range []struct {
-		mem  uint64
-		race bool
-		want int
-	}{{1 << 20, false, 1}, {twoStagesFrom - 1, false, 1}, {twoStagesFrom, false, 2}, {1 << 30, false, 2}, {1 << 30, true, 1}} {
-		if got := stagesFor(c.mem, c.race); got != c.want {
-			t.Errorf("stagesFor(%d, race %v) = %d, want %d", c.mem, c.race, got, c.want)
+		mem            uint64
+		race, separate bool
+		want           int
+	}{
+		{1 << 20, false, false, 1}, {twoStagesFrom - 1, false, false, 1}, {twoStagesFrom, false, false, 2},
+		{1 << 30, false, false, 2}, {1 << 30, true, false, 1},
+		{1 << 20, false, true, 2}, {1 << 30, true, true, 2},
+	} {
+		if got := stagesFor(c.mem, c.race, c.separate); got != c.want {
+			t.Errorf("stagesFor(%d, race %v, separate %v) = %d, want %d", c.mem, c.race, c.separate, got, c.want)
 		}
 	}
 	if goMemory() == 0 {
@@ -119,7 +131,9 @@ for ns in ["user", "net", "pid", "mnt", "ipc", "uts"]:
 
 // TestHelperPassesExtraFiles: the caller's extra files reach the command
 // at the same numbers, a gap (a nil entry) stays closed.
-func TestHelperPassesExtraFiles(t *testing.T) {
+func TestHelperPassesExtraFiles(t *testing.T) { eachHelper(t, helperPassesExtraFiles) }
+
+func helperPassesExtraFiles(t *testing.T) {
 	need(t, true, true, true)
 	withStages(t, 2)
 	py := python(t)
@@ -156,7 +170,9 @@ os.write(4, b"through 4")
 }
 
 // TestHelperRelaysTheExitCode: the command's exit code is the caller's.
-func TestHelperRelaysTheExitCode(t *testing.T) {
+func TestHelperRelaysTheExitCode(t *testing.T) { eachHelper(t, helperRelaysTheExitCode) }
+
+func helperRelaysTheExitCode(t *testing.T) {
 	need(t, true, true, true)
 	withStages(t, 2)
 	for _, code := range []int{0, 1, 7, 125, 255} {
@@ -174,7 +190,9 @@ func TestHelperRelaysTheExitCode(t *testing.T) {
 // TestHelperRelaysDeathBySignal: a command that a fault kills (SIGSEGV),
 // or that is killed from outside (SIGKILL), is seen by the caller as
 // killed by that signal, not as an exit.
-func TestHelperRelaysDeathBySignal(t *testing.T) {
+func TestHelperRelaysDeathBySignal(t *testing.T) { eachHelper(t, helperRelaysDeathBySignal) }
+
+func helperRelaysDeathBySignal(t *testing.T) {
 	need(t, true, true, true)
 	withStages(t, 2)
 	py := python(t)
@@ -234,7 +252,9 @@ func wantSignal(t *testing.T, cmd *exec.Cmd, sig syscall.Signal, out []byte) {
 // TestKillingTheGroupKillsTheCommand: killing the caller's process group
 // (what testrun does at a timeout) leaves nothing of the run alive, not
 // even a grandchild that left the group with setsid.
-func TestKillingTheGroupKillsTheCommand(t *testing.T) {
+func TestKillingTheGroupKillsTheCommand(t *testing.T) { eachHelper(t, killingTheGroupKillsTheCommand) }
+
+func killingTheGroupKillsTheCommand(t *testing.T) {
 	need(t, true, true, true)
 	withStages(t, 2)
 	py := python(t)
@@ -326,3 +346,46 @@ func alive(pid int) bool {
 	i := bytes.LastIndexByte(stat, ')')
 	return i < 0 || i+2 >= len(stat) || stat[i+2] != 'Z'
 }
+
+// eachHelper runs test once with this test binary as the helper and once
+// with bench-sandbox, the helper built on its own.
+func eachHelper(t *testing.T, test func(t *testing.T)) {
+	t.Run("self", func(t *testing.T) {
+		self, err := os.Executable()
+		if err != nil {
+			t.Fatal(err)
+		}
+		withHelper(t, HelperExe{Path: self})
+		test(t)
+	})
+	t.Run("bench-sandbox", func(t *testing.T) {
+		withHelper(t, HelperExe{Path: builtHelper(t), Separate: true})
+		test(t)
+	})
+}
+
+// withHelper makes exe the helper for the rest of the test.
+func withHelper(t *testing.T, exe HelperExe) {
+	old := helperChoice
+	helperChoice = func() HelperExe { return exe }
+	t.Cleanup(func() { helperChoice = old })
+}
+
+// builtHelper is bench-sandbox built from this module (testsupport.BuildHelper).
+func builtHelper(t *testing.T) string {
+	t.Helper()
+	testsupport.NeedGo(t)
+	exe, err := buildHelper()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return exe
+}
+
+var buildHelper = sync.OnceValues(func() (string, error) {
+	root, err := testsupport.ModuleRoot()
+	if err != nil {
+		return "", err
+	}
+	return testsupport.BuildHelper(root)
+})

@@ -27,14 +27,21 @@ func twoStages() bool {
 	case 2:
 		return true
 	}
-	return stagesFor(goMemory(), raceEnabled) == 2
+	return stagesFor(goMemory(), raceEnabled, Helper().Separate) == 2
 }
 
 // stagesFor is the number of stages for a caller holding mem bytes of Go
-// memory. A binary built with -race takes one: its start maps the race
-// detector's shadow memory, which made a second start cost more than any
-// fork saved (runner's tests under -race: 267 s with two, 32 s with one).
-func stagesFor(mem uint64, race bool) int {
+// memory, built with -race or not, whose helper is built separately or is
+// the caller itself. A separately built helper always takes two: a second
+// start of it costs less than a fork-like clone of even a bare Go process.
+// A caller that is its own helper and was built with -race takes one: its
+// start maps the race detector's shadow memory, which made a second start
+// cost more than any fork saved (runner's tests under -race: 267 s with
+// two, 32 s with one).
+func stagesFor(mem uint64, race, separate bool) int {
+	if separate {
+		return 2
+	}
 	if race || mem < twoStagesFrom {
 		return 1
 	}

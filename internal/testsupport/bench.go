@@ -58,13 +58,30 @@ func NeedBench(t testing.TB) string {
 }
 
 // BuildBench builds ./cmd/bench of the module at root, without cgo, into
-// bin/test and returns the binary's path. The binary has one path per
+// bin/test, with the sandbox's helper beside it (BuildHelper), as make
+// build does, and returns the binary's path. The binary has one path per
 // module, outside any one test binary's folders, so the test packages
 // that run bench share it: go build leaves an up-to-date target alone (no
 // link when nothing changed), and a lock file beside it makes two
 // packages' builds take turns, so the second finds the first's binary up
 // to date.
 func BuildBench(root string) (string, error) {
+	if _, err := BuildHelper(root); err != nil {
+		return "", err
+	}
+	return build(root, "./cmd/bench", "bench")
+}
+
+// BuildHelper builds the sandbox's helper on its own
+// (./sandbox/cmd/bench-sandbox) into bin/test, as BuildBench builds bench,
+// and returns its path.
+func BuildHelper(root string) (string, error) {
+	return build(root, "./sandbox/cmd/bench-sandbox", "bench-sandbox")
+}
+
+// build builds the command pkg of the module at root, static, into
+// bin/test/name, taking turns with other packages' builds there.
+func build(root, pkg, name string) (string, error) {
 	dir, err := benchDir(root)
 	if err != nil {
 		return "", err
@@ -78,14 +95,14 @@ func BuildBench(root string) (string, error) {
 		return "", fmt.Errorf("locking %s: %w", lock.Name(), err)
 	}
 	defer syscall.Flock(int(lock.Fd()), syscall.LOCK_UN) //nolint:errcheck // closing unlocks too
-	exe := filepath.Join(dir, "bench")
-	build := exec.Command("go", "build", "-o", exe, "./cmd/bench")
-	// Static, as make build builds it (the sandbox starts bench at every
-	// test run, and a static binary starts faster), whatever the caller's
-	// CGO_ENABLED.
+	exe := filepath.Join(dir, name)
+	build := exec.Command("go", "build", "-ldflags=-s -w", "-o", exe, pkg)
+	// Static, as make build builds it (the sandbox starts its helper twice
+	// at every test run, and a static binary starts faster), whatever the
+	// caller's CGO_ENABLED.
 	build.Dir, build.Env = root, append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := build.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("building bench: %v\n%s", err, out)
+		return "", fmt.Errorf("building %s: %v\n%s", name, err, out)
 	}
 	return exe, nil
 }

@@ -60,9 +60,12 @@ func init() {
 	}
 	args := os.Args[2:]
 	var err error
-	if len(args) > 0 && args[0] == nsWord {
+	switch {
+	case len(args) == 1 && args[0] == idWord:
+		tellIdentity()
+	case len(args) > 0 && args[0] == nsWord:
 		err = enter(args[1:])
-	} else {
+	default:
 		err = run(args)
 	}
 	os.Stderr.WriteString("bench sandbox: " + err.Error() + "\n")

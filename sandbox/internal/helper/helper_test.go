@@ -1,7 +1,11 @@
 package helper
 
 import (
+	"bytes"
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"syscall"
 	"testing"
 )
@@ -81,6 +85,32 @@ func TestEnterParseRoundTrip(t *testing.T) {
 	for _, v := range []uint64{0, 7, 10, 1<<63 - 1} {
 		if back, ok := atoi(itoa(v)); !ok || back != v {
 			t.Errorf("atoi(itoa(%d)) = %d, %v", v, back, ok)
+		}
+	}
+}
+
+// TestIdentityIsEverySourceFile: the identity a separately built helper
+// answers with holds every Go file of this package but its tests, whole.
+func TestIdentityIsEverySourceFile(t *testing.T) {
+	id := Identity()
+	files, err := filepath.Glob("*.go")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no Go files here: %v", err)
+	}
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			if bytes.Contains(id, []byte(f+"\x00")) {
+				t.Errorf("the identity holds the test file %s", f)
+			}
+			continue
+		}
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		entry := append([]byte(f+"\x00"+itoa(uint64(len(data)))+"\x00"), data...)
+		if !bytes.Contains(id, entry) {
+			t.Errorf("the identity does not hold %s as it is", f)
 		}
 	}
 }
