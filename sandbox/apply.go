@@ -63,12 +63,12 @@ func Apply(cmd *exec.Cmd, cfg Config, spec Spec) (Layers, error) {
 	return l, nil
 }
 
-// throughHelper rewrites cmd to start the helper (Helper), which enters
+// throughHelper rewrites cmd to start the helper (chosenHelper), which enters
 // the namespaces (with the PID layer), applies Landlock and then executes
 // the original command.
 func throughHelper(cmd *exec.Cmd, l Layers, spec Spec) error {
-	exe := Helper()
-	if exe.Path == "" {
+	exe := chosenHelper()
+	if exe.path == "" {
 		return errors.New("sandbox: no helper: bench's own executable cannot be found")
 	}
 	rw := append([]string{spec.Dir}, spec.Writable...)
@@ -83,8 +83,8 @@ func throughHelper(cmd *exec.Cmd, l Layers, spec Spec) error {
 	default:
 		setNamespaces(cmd.SysProcAttr)
 	}
-	cmd.Path = exe.Path
-	cmd.Args = append([]string{exe.Path}, args...)
+	cmd.Path = exe.path
+	cmd.Args = append([]string{exe.path}, args...)
 	return nil
 }
 

@@ -13,10 +13,10 @@ import (
 	"bench/sandbox/internal/helper"
 )
 
-// HelperEnv names an environment variable that may hold the path of a
+// helperEnv names the environment variable that may hold the path of a
 // separately built helper (bench-sandbox), for an executable that has none
 // beside it, such as a go test binary.
-const HelperEnv = "BENCH_SANDBOX_HELPER"
+const helperEnv = "BENCH_SANDBOX_HELPER"
 
 // helperName is the separately built helper's file name, beside bench.
 const helperName = "bench-sandbox"
@@ -29,7 +29,7 @@ var ready atomic.Bool
 
 // helperReady reports whether a helper is there: a separately built one,
 // or this executable.
-func helperReady() bool { return Helper().Separate || ready.Load() }
+func helperReady() bool { return chosenHelper().separate || ready.Load() }
 
 func init() { Init() }
 
@@ -44,32 +44,32 @@ func Init() {
 	ready.Store(true)
 }
 
-// HelperExe is the executable that serves as the helper.
-type HelperExe struct {
-	Path     string // "" when even this executable's path is unknown
-	Separate bool   // a separately built helper, not this executable
+// helperExe is an executable that serves as the helper.
+type helperExe struct {
+	path     string // "" when even this executable's path is unknown
+	separate bool   // a separately built helper, not this executable
 }
 
 // helperChoice is the helper this process uses, chosen at its first use;
 // tests replace it.
-var helperChoice = sync.OnceValue(func() HelperExe {
+var helperChoice = sync.OnceValue(func() helperExe {
 	self, err := os.Executable()
 	if err != nil {
 		self = ""
 	}
-	return chooseHelper(os.Getenv(HelperEnv), self)
+	return chooseHelper(os.Getenv(helperEnv), self)
 })
 
-// Helper is the executable that serves as the helper in this process:
+// chosenHelper is the executable that serves as the helper in this process:
 // the first of the one BENCH_SANDBOX_HELPER names and bench-sandbox beside
 // this executable that is the same helper (sameHelper), else this
 // executable. A separately built helper starts at about a third of
 // bench's cost: the Go runtime's start grows with the binary.
-func Helper() HelperExe { return helperChoice() }
+func chosenHelper() helperExe { return helperChoice() }
 
-// chooseHelper is Helper for an executable at self ("" when unknown), with
-// env as BENCH_SANDBOX_HELPER's value.
-func chooseHelper(env, self string) HelperExe {
+// chooseHelper is chosenHelper for an executable at self ("" when
+// unknown), with env as BENCH_SANDBOX_HELPER's value.
+func chooseHelper(env, self string) helperExe {
 	var candidates []string
 	if env != "" {
 		candidates = append(candidates, env)
@@ -79,10 +79,10 @@ func chooseHelper(env, self string) HelperExe {
 	}
 	for _, c := range candidates {
 		if filepath.IsAbs(c) && c != self && sameHelper(c) {
-			return HelperExe{Path: c, Separate: true}
+			return helperExe{path: c, separate: true}
 		}
 	}
-	return HelperExe{Path: self}
+	return helperExe{path: self}
 }
 
 // sameHelper reports whether the executable at path is a helper built

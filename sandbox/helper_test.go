@@ -21,17 +21,17 @@ func TestHelperChoice(t *testing.T) {
 	for _, c := range []struct {
 		name, env string
 		beside    string // copied beside self
-		want      HelperExe
+		want      helperExe
 	}{
-		{"nothing", "", "", HelperExe{Path: self}},
-		{"named", built, "", HelperExe{Path: built, Separate: true}},
-		{"beside", "", built, HelperExe{Path: filepath.Join(dir, "bench-sandbox"), Separate: true}},
-		{"named stale, beside", stale, built, HelperExe{Path: filepath.Join(dir, "bench-sandbox"), Separate: true}},
-		{"named stale", stale, "", HelperExe{Path: self}},
-		{"stale beside", "", stale, HelperExe{Path: self}},
-		{"named relative", "bench-sandbox", "", HelperExe{Path: self}},
-		{"named missing", filepath.Join(dir, "nothing"), "", HelperExe{Path: self}},
-		{"named a folder", dir, "", HelperExe{Path: self}},
+		{"nothing", "", "", helperExe{path: self}},
+		{"named", built, "", helperExe{path: built, separate: true}},
+		{"beside", "", built, helperExe{path: filepath.Join(dir, "bench-sandbox"), separate: true}},
+		{"named stale, beside", stale, built, helperExe{path: filepath.Join(dir, "bench-sandbox"), separate: true}},
+		{"named stale", stale, "", helperExe{path: self}},
+		{"stale beside", "", stale, helperExe{path: self}},
+		{"named relative", "bench-sandbox", "", helperExe{path: self}},
+		{"named missing", filepath.Join(dir, "nothing"), "", helperExe{path: self}},
+		{"named a folder", dir, "", helperExe{path: self}},
 	} {
 		os.Remove(filepath.Join(dir, "bench-sandbox"))
 		if c.beside != "" {

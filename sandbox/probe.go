@@ -62,8 +62,8 @@ const usernsFix = "sysctl kernel.apparmor_restrict_unprivileged_userns=0 (Ubuntu
 
 // helperNote says which executable serves as the helper.
 func helperNote() string {
-	if h := Helper(); h.Separate {
-		return h.Path
+	if h := chosenHelper(); h.separate {
+		return h.path
 	}
 	return "bench itself (no bench-sandbox beside it: make build puts one there, and test runs start faster)"
 }

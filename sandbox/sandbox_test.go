@@ -92,7 +92,7 @@ func TestOnRefusesWithoutLandlock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	withHelper(t, HelperExe{Path: self}) // no bench-sandbox
+	withHelper(t, helperExe{path: self}) // no bench-sandbox
 	ready.Store(false)
 	defer ready.Store(true)
 	l, err := Plan(Config{Mode: On})

@@ -355,19 +355,19 @@ func eachHelper(t *testing.T, test func(t *testing.T)) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		withHelper(t, HelperExe{Path: self})
+		withHelper(t, helperExe{path: self})
 		test(t)
 	})
 	t.Run("bench-sandbox", func(t *testing.T) {
-		withHelper(t, HelperExe{Path: builtHelper(t), Separate: true})
+		withHelper(t, helperExe{path: builtHelper(t), separate: true})
 		test(t)
 	})
 }
 
 // withHelper makes exe the helper for the rest of the test.
-func withHelper(t *testing.T, exe HelperExe) {
+func withHelper(t *testing.T, exe helperExe) {
 	old := helperChoice
-	helperChoice = func() HelperExe { return exe }
+	helperChoice = func() helperExe { return exe }
 	t.Cleanup(func() { helperChoice = old })
 }
 

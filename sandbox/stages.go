@@ -27,7 +27,7 @@ func twoStages() bool {
 	case 2:
 		return true
 	}
-	return stagesFor(goMemory(), raceEnabled, Helper().Separate) == 2
+	return stagesFor(goMemory(), raceEnabled, chosenHelper().separate) == 2
 }
 
 // stagesFor is the number of stages for a caller holding mem bytes of Go
