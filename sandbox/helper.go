@@ -63,8 +63,8 @@ var helperChoice = sync.OnceValue(func() helperExe {
 // chosenHelper is the executable that serves as the helper in this process:
 // the first of the one BENCH_SANDBOX_HELPER names and bench-sandbox beside
 // this executable that is the same helper (sameHelper), else this
-// executable. A separately built helper starts at about a third of
-// bench's cost: the Go runtime's start grows with the binary.
+// executable. A separately built helper starts with about 6 ms of CPU
+// here, bench with 15 ms: the Go runtime's start grows with the binary.
 func chosenHelper() helperExe { return helperChoice() }
 
 // chooseHelper is chosenHelper for an executable at self ("" when

@@ -31,7 +31,7 @@ func fsCheck(c caps, l Layers) Check {
 		}
 		return Check{Layer: "fs", OK: true, Detail: fmt.Sprintf("Landlock ABI %d: tests write only in the workspace and a private temp folder; %s keeps them from unix sockets outside; helper: %s", c.abi, unix, helperNote())}
 	case c.abi >= 1:
-		return Check{Layer: "fs", Detail: "Landlock is there but this program cannot serve as the sandbox helper", Fix: "link package sandbox into the executable"}
+		return Check{Layer: "fs", Detail: "Landlock is there but this program cannot serve as the sandbox helper", Fix: "put bench-sandbox (make build) beside it, or link package sandbox into the executable"}
 	}
 	return Check{Layer: "fs", Detail: fmt.Sprintf("no Landlock (%v): tests can write wherever the user can", c.abiErr),
 		Fix: "use Linux 5.13 or later with Landlock enabled (boot with lsm=landlock,…)"}
@@ -65,5 +65,5 @@ func helperNote() string {
 	if h := chosenHelper(); h.separate {
 		return h.path
 	}
-	return "bench itself (no bench-sandbox beside it: make build puts one there, and test runs start faster)"
+	return "bench itself (no bench-sandbox of this version beside it: make build puts one there, and test runs start faster)"
 }
