@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -371,21 +370,9 @@ func withHelper(t *testing.T, exe helperExe) {
 	t.Cleanup(func() { helperChoice = old })
 }
 
-// builtHelper is bench-sandbox built from this module (testsupport.BuildHelper).
+// builtHelper is bench-sandbox built from this module (testsupport.NeedHelper).
 func builtHelper(t *testing.T) string {
 	t.Helper()
 	testsupport.NeedGo(t)
-	exe, err := buildHelper()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return exe
+	return testsupport.NeedHelper(t)
 }
-
-var buildHelper = sync.OnceValues(func() (string, error) {
-	root, err := testsupport.ModuleRoot()
-	if err != nil {
-		return "", err
-	}
-	return testsupport.BuildHelper(root)
-})

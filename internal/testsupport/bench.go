@@ -32,13 +32,7 @@ func ModuleRoot() (string, error) {
 
 // Bench is the path of the bench binary built from the module the test
 // runs in, built on the first call: see BuildBench.
-var Bench = sync.OnceValues(func() (string, error) {
-	root, err := ModuleRoot()
-	if err != nil {
-		return "", err
-	}
-	return BuildBench(root)
-})
+var Bench = onModule(BuildBench)
 
 // NeedBench returns Bench's binary, or fails t when it cannot be built. It
 // also consults the module's folders (ConsultModule), so that t's package
@@ -54,6 +48,36 @@ func NeedBench(t testing.TB) string {
 		t.Fatal(err)
 	}
 	ConsultModule(root)
+	return exe
+}
+
+// Helper is the path of the sandbox's helper built on its own
+// (bench-sandbox) from the module the test runs in, built on the first
+// call: see BuildHelper.
+var Helper = onModule(BuildHelper)
+
+// onModule is build run once, on the first call, on the module the test
+// runs in.
+func onModule(build func(root string) (string, error)) func() (string, error) {
+	return sync.OnceValues(func() (string, error) {
+		root, err := ModuleRoot()
+		if err != nil {
+			return "", err
+		}
+		return build(root)
+	})
+}
+
+// NeedHelper returns Helper's binary, or fails t when it cannot be built.
+// Unlike NeedBench it consults no folder: what the helper does is package
+// sandbox/internal/helper, which every caller links, so Go's test cache
+// already keys on it.
+func NeedHelper(t testing.TB) string {
+	t.Helper()
+	exe, err := Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
 	return exe
 }
 
