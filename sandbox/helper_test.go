@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/otiai10/copy"
 )
 
 // TestHelperChoice: a separately built helper is used when
@@ -35,22 +37,12 @@ func TestHelperChoice(t *testing.T) {
 	} {
 		os.Remove(filepath.Join(dir, "bench-sandbox"))
 		if c.beside != "" {
-			copyExecutable(t, c.beside, filepath.Join(dir, "bench-sandbox"))
+			if err := copy.Copy(c.beside, filepath.Join(dir, "bench-sandbox")); err != nil {
+				t.Fatal(err)
+			}
 		}
 		if got := chooseHelper(c.env, self); got != c.want {
 			t.Errorf("%s: chooseHelper(%q) = %+v, want %+v", c.name, c.env, got, c.want)
 		}
-	}
-}
-
-// copyExecutable copies the executable from to to.
-func copyExecutable(t *testing.T, from, to string) {
-	t.Helper()
-	data, err := os.ReadFile(from)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(to, data, 0o755); err != nil {
-		t.Fatal(err)
 	}
 }
