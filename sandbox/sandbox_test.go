@@ -14,14 +14,12 @@ import (
 	"bench/internal/testsupport/fixture"
 )
 
-// python returns python3 on PATH, or skips.
+// python returns the interpreter python3 on PATH runs, or skips: not a
+// version manager's shim, a shell script that would start a dozen
+// processes in every sandbox (TestToolchainFindsThePrefixWithoutRunningIt takes a shim).
 func python(t *testing.T) string {
 	t.Helper()
-	bin, err := exec.LookPath("python3")
-	if err != nil {
-		t.Skip("python3 is not on PATH")
-	}
-	return bin
+	return fixture.Python(t)
 }
 
 // need skips the test, with the reason, when this kernel lacks a layer.
