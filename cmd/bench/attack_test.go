@@ -332,6 +332,7 @@ for _make in (lambda: _os.mkfifo(%[1]q), lambda: _os.link(%[2]q, "linked.txt"), 
 // write_file. Nothing hangs, nothing outside changes, every episode is
 // recorded.
 func TestAttackOddFilesThroughTheCLI(t *testing.T) {
+	paceFullOnly(t, "loop's TestOllamaAgentFIFOAndHardLinkDoNoHarm (in an agent episode, read_file of a FIFO fails at once, and a hard link to an outside file is neither written nor edited), workspace's TestReadFileFIFOFailsAtOnce, TestWriteFileRefusesAHardLink and TestSymlinks, and sandbox's TestWritesOnlyInTheWorkspace")
 	t.Parallel()
 	needPython(t)
 	for _, mode := range []string{"auto", "off"} {

@@ -26,7 +26,7 @@ func faultsWithinLimit(ep record.Episode, limit time.Duration) bool {
 // limit is loose: the first test run must not use it up on a loaded machine.)
 func TestFaultsHugeReplyIsTheModelsFailure(t *testing.T) {
 	t.Parallel()
-	for _, backend := range faultsBackends {
+	for _, backend := range paceFew(t, faultsBackends, 1, "model's TestDefaultReplyCap (a reply past the cap is cut, both protocols)") {
 		t.Run(backend, func(t *testing.T) {
 			t.Parallel()
 			srv := faultsServer(t, backend, modeltest.Always(modeltest.Huge(24<<20)))

@@ -14,3 +14,15 @@ func paceFullOnly(t *testing.T, covered string) {
 		t.Skip("full mode only (CI runs it); in short mode: " + covered)
 	}
 }
+
+// paceFew returns cases, or in short mode only their first n: the others
+// run in full mode (CI), and covered names what checks them faster in
+// short mode, which t logs.
+func paceFew[T any](t *testing.T, cases []T, n int, covered string) []T {
+	t.Helper()
+	if !testing.Short() || len(cases) <= n {
+		return cases
+	}
+	t.Logf("short mode: %d of %d cases (full mode runs them all); the others: %s", n, len(cases), covered)
+	return cases[:n]
+}
