@@ -189,3 +189,35 @@ func TestGoBuildsHoldNoWorkspacePath(t *testing.T) {
 		t.Errorf("%d/%d passed; the test binary should name its file by module path:\n%s", res.Passed, res.Total, res.Output)
 	}
 }
+
+// TestGoRunLeavesNoFileInTheWorkspace: the go command writes nothing into
+// the workspace, which is HOME (its telemetry counters go under the run's
+// temporary folder), so the tests and grading see only the task's files.
+func TestGoRunLeavesNoFileInTheWorkspace(t *testing.T) {
+	needGo(t)
+	tk := fixture.SuiteTask(t, "go_clamp")
+	dir := taskCopy(t, tk, "solution")
+	want := listFiles(t, dir)
+	if res, err := RunTask(context.Background(), tk, dir); err != nil || !res.AllPassed() {
+		t.Fatalf("%v: %d/%d passed\n%s", err, res.Passed, res.Total, res.Output)
+	}
+	if got := listFiles(t, dir); !slices.Equal(got, want) {
+		t.Errorf("the workspace holds %q after the run, %q before", got, want)
+	}
+}
+
+// listFiles lists every path under dir, relative and sorted.
+func listFiles(t *testing.T, dir string) []string {
+	t.Helper()
+	var out []string
+	err := filepath.WalkDir(dir, func(p string, _ os.DirEntry, err error) error {
+		if rel, _ := filepath.Rel(dir, p); err == nil && rel != "." {
+			out = append(out, rel)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
