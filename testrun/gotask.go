@@ -90,10 +90,10 @@ func user() string {
 // that no test result is ever taken from a cache, -trimpath so that no
 // compiled package holds the workspace's folder (the next workspace with
 // the same code finds it in the cache: grading the course's tasks seed
-// after seed compiles them once), GOCACHE set to cache, and GOPATH and the
-// user's configuration folder inside the run's temporary folder tmp: the go
-// command writes its telemetry counters under the configuration folder
-// whatever GOTELEMETRY says, and HOME is the workspace.
+// after seed compiles them once), GOCACHE set to cache and GOPATH inside
+// the run's temporary folder tmp (which also holds the user's
+// configuration folder, privateDirs: the go command writes its telemetry
+// counters there whatever GOTELEMETRY says).
 func goEnv(cache, tmp string) []string {
 	return []string{
 		"GOFLAGS=-mod=mod -count=1 -trimpath",
@@ -103,7 +103,6 @@ func goEnv(cache, tmp string) []string {
 		"GOWORK=off",
 		"GOCACHE=" + cache,
 		"GOPATH=" + filepath.Join(tmp, "gopath"),
-		"XDG_CONFIG_HOME=" + filepath.Join(tmp, "config"),
 		"GOTELEMETRY=off",
 	}
 }

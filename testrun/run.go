@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"syscall"
 	"time"
 
@@ -69,6 +70,15 @@ func withTimeout(ctx context.Context, timeout time.Duration) (context.Context, c
 
 // step is one process of a test run: argv run in cwd, a folder of the
 // workspace ws (writable, and the tests' HOME), with env added to
+// privateDirs sends what tools keep for the user, their configuration
+// and caches (the go command's telemetry counters and its default build
+// cache, platformdirs), into the run's private temporary folder tmp,
+// which is removed after it, rather than under HOME, which is the
+// workspace: the tests, the next step and grading would see it there.
+func privateDirs(tmp string) []string {
+	return []string{"TMPDIR=" + tmp, "XDG_CONFIG_HOME=" + filepath.Join(tmp, "config"), "XDG_CACHE_HOME=" + filepath.Join(tmp, "cache")}
+}
+
 // Environ(ws).
 type step struct {
 	ws, cwd string
@@ -105,7 +115,7 @@ func runStep(ctx, runCtx context.Context, s step) (Result, error) {
 		forget()
 	}()
 	cmd := command(runCtx, bin, argv, s.cwd)
-	cmd.Env = append(append(Environ(s.ws), "TMPDIR="+tmp), s.env...)
+	cmd.Env = append(append(Environ(s.ws), privateDirs(tmp)...), s.env...)
 	opts := s.opts
 	if opts.Go != nil {
 		if cmd.Env, opts, err = opts.Go.prepare(cmd.Env, opts, tmp); err != nil {

@@ -58,7 +58,8 @@ func TestRunUnittest(t *testing.T) {
 }
 
 // TestRunEnvironmentScrubbed proves that nothing of the parent's
-// environment but PATH reaches the test process.
+// environment but PATH reaches the test process, and that what tools keep
+// for the user goes into the run's private temporary folder.
 func TestRunEnvironmentScrubbed(t *testing.T) {
 	needPython(t)
 	t.Setenv("OPENAI_API_KEY", "sk-fake-key-for-the-test")
@@ -74,15 +75,16 @@ func TestRunEnvironmentScrubbed(t *testing.T) {
 	for _, kv := range got {
 		if v, ok := strings.CutPrefix(kv, "TMPDIR="); ok {
 			tmp = v
-			want = append(want, kv)
 		}
 	}
-	sort.Strings(want)
 	if tmp == "" || strings.HasPrefix(tmp, dir) {
 		t.Errorf("TMPDIR = %q; want a private folder outside the workspace", tmp)
 	} else if _, err := os.Stat(tmp); err == nil {
 		t.Errorf("the private temporary folder %s outlived the run", tmp)
 	}
+	// The tools' configuration and caches go there too, not under HOME.
+	want = append(want, "TMPDIR="+tmp, "XDG_CONFIG_HOME="+filepath.Join(tmp, "config"), "XDG_CACHE_HOME="+filepath.Join(tmp, "cache"))
+	sort.Strings(want)
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("environment:\n%s\nwant exactly:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
