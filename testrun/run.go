@@ -70,16 +70,7 @@ func withTimeout(ctx context.Context, timeout time.Duration) (context.Context, c
 
 // step is one process of a test run: argv run in cwd, a folder of the
 // workspace ws (writable, and the tests' HOME), with env added to
-// privateDirs sends what tools keep for the user, their configuration
-// and caches (the go command's telemetry counters and its default build
-// cache, platformdirs), into the run's private temporary folder tmp,
-// which is removed after it, rather than under HOME, which is the
-// workspace: the tests, the next step and grading would see it there.
-func privateDirs(tmp string) []string {
-	return []string{"TMPDIR=" + tmp, "XDG_CONFIG_HOME=" + filepath.Join(tmp, "config"), "XDG_CACHE_HOME=" + filepath.Join(tmp, "cache")}
-}
-
-// Environ(ws).
+// Environ(ws) and to privateDirs of its temporary folder.
 type step struct {
 	ws, cwd string
 	argv    []string
@@ -284,8 +275,8 @@ func killGroup(cmd *exec.Cmd) error {
 	return err
 }
 
-// Environ returns the whole environment a test run gets: PATH from the
-// parent, HOME set to the workspace, a UTF-8 locale and settings that keep
+// Environ returns the environment a test run gets besides its private
+// folders (privateDirs): PATH from the parent, HOME set to the workspace, a UTF-8 locale and settings that keep
 // Python deterministic and the workspace free of bytecode. Nothing else of
 // the parent's environment (tokens, keys) is passed on.
 //
@@ -307,4 +298,13 @@ func Environ(dir string) []string {
 		"PYTHONHASHSEED=0",
 		"PYTHONNOUSERSITE=1",
 	}
+}
+
+// privateDirs sends what tools keep for the user, their configuration
+// and caches (the go command's telemetry counters and its default build
+// cache, platformdirs), into the run's private temporary folder tmp,
+// which is removed after it, rather than under HOME, which is the
+// workspace: the tests, the next step and grading would see it there.
+func privateDirs(tmp string) []string {
+	return []string{"TMPDIR=" + tmp, "XDG_CONFIG_HOME=" + filepath.Join(tmp, "config"), "XDG_CACHE_HOME=" + filepath.Join(tmp, "cache")}
 }
