@@ -168,7 +168,7 @@ func TestFaultsConfigurationErrorsStopTheRun(t *testing.T) {
 		{403, "forbidden", []string{"403", "credentials"}, []string{model.BackendOpenAI}, ""},
 		{404, "model 'qwen3:8b' not found", []string{"not found"}, faultsBackends, model.BackendOllama},
 	}
-	for _, c := range paceFew(t, cases, 1, "model's TestAnswersOfEveryStatus (each refusal, both protocols) and runner's TestRunPoolStopsAtOnceOnARefusal") {
+	for _, c := range paceFew(t, cases, 1, "model's TestAnswersOfEveryStatus (each refusal, both protocols), runner's TestRunPoolStopsAtOnceOnARefusal (the run stops at the refusal) and TestPendingRedoesLostAndInterrupted (--resume redoes the lost episode)") {
 		for _, backend := range c.backends {
 			t.Run(fmt.Sprintf("%s/%d", backend, c.status), func(t *testing.T) {
 				t.Parallel()
