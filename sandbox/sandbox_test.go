@@ -16,7 +16,8 @@ import (
 
 // python returns the interpreter python3 on PATH runs, or skips: not a
 // version manager's shim, a shell script that would start a dozen
-// processes in every sandbox (TestToolchainFindsThePrefixWithoutRunningIt takes a shim).
+// processes in every sandbox (TestToolchainFindsThePrefixWithoutRunningIt
+// takes a shim).
 func python(t *testing.T) string {
 	t.Helper()
 	return fixture.Python(t)

@@ -276,9 +276,10 @@ func killGroup(cmd *exec.Cmd) error {
 }
 
 // Environ returns the environment a test run gets besides its private
-// folders (privateDirs): PATH from the parent, HOME set to the workspace, a UTF-8 locale and settings that keep
-// Python deterministic and the workspace free of bytecode. Nothing else of
-// the parent's environment (tokens, keys) is passed on.
+// folders (privateDirs): PATH from the parent, HOME set to the workspace,
+// a UTF-8 locale and settings that keep Python deterministic and the
+// workspace free of bytecode. Nothing else of the parent's environment
+// (tokens, keys) is passed on.
 //
 // PYTHONNOUSERSITE is set because HOME is the workspace: Python would
 // otherwise run any .pth file or usercustomize.py under
