@@ -52,6 +52,7 @@ func TestGradeGoOriginalAndSolution(t *testing.T) {
 // once, whatever order go test ran and reported the tests in (here
 // source order: TestClampBelow before TestClampAbove).
 func TestGradeGoFailedTestsSorted(t *testing.T) {
+	fixture.FullOnly(t, "TestSortedOnce sorts the failed tests of every language, TestGradeGoOriginalAndSolution reads Go's failures")
 	tk := suiteTask(t, "go_clamp")
 	dir := workspace(t, tk)
 	write(t, dir, map[string]string{"clamp.go": "package clamp\n\nfunc Clamp(v, lo, hi int) int { return -1 }\n\nfunc Percent(v int) int { return -1 }\n"})
@@ -62,6 +63,7 @@ func TestGradeGoFailedTestsSorted(t *testing.T) {
 }
 
 func TestGradeGoBuildFailureFailsEveryTest(t *testing.T) {
+	fixture.FullOnly(t, "testrun's TestRunTaskGoBuildFailureFailsEveryTest, whose result grading passes on")
 	tk := suiteTask(t, "go_clamp")
 	dir := workspace(t, tk)
 	write(t, dir, map[string]string{"clamp.go": "package clamp\n\nfunc Clamp(\n"})
@@ -73,6 +75,7 @@ func TestGradeGoBuildFailureFailsEveryTest(t *testing.T) {
 }
 
 func TestGradeGoTamperedTestFile(t *testing.T) {
+	fixture.FullOnly(t, "TestGradeTamperedTestFile: a test file is checked the same way in every language")
 	tk := suiteTask(t, "go_clamp")
 	dir := workspace(t, tk)
 	write(t, dir, map[string]string{"clamp_test.go": "package clamp\n\nimport \"testing\"\n\nfunc TestClampInside(t *testing.T) {}\nfunc TestClampBelow(t *testing.T) {}\nfunc TestClampAbove(t *testing.T) {}\nfunc TestPercent(t *testing.T) {}\n"})
@@ -86,6 +89,7 @@ func TestGradeGoTamperedTestFile(t *testing.T) {
 // (here a TestMain that exits 0 before any test) is left out, like a
 // Python test module the track added.
 func TestGradeGoLeavesOutAddedTestFiles(t *testing.T) {
+	fixture.FullOnly(t, "TestGradeIgnoresTestModulesTheTrackAdded: the test files a track added are left out and listed the same way in every language")
 	tk := suiteTask(t, "go_clamp")
 	dir := workspace(t, tk)
 	write(t, dir, map[string]string{

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -280,5 +281,21 @@ class T(unittest.TestCase):
 	}
 	if !g.Passed {
 		t.Errorf("graded %d/%d, failed %v:\n%s", g.TestsPassed, g.TestsTotal, g.Failed, g.Result.Output)
+	}
+}
+
+// TestSortedOnce: the failed tests of every grading, whatever language and
+// order the test runner reported them in, are listed sorted and each once,
+// and an empty list is empty, not null, in the episode's line.
+func TestSortedOnce(t *testing.T) {
+	for _, c := range []struct{ in, want []string }{
+		{nil, []string{}},
+		{[]string{"TestB", "TestA", "TestB"}, []string{"TestA", "TestB"}},
+		{[]string{"test_z (m.T)", "test_a (m.T)", "test_z (m.T)", "test_a (m.T)"}, []string{"test_a (m.T)", "test_z (m.T)"}},
+	} {
+		got := sortedOnce(slices.Clone(c.in))
+		if got == nil || !slices.Equal(got, c.want) {
+			t.Errorf("sortedOnce(%q) = %#v, want %q", c.in, got, c.want)
+		}
 	}
 }

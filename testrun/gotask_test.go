@@ -1,7 +1,6 @@
 package testrun
 
 import (
-	"bench/internal/testsupport/fixture"
 	"context"
 	"fmt"
 	"os"
@@ -10,9 +9,10 @@ import (
 	"strings"
 	"testing"
 
-	"bench/tasks"
-
 	"github.com/otiai10/copy"
+
+	"bench/internal/testsupport/fixture"
+	"bench/tasks"
 )
 
 // taskCopy copies the task's repo/ with the folder sub overlaid ("" for
@@ -62,6 +62,7 @@ func TestRunTaskGoFailingTests(t *testing.T) {
 }
 
 func TestRunTaskGoSolutionPassesUncached(t *testing.T) {
+	fixture.FullOnly(t, "TestGoEnvIsOfflineAndUncached checks -count=1, grade's TestGradeGoOriginalAndSolution passes the solution")
 	needGo(t)
 	tk := fixture.SuiteTask(t, "go_clamp")
 	dir := taskCopy(t, tk, "solution")
@@ -174,6 +175,7 @@ func TestGoTestsNeverReachTheBuildCache(t *testing.T) {
 // compiled in one workspace is found in the build cache by the next with
 // the same code (the course's tasks graded seed after seed).
 func TestGoBuildsHoldNoWorkspacePath(t *testing.T) {
+	fixture.FullOnly(t, "TestGoEnvIsOfflineAndUncached checks -trimpath")
 	needGo(t)
 	tk := fixture.SuiteTask(t, "go_clamp")
 	dir := taskCopy(t, tk, "solution")

@@ -289,7 +289,7 @@ func answerSearch(t *testing.T, task string, scope searchScope, args ...string) 
 // the agent's read_file can read any task's answer: not in the bench
 // executable on PATH, the caches, the temporary folders or /proc.
 func TestAttackNoAnswerReadable(t *testing.T) {
-	paceFullOnly(t, "the sandbox package's TestHiddenPathUnreadable; this test and its control read every cache and PATH folder twice")
+	fixture.FullOnly(t, "the sandbox package's TestHiddenPathUnreadable; this test and its control read every cache and PATH folder twice")
 	t.Parallel()
 	needPython(t)
 	needSandbox(t, "fs")
@@ -361,7 +361,7 @@ func TestAttackNoAnswerReadableAnywhere(t *testing.T) {
 // TestAttackAnswersReadableUnsandboxed is the control: without the
 // sandbox the same search finds the answers in the installed bench.
 func TestAttackAnswersReadableUnsandboxed(t *testing.T) {
-	paceFullOnly(t, "the control of TestAttackNoAnswerReadable, which runs in full mode")
+	fixture.FullOnly(t, "the control of TestAttackNoAnswerReadable, which runs in full mode")
 	t.Parallel()
 	needPython(t)
 	_, found := answerSearch(t, "leap_search", quickScope(), "--tasks-dir", slowLeapTasks(t), "--sandbox", "off")

@@ -10,6 +10,7 @@ import (
 
 	"github.com/otiai10/copy"
 
+	"bench/internal/testsupport/fixture"
 	"bench/model"
 	"bench/model/modeltest"
 	"bench/record"
@@ -131,7 +132,7 @@ func goFakeModel() (modeltest.Reply, string) {
 // TestAttackGoFramingFailsThroughTheCLI: each fake fools the agent's own
 // run_tests on go_clamp (4/4), and grading fails it and says why.
 func TestAttackGoFramingFailsThroughTheCLI(t *testing.T) {
-	paceFullOnly(t, "grade's Go grading tests (gograde_test.go) and TestAttackBytecodeForALaterTestModule")
+	fixture.FullOnly(t, "grade's Go grading tests (gograde_test.go) and TestAttackBytecodeForALaterTestModule")
 	t.Parallel()
 	needGoTask(t)
 	reply, seeds := goFakeModel()
@@ -153,7 +154,7 @@ func TestAttackGoFramingFailsThroughTheCLI(t *testing.T) {
 // TestAttackGoFramingPassesWithoutControls is the control: with grading's
 // controls switched off, every fake is graded as a pass.
 func TestAttackGoFramingPassesWithoutControls(t *testing.T) {
-	paceFullOnly(t, "the control of TestAttackGoFramingFailsThroughTheCLI, which runs in full mode")
+	fixture.FullOnly(t, "the control of TestAttackGoFramingFailsThroughTheCLI, which runs in full mode")
 	t.Parallel()
 	needGoTask(t)
 	reply, seeds := goFakeModel()
@@ -252,7 +253,7 @@ func poisonThenFix(t *testing.T, args ...string) (poisoned, fixed record.Episode
 // for the next episode, whose correct fix passes both its own run_tests
 // and grading.
 func TestAttackGoCachePoisonReachesNoLaterEpisode(t *testing.T) {
-	paceFullOnly(t, "the sandbox package's TestWritesOnlyInTheWorkspace; this test and its control each copy the user's Go build caches (hundreds of MB)")
+	fixture.FullOnly(t, "the sandbox package's TestWritesOnlyInTheWorkspace; this test and its control each copy the user's Go build caches (hundreds of MB)")
 	t.Parallel()
 	needGoTask(t)
 	needSandbox(t, "fs")
@@ -271,7 +272,7 @@ func TestAttackGoCachePoisonReachesNoLaterEpisode(t *testing.T) {
 // TestAttackGoCachePoisonWorksUnsandboxed is the control: without the
 // sandbox the same poison does break the next episode's correct fix.
 func TestAttackGoCachePoisonWorksUnsandboxed(t *testing.T) {
-	paceFullOnly(t, "the control of TestAttackGoCachePoisonReachesNoLaterEpisode, which runs in full mode")
+	fixture.FullOnly(t, "the control of TestAttackGoCachePoisonReachesNoLaterEpisode, which runs in full mode")
 	t.Parallel()
 	needGoTask(t)
 	_, fixed, results := poisonThenFix(t, "--sandbox", "off")

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"bench/grade"
+	"bench/internal/testsupport/fixture"
 	"bench/model"
 	"bench/model/modeltest"
 	"bench/record"
@@ -249,7 +250,7 @@ func inProcessSeeds() string {
 // TestAttackInProcessFakesFailThroughTheCLI: each fake fools the agent's
 // own run_tests (6/6), and grading fails it and says why.
 func TestAttackInProcessFakesFailThroughTheCLI(t *testing.T) {
-	paceFullOnly(t, "grade's fake-pass tests and TestAttackBytecodeForALaterTestModule")
+	fixture.FullOnly(t, "grade's fake-pass tests and TestAttackBytecodeForALaterTestModule")
 	t.Parallel()
 	needPython(t)
 	reply, scripts := inProcessModel(t)
@@ -296,7 +297,7 @@ func init() {
 // negative controls switched off, every fake is graded as a pass, so the
 // checks of TestAttackInProcessFakesFailThroughTheCLI can see one.
 func TestAttackInProcessFakesPassWithoutControls(t *testing.T) {
-	paceFullOnly(t, "the control of TestAttackInProcessFakesFailThroughTheCLI, which runs in full mode")
+	fixture.FullOnly(t, "the control of TestAttackInProcessFakesFailThroughTheCLI, which runs in full mode")
 	t.Parallel()
 	needPython(t)
 	reply, _ := inProcessModel(t)

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"bench/internal/testsupport/fixture"
 	"bench/model"
 	"bench/model/modeltest"
 	"bench/record"
@@ -26,7 +27,7 @@ _time.sleep(20)
 // too: a correct fix whose grading would take 20 s on a 6 s limit ends as
 // a timeout within the limit, not as a pass.
 func TestAttackGradingWithinTheEpisodeLimit(t *testing.T) {
-	paceFullOnly(t, "grade's TestControlsGrowTheTimeout and TestAttackWorkspaceOverTheLimit")
+	fixture.FullOnly(t, "grade's TestControlsGrowTheTimeout and TestAttackWorkspaceOverTheLimit")
 	t.Parallel()
 	needPython(t)
 	fix := readTaskFile(t, leapTask(t), "solution")
@@ -86,7 +87,7 @@ func TestAttackWorkspaceOverTheLimit(t *testing.T) {
 // TestAttackSparseWorkspaceUnderTheLimit: the same 240 MiB of sparse files
 // under the default limit are graded as they are: the fix passes.
 func TestAttackSparseWorkspaceUnderTheLimit(t *testing.T) {
-	paceFullOnly(t, "grade's TestSealKeepsSparseFilesSparse and TestAttackWorkspaceOverTheLimit")
+	fixture.FullOnly(t, "grade's TestSealKeepsSparseFilesSparse and TestAttackWorkspaceOverTheLimit")
 	t.Parallel()
 	needPython(t)
 	ep, _ := sparseRun(t, 60)

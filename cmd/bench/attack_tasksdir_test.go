@@ -9,6 +9,7 @@ import (
 
 	"github.com/otiai10/copy"
 
+	"bench/internal/testsupport/fixture"
 	"bench/model"
 	"bench/model/modeltest"
 	"bench/record"
@@ -84,7 +85,7 @@ func customTasks(t *testing.T) string {
 // its reference fix passes, and a fake that fools the agent's run_tests
 // is graded failed with a reason.
 func TestAttackFakesFailOnTasksDirTasks(t *testing.T) {
-	paceFullOnly(t, "grade's fake-pass tests and TestTasksDirRunResumesWithoutTheFlag")
+	fixture.FullOnly(t, "grade's fake-pass tests and TestTasksDirRunResumesWithoutTheFlag")
 	t.Parallel()
 	needPython(t)
 	dir := customTasks(t)

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"bench/internal/testsupport/fixture"
 	"bench/model"
 	"bench/model/modeltest"
 	"bench/record"
@@ -148,7 +149,7 @@ func escapeModel(t *testing.T, e escape) modeltest.Reply {
 // write to $HOME or the results folder (episodes.jsonl included), reach a
 // loopback listener, or leave a setsid child behind once bench has exited.
 func TestAttackEscapesFailThroughTheCLI(t *testing.T) {
-	paceFullOnly(t, "the sandbox package's TestWritesOnlyInTheWorkspace and TestNoUnixSocketOutside")
+	fixture.FullOnly(t, "the sandbox package's TestWritesOnlyInTheWorkspace and TestNoUnixSocketOutside")
 	t.Parallel()
 	needPython(t)
 	needSandbox(t, "fs", "net", "pid")
@@ -218,7 +219,7 @@ func TestAttackEscapesFailThroughTheCLI(t *testing.T) {
 // the same payload does write, connect, forge and leave a child, so the
 // checks of TestAttackEscapesFailThroughTheCLI can see an escape.
 func TestAttackEscapesSucceedUnsandboxed(t *testing.T) {
-	paceFullOnly(t, "the control of TestAttackEscapesFailThroughTheCLI, which runs in full mode")
+	fixture.FullOnly(t, "the control of TestAttackEscapesFailThroughTheCLI, which runs in full mode")
 	t.Parallel()
 	needPython(t)
 	dir := filepath.Join(t.TempDir(), "run")
@@ -276,7 +277,7 @@ for _n in dir(_u.TestCase):
 // tests run twice) and by the workflow (leap.py planting the same files
 // when its tests run). Each episode must be graded failed and flagged.
 func TestAttackFakePassesThroughTheCLI(t *testing.T) {
-	paceFullOnly(t, "grade's fake-pass tests (attack_test.go) and TestAttackBytecodeForALaterTestModule")
+	fixture.FullOnly(t, "grade's fake-pass tests (attack_test.go) and TestAttackBytecodeForALaterTestModule")
 	t.Parallel()
 	needPython(t)
 	buggy := readTaskFile(t, leapTask(t), "repo")
@@ -332,7 +333,7 @@ for _make in (lambda: _os.mkfifo(%[1]q), lambda: _os.link(%[2]q, "linked.txt"), 
 // write_file. Nothing hangs, nothing outside changes, every episode is
 // recorded.
 func TestAttackOddFilesThroughTheCLI(t *testing.T) {
-	paceFullOnly(t, "loop's TestOllamaAgentFIFOAndHardLinkDoNoHarm (in an agent episode, read_file of a FIFO fails at once, and a hard link to an outside file is neither written nor edited), workspace's TestReadFileFIFOFailsAtOnce, TestWriteFileRefusesAHardLink and TestSymlinks, and sandbox's TestWritesOnlyInTheWorkspace")
+	fixture.FullOnly(t, "loop's TestOllamaAgentFIFOAndHardLinkDoNoHarm (in an agent episode, read_file of a FIFO fails at once, and a hard link to an outside file is neither written nor edited), workspace's TestReadFileFIFOFailsAtOnce, TestWriteFileRefusesAHardLink and TestSymlinks, and sandbox's TestWritesOnlyInTheWorkspace")
 	t.Parallel()
 	needPython(t)
 	for _, mode := range []string{"auto", "off"} {
@@ -408,7 +409,7 @@ func oddFilesRun(t *testing.T, mode string) {
 // from an honest fix: both tracks pass leap_year, unflagged, with every
 // layer this kernel offers recorded on the run and the episodes.
 func TestAttackCorrectFixStillPasses(t *testing.T) {
-	paceFullOnly(t, "TestEndToEndSolvingModel (correct fixes pass with every control on) and grade's TestCorrectFixPassesInTheSandbox")
+	fixture.FullOnly(t, "TestEndToEndSolvingModel (correct fixes pass with every control on) and grade's TestCorrectFixPassesInTheSandbox")
 	t.Parallel()
 	needPython(t)
 	fix := readTaskFile(t, leapTask(t), "solution")

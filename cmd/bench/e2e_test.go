@@ -9,6 +9,7 @@ import (
 
 	"bench/detect"
 	"bench/internal/testsupport"
+	"bench/internal/testsupport/fixture"
 	"bench/model"
 	"bench/model/modeltest"
 	"bench/record"
@@ -129,7 +130,7 @@ func TestEndToEndSolvingModel(t *testing.T) {
 }
 
 func TestEndToEndLessonFailures(t *testing.T) {
-	paceFullOnly(t, "TestEndToEndSolvingModel and TestEndToEndPostureOn")
+	fixture.FullOnly(t, "TestEndToEndSolvingModel and TestEndToEndPostureOn")
 	t.Parallel()
 	// The lesson's predictions, written before the run: only parse_date was
 	// expected to need the agent; slugify's lost import was its one miss.
@@ -217,7 +218,7 @@ func checkReportRows(t *testing.T, dir string, want map[string]int) {
 // server accepts): that episode is recorded with exit error, its kind and
 // the message, and the run goes on to the next.
 func TestEndToEndModelFailureIsRecorded(t *testing.T) {
-	paceFullOnly(t, "TestEndToEndSolvingModel and runner's episode tests")
+	fixture.FullOnly(t, "TestEndToEndSolvingModel and runner's episode tests")
 	t.Parallel()
 	solver := newFakeModel(t)
 	srv := modeltest.NewOllama(t, modeltest.Always(modeltest.Func(func(r modeltest.Request) modeltest.Reply {

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"bench/internal/testsupport/fixture"
 	"bench/model"
 	"bench/model/modeltest"
 	"bench/record"
@@ -83,7 +84,7 @@ func faultsResume(t *testing.T, backend, dir string, want int) {
 // server's, not the model's: retried, then the episode is lost (counted in
 // no rate) and --resume against a healthy server redoes it.
 func TestFaultsLostAnswersAreRetriedThenLost(t *testing.T) {
-	paceFullOnly(t, "model's TestAnswersOfEveryStatus (each answer, both protocols), runner's TestEpisodeLostToADeadServer and TestEpisodeCountsRetries (lost after its retries, in a real workflow episode) and TestPendingRedoesLostAndInterrupted (--resume redoes it)")
+	fixture.FullOnly(t, "model's TestAnswersOfEveryStatus (each answer, both protocols), runner's TestEpisodeLostToADeadServer and TestEpisodeCountsRetries (lost after its retries, in a real workflow episode) and TestPendingRedoesLostAndInterrupted (--resume redoes it)")
 	t.Parallel()
 	cases := []struct {
 		status   int
@@ -126,7 +127,7 @@ func TestFaultsLostAnswersAreRetriedThenLost(t *testing.T) {
 // TestFaultsRetryAfterIsHonoured: a 429 saying Retry-After: 1 is retried
 // no sooner than a second later, and the episode then passes.
 func TestFaultsRetryAfterIsHonoured(t *testing.T) {
-	paceFullOnly(t, "model's TestRetryAfterOverridesTheBackoff (Retry-After: 1 waited for, on both protocols) and runner's TestEpisodeCountsRetries (the retry counted, the episode passes)")
+	fixture.FullOnly(t, "model's TestRetryAfterOverridesTheBackoff (Retry-After: 1 waited for, on both protocols) and runner's TestEpisodeCountsRetries (the retry counted, the episode passes)")
 	t.Parallel()
 	// Both protocols are model.TestRetryAfterOverridesTheBackoff's; here one goes through bench run.
 	for _, backend := range []string{model.BackendOpenAI} {
@@ -168,7 +169,7 @@ func TestFaultsConfigurationErrorsStopTheRun(t *testing.T) {
 		{403, "forbidden", []string{"403", "credentials"}, []string{model.BackendOpenAI}, ""},
 		{404, "model 'qwen3:8b' not found", []string{"not found"}, faultsBackends, model.BackendOllama},
 	}
-	for _, c := range paceFew(t, cases, 1, "model's TestAnswersOfEveryStatus (each refusal, both protocols), runner's TestRunPoolStopsAtOnceOnARefusal (the run stops at the refusal) and TestPendingRedoesLostAndInterrupted (--resume redoes the lost episode)") {
+	for _, c := range fixture.Few(t, cases, 1, "model's TestAnswersOfEveryStatus (each refusal, both protocols), runner's TestRunPoolStopsAtOnceOnARefusal (the run stops at the refusal) and TestPendingRedoesLostAndInterrupted (--resume redoes the lost episode)") {
 		for _, backend := range c.backends {
 			t.Run(fmt.Sprintf("%s/%d", backend, c.status), func(t *testing.T) {
 				t.Parallel()
@@ -210,7 +211,7 @@ func TestFaultsConfigurationErrorsStopTheRun(t *testing.T) {
 // does not redo it.
 func TestFaultsRequestTooLargeStands(t *testing.T) {
 	t.Parallel()
-	for _, backend := range paceFew(t, faultsBackends, 1, "model's TestAnswersOfEveryStatus (a 413 stands, both protocols)") {
+	for _, backend := range fixture.Few(t, faultsBackends, 1, "model's TestAnswersOfEveryStatus (a 413 stands, both protocols)") {
 		t.Run(backend, func(t *testing.T) {
 			t.Parallel()
 			srv := faultsServer(t, backend, modeltest.Always(modeltest.StatusText(413, "request entity too large")))
@@ -235,7 +236,7 @@ func TestFaultsRequestTooLargeStands(t *testing.T) {
 // its body a byte at a time is timed out by --timeout, lost as a timeout
 // (not an unreadable reply), with the hint to raise --timeout.
 func TestFaultsSlowLorisIsATimeout(t *testing.T) {
-	paceFullOnly(t, "model's TestSlowLorisIsATimeout (both protocols, lost as a timeout naming --timeout)")
+	fixture.FullOnly(t, "model's TestSlowLorisIsATimeout (both protocols, lost as a timeout naming --timeout)")
 	t.Parallel()
 	// Both protocols are model.TestSlowLorisIsATimeout's; here one goes through bench run.
 	for _, backend := range []string{model.BackendOllama} {

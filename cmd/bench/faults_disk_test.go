@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"bench/internal/testsupport/fixture"
 	"bench/record"
 )
 
@@ -96,7 +97,7 @@ func faultsBench(t *testing.T, env []string, args ...string) (*exec.Cmd, *bufio.
 // its workspace is lost, not a result; the run stops at once saying the
 // disk is full; once space is freed, --resume redoes it and finishes.
 func TestFaultsFullTempDiskIsLost(t *testing.T) {
-	paceFullOnly(t, "nothing: a tmpfs filled while a run writes has no faster test")
+	fixture.FullOnly(t, "nothing: a tmpfs filled while a run writes has no faster test")
 	t.Parallel()
 	tmp := faultsTmpfs(t, "64m")
 	dir := filepath.Join(t.TempDir(), "run")
@@ -138,7 +139,7 @@ func TestFaultsFullTempDiskIsLost(t *testing.T) {
 // the disk is full; no episode stands without its whole trajectory; once
 // space is freed, --resume finishes the run.
 func TestFaultsFullResultsDiskLosesNoFinishedEpisode(t *testing.T) {
-	paceFullOnly(t, "nothing: a tmpfs filled while a run writes has no faster test")
+	fixture.FullOnly(t, "nothing: a tmpfs filled while a run writes has no faster test")
 	t.Parallel()
 	disk := faultsTmpfs(t, "16m")
 	dir := filepath.Join(disk, "run")

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"bench/internal/testsupport/fixture"
 	"bench/model/modeltest"
 )
 
@@ -13,7 +14,7 @@ import (
 // the server's own account (Ollama's total_duration): a server that takes
 // 5 ms by its clock while the call waits 300 ms shows both.
 func TestFaultsModelTimeIsTheClientsWait(t *testing.T) {
-	paceFullOnly(t, "runner's TestPyramidModelTimeIsTheClientsWait, with a fake track")
+	fixture.FullOnly(t, "runner's TestPyramidModelTimeIsTheClientsWait, with a fake track")
 	t.Parallel()
 	solver := newFakeModel(t)
 	srv := modeltest.NewOllama(t, modeltest.Always(modeltest.Func(func(r modeltest.Request) modeltest.Reply {

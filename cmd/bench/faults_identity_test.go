@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"bench/internal/testsupport/fixture"
 	"bench/model/modeltest"
 	"bench/record"
 )
@@ -58,7 +59,7 @@ func faultsDoctorAndRun(t *testing.T, a, b *modeltest.Server, want string) recor
 // gguf each (manifest digests differ in a path only) serve the same model:
 // doctor says ready, run runs and records the weights' digest.
 func TestFaultsSameWeightsOnTwoServersAgree(t *testing.T) {
-	paceFullOnly(t, "TestFaultsDifferentModelsOnTwoServersAreRefused and runner's TestPyramidTwoHosts")
+	fixture.FullOnly(t, "TestFaultsDifferentModelsOnTwoServersAreRefused and runner's TestPyramidTwoHosts")
 	t.Parallel()
 	a, b := faultsPool(t,
 		modeltest.Model{Name: "qwen3:8b", Digest: "sha256:ef3be0f7a984", Weights: faultsWeights, Template: "{{ .Prompt }}", Capabilities: []string{"completion"}},

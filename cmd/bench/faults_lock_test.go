@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"bench/internal/testsupport/fixture"
 	"bench/model/modeltest"
 	"bench/record"
 )
@@ -56,7 +57,7 @@ func faultsHeldRun(t *testing.T, dir, seeds string, resume bool) (release func()
 // process holds it, and changes nothing; bench report still reads the live
 // run; once the first is done, the folder can be resumed again.
 func TestFaultsOneWriterPerRunFolder(t *testing.T) {
-	paceFullOnly(t, "record's TestOneWriterPerFolder")
+	fixture.FullOnly(t, "record's TestOneWriterPerFolder")
 	t.Parallel()
 	oracle := filepath.Join(t.TempDir(), "oracle")
 	if _, stderr, err := runCLI(t, "run", "--tracks", "oracle", "--tasks", "leap_year", "--seeds", "1", "--out", oracle); err != nil {
@@ -118,7 +119,7 @@ func TestFaultsOneWriterPerRunFolder(t *testing.T) {
 // folder at once, one runs the pending episodes and the other is refused;
 // every episode is recorded once, with its own trajectory.
 func TestFaultsTwoResumesAtOnce(t *testing.T) {
-	paceFullOnly(t, "record's TestOneWriterPerFolder and TestFaultsRefusalOnResume")
+	fixture.FullOnly(t, "record's TestOneWriterPerFolder and TestFaultsRefusalOnResume")
 	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "run")
 	// A run of 4 whose model is gone after the preflight: every episode is lost, to be resumed.

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"bench/internal/testsupport/fixture"
 	"bench/model"
 	"bench/model/modeltest"
 	"bench/record"
@@ -26,7 +27,7 @@ func faultsWithinLimit(ep record.Episode, limit time.Duration) bool {
 // limit is loose: the first test run must not use it up on a loaded machine.)
 func TestFaultsHugeReplyIsTheModelsFailure(t *testing.T) {
 	t.Parallel()
-	for _, backend := range paceFew(t, faultsBackends, 1, "model's TestDefaultReplyCap (a reply past the cap is cut, both protocols)") {
+	for _, backend := range fixture.Few(t, faultsBackends, 1, "model's TestDefaultReplyCap (a reply past the cap is cut, both protocols)") {
 		t.Run(backend, func(t *testing.T) {
 			t.Parallel()
 			srv := faultsServer(t, backend, modeltest.Always(modeltest.Huge(24<<20)))
@@ -55,7 +56,7 @@ func TestFaultsHugeReplyIsTheModelsFailure(t *testing.T) {
 // within --episode-timeout plus the grace; a reply that streams slowly is
 // cut at the episode's limit.
 func TestFaultsRaisedReplyCapStaysWithinTheLimits(t *testing.T) {
-	paceFullOnly(t, "TestFaultsReplyCapFlag and TestFaultsHugeReplyIsTheModelsFailure")
+	fixture.FullOnly(t, "TestFaultsReplyCapFlag and TestFaultsHugeReplyIsTheModelsFailure")
 	t.Parallel()
 	const limit = 8 * time.Second
 	for name, rep := range map[string]modeltest.Reply{

@@ -9,6 +9,7 @@ import (
 	"github.com/otiai10/copy"
 
 	"bench/internal/testsupport"
+	"bench/internal/testsupport/fixture"
 	"bench/record"
 )
 
@@ -17,7 +18,7 @@ import (
 // as its own helper; bench doctor names the helper, and an oracle run
 // passes in the same sandbox either way.
 func TestBuiltBenchWithAndWithoutItsHelper(t *testing.T) {
-	paceFullOnly(t, "the sandbox package's TestHelperChoice, and its tests of each layer through either helper")
+	fixture.FullOnly(t, "the sandbox package's TestHelperChoice, and its tests of each layer through either helper")
 	t.Parallel()
 	needPython(t)
 	needSandbox(t, "fs")

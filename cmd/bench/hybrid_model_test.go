@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"bench/internal/testsupport/fixture"
 	"bench/model/modeltest"
 	"bench/record"
 )
@@ -25,7 +26,7 @@ func hybridTwoModels(t *testing.T, f hybridFake) *modeltest.Server {
 // records both, with their digests, and the second model is a run setting;
 // the run resumes against the same two models.
 func TestHybridWorkflowModel(t *testing.T) {
-	paceFullOnly(t, "TestHybridWorkflowModelRefusals and runner's TestPyramidTwoModels")
+	fixture.FullOnly(t, "TestHybridWorkflowModelRefusals and runner's TestPyramidTwoModels")
 	t.Parallel()
 	f := hybridFake{
 		agent: []modeltest.Reply{

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"bench/hybrid"
+	"bench/internal/testsupport/fixture"
 	"bench/model"
 	"bench/model/modeltest"
 	"bench/record"
@@ -206,7 +207,7 @@ func TestHybridDelegatesOnceAndPasses(t *testing.T) {
 // the masked second failure in the tool's result and fixes it itself. The
 // workflow track, given the same reply, fails.
 func TestHybridSeesTheMaskedBugAndFixesTheRest(t *testing.T) {
-	paceFullOnly(t, "TestHybridDelegatesOnceAndPasses and the hybrid package's tests")
+	fixture.FullOnly(t, "TestHybridDelegatesOnceAndPasses and the hybrid package's tests")
 	t.Parallel()
 	edit, _ := json.Marshal(map[string]string{"path": "dateparse.py", "old": "return number\n", "new": "return number + 1\n"})
 	f := hybridFake{
@@ -297,7 +298,7 @@ func TestHybridWorkflowCallFailureEndsTheEpisode(t *testing.T) {
 // TestHybridTwinsAreIdentical: two episodes of one seed make the same
 // steps, tokens and workflow figures, and the report calls them identical.
 func TestHybridTwinsAreIdentical(t *testing.T) {
-	paceFullOnly(t, "the hybrid package's tests and runner's TestPlanOrderAndTwins")
+	fixture.FullOnly(t, "the hybrid package's tests and runner's TestPlanOrderAndTwins")
 	t.Parallel()
 	edit, _ := json.Marshal(map[string]string{"path": "dateparse.py", "old": "return number\n", "new": "return number + 1\n"})
 	f := hybridFake{
@@ -338,7 +339,7 @@ func TestHybridTwinsAreIdentical(t *testing.T) {
 // tasks, the workflow and the agent as the lesson's model plays them: the
 // report pairs the hybrid with both (token ratio and McNemar per task).
 func TestHybridBesideWorkflowAndAgent(t *testing.T) {
-	paceFullOnly(t, "TestHybridDelegatesOnceAndPasses and runner's TestPyramidShardsCoverThePlanOnce")
+	fixture.FullOnly(t, "TestHybridDelegatesOnceAndPasses and runner's TestPyramidShardsCoverThePlanOnce")
 	t.Parallel()
 	f := hybridFake{
 		lesson: newLessonModel(t),

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bench/internal/cliexit"
 	"errors"
 	"io"
 	"net/http"
@@ -13,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"bench/internal/cliexit"
 )
 
 // TestExitCodesPerCommand runs every command with a mistake on its command

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"bench/internal/testsupport/fixture"
 	"bench/model/modeltest"
 	"bench/record"
 	"bench/runflags"
@@ -68,6 +69,7 @@ func replaycliVerdict(ep record.Episode) string {
 // each line says it replayed identically, run.json names the recording,
 // and the report says how many replayed identically.
 func TestReplaycliReplaysWithTheServerStopped(t *testing.T) {
+	fixture.FullOnly(t, "replay's TestReplayEveryTrackIdentically replays every track identically, and TestReplaycliSkipsWhatTheRecordingDidNotFinish replays through the CLI")
 	tracktest.NeedPython(t)
 	rec, asked := replaycliRecord(t, "", "--tasks", "parse_date")
 	want, err := record.Read(rec)
@@ -173,7 +175,7 @@ func TestReplaycliRefusesATruncatedTrajectory(t *testing.T) {
 // and goes on; the agent, whose next call answers a run_tests result that
 // changed, stops at that request with replay_diverged.
 func TestReplaycliEditedTaskDivergesAtTheStep(t *testing.T) {
-	paceFullOnly(t, "replay's TestReplayEditedTestsDiverge and TestReplaycliReplaysWithTheServerStopped")
+	fixture.FullOnly(t, "replay's TestReplayEditedTestsDiverge and TestReplaycliReplaysWithTheServerStopped")
 	tracktest.NeedPython(t)
 	tasksDir := t.TempDir()
 	replaycliCopyTask(t, "leap_year", filepath.Join(tasksDir, "leap_edited"))
@@ -307,7 +309,7 @@ func TestReplaycliRefusesBadParallel(t *testing.T) {
 // replays the workflow alone, run.json's replay_of lists the agent's as
 // skipped and why, and the report counts it skipped, not unfinished.
 func TestReplaycliSkipsWhatTheRecordingDidNotFinish(t *testing.T) {
-	paceFullOnly(t, "the replay package's tests and TestReplaycliReplaysWithTheServerStopped")
+	fixture.FullOnly(t, "the replay package's tests and TestReplaycliReplaysWithTheServerStopped")
 	tracktest.NeedPython(t)
 	rec, _ := replaycliRecord(t, "", "--tasks", "leap_year")
 	path := filepath.Join(rec, record.EpisodesFile)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"bench/internal/testsupport/fixture"
 	"bench/model/modeltest"
 	"bench/record"
 	"bench/runner"
@@ -170,7 +171,7 @@ func TestRunWorkflowNeedsNoToolSupport(t *testing.T) {
 // stops early, exits non-zero and says how to resume; resumed against a
 // restarted server it finishes, with every episode on disk once.
 func TestRunStopsWhenTheServerGoesAway(t *testing.T) {
-	paceFullOnly(t, "runner's TestResumeAfterTheServerWentAway and TestRunBreakerCountsOnlyConsecutiveLosses")
+	fixture.FullOnly(t, "runner's TestResumeAfterTheServerWentAway and TestRunBreakerCountsOnlyConsecutiveLosses")
 	t.Parallel()
 	solver := newFakeModel(t)
 	var first *modeltest.Server

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"bench/detect"
+	"bench/internal/testsupport/fixture"
 	"bench/model"
 	"bench/model/modeltest"
 	"bench/record"
@@ -19,6 +20,7 @@ import (
 // tools) and the coding guidance, in its own trajectory, only where the
 // posture is on. --dry-run counts the variants first.
 func TestSettingsDimensionsThroughTheCLI(t *testing.T) {
+	fixture.FullOnly(t, "runner's TestSettingsDimensionsRunEachVariant and TestEpisodePosture run each variant with its settings, runflags' TestSettingsFlagsRead reads the flags")
 	t.Parallel()
 	srv := modeltest.NewOllama(t, modeltest.Always(modeltest.Calls(model.ToolCall{Name: "list_files", Arguments: "{}"})))
 	dir := filepath.Join(t.TempDir(), "run")

@@ -12,6 +12,7 @@ import (
 	"github.com/otiai10/copy"
 
 	"bench/grade"
+	"bench/internal/testsupport/fixture"
 	"bench/loop"
 	"bench/model"
 	"bench/model/modeltest"
@@ -190,6 +191,7 @@ func scriptedEpisode(t *testing.T, w *record.Writer, task tasks.Task, se showEpi
 // fixture, keeping its SYNTHETIC.md, but only when the events differ: the
 // timestamps alone would make every -update a diff to review.
 func TestShowFixture(t *testing.T) {
+	fixture.FullOnly(t, "the show tests read the committed fixture; this test only checks that it has not drifted from what the tracks record")
 	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "run")
 	genShowRun(t, dir)

@@ -1,10 +1,11 @@
 package main
 
 import (
-	"bench/internal/testsupport"
 	"strings"
 	"testing"
 
+	"bench/internal/testsupport"
+	"bench/internal/testsupport/fixture"
 	"bench/runflags"
 	"bench/tasks"
 )
@@ -57,7 +58,7 @@ func TestRunTasksDefaultToTheCourse(t *testing.T) {
 // the partial with its expected output, its solution passes) and
 // TestTasksVerify (the command and its table).
 func TestTasksVerifyGo(t *testing.T) {
-	paceFullOnly(t, "grade's TestControlsHoldOnEverySuiteTask (go_clamp) and TestTasksVerify")
+	fixture.FullOnly(t, "grade's TestControlsHoldOnEverySuiteTask (go_clamp) and TestTasksVerify")
 	t.Parallel()
 	needGo(t)
 	out, _, err := runCLI(t, "tasks", "verify", "go_stack")

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"bench/internal/testsupport/fixture"
 	"bench/model/modeltest"
 	"bench/record"
 	"bench/report"
@@ -32,7 +33,7 @@ func reportJSON(t *testing.T, dirs ...string) report.Report {
 // model, trajectories sit in a folder per model, run.json keeps both
 // digests, and the report keeps the models apart.
 func TestRunTwoModels(t *testing.T) {
-	paceFullOnly(t, "runner's TestPyramidTwoModels")
+	fixture.FullOnly(t, "runner's TestPyramidTwoModels")
 	t.Parallel()
 	solver := newFakeModel(t)
 	srv := modeltest.NewOllama(t, modeltest.Always(modeltest.Func(solver.reply)))

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"bench/internal/testsupport/fixture"
 	"bench/model/modeltest"
 	"bench/record"
 	"bench/tasks"
@@ -72,7 +73,7 @@ func viewsCauseRun(t *testing.T) (string, record.Data) {
 // carries its causes on its line, derived as it ended; the passing agent
 // episodes carry none, and every episode names the files it wrote.
 func TestViewsCausesRecordedByTheRun(t *testing.T) {
-	paceFullOnly(t, "runner's causes tests (causes_test.go)")
+	fixture.FullOnly(t, "runner's causes tests (causes_test.go)")
 	t.Parallel()
 	_, data := viewsCauseRun(t)
 	want := map[string]record.CauseName{

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"bench/internal/testsupport/fixture"
 	"bench/record"
 )
 
@@ -17,7 +18,7 @@ import (
 // its causes stripped from episodes.jsonl (a run older than causes) gets
 // them derived on read by show, and counted as not recorded by the report.
 func TestViewsCausesShownWhereTheUserDecides(t *testing.T) {
-	paceFullOnly(t, "report's and show's tests of causes")
+	fixture.FullOnly(t, "report's and show's tests of causes")
 	t.Parallel()
 	preds := filepath.Join(t.TempDir(), "predictions.json")
 	args := []string{"predict", "--out", preds, "--tasks", "parse_date,slugify,leap_year,file_sizes,word_freq"}
