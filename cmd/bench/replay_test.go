@@ -69,7 +69,6 @@ func replaycliVerdict(ep record.Episode) string {
 // each line says it replayed identically, run.json names the recording,
 // and the report says how many replayed identically.
 func TestReplaycliReplaysWithTheServerStopped(t *testing.T) {
-	fixture.FullOnly(t, "replay's TestReplayEveryTrackIdentically replays every track identically, and TestReplaycliSkipsWhatTheRecordingDidNotFinish replays through the CLI")
 	tracktest.NeedPython(t)
 	rec, asked := replaycliRecord(t, "", "--tasks", "parse_date")
 	want, err := record.Read(rec)
