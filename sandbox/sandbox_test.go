@@ -14,15 +14,6 @@ import (
 	"bench/internal/testsupport/fixture"
 )
 
-// python returns the interpreter python3 on PATH runs, or skips: not a
-// version manager's shim, a shell script that would start a dozen
-// processes in every sandbox (TestToolchainFindsThePrefixWithoutRunningIt
-// takes a shim).
-func python(t *testing.T) string {
-	t.Helper()
-	return fixture.Python(t)
-}
-
 // need skips the test, with the reason, when this kernel lacks a layer.
 func need(t *testing.T, fs, net, pid bool) {
 	t.Helper()
@@ -64,7 +55,7 @@ func TestWritesOnlyInTheWorkspace(t *testing.T) { eachHelper(t, writesOnlyInTheW
 
 func writesOnlyInTheWorkspace(t *testing.T) {
 	need(t, true, false, false)
-	py := python(t)
+	py := fixture.Python(t)
 	dir, outside := t.TempDir(), t.TempDir()
 	victim := filepath.Join(outside, "escaped.txt")
 	prog := "import sys\nopen('inside.txt', 'w').write('ok')\ntry:\n    open(sys.argv[1], 'w').write('x')\n    print('WROTE')\nexcept OSError as e:\n    print('DENIED', e.errno)\n"
@@ -149,7 +140,7 @@ func TestNoUnixSocketOutside(t *testing.T) { eachHelper(t, noUnixSocketOutside) 
 
 func noUnixSocketOutside(t *testing.T) {
 	need(t, true, false, false)
-	py := python(t)
+	py := fixture.Python(t)
 	sock := filepath.Join(t.TempDir(), "bus.sock")
 	ln, err := net.Listen("unix", sock)
 	if err != nil {
@@ -195,7 +186,7 @@ attempt("pair", lambda: socket.socketpair())
 // writing /dev/null, reading /dev/urandom.
 func TestWorkspaceRightsInTheSandbox(t *testing.T) {
 	need(t, true, false, false)
-	py := python(t)
+	py := fixture.Python(t)
 	prog := `import os
 os.makedirs("a"); os.makedirs("b")
 open("a/f", "w").write("x")
@@ -241,7 +232,7 @@ func TestCarveLeavesOutHiddenPaths(t *testing.T) {
 // be read, while its neighbours can.
 func TestHiddenPathUnreadable(t *testing.T) {
 	need(t, true, false, false)
-	py := python(t)
+	py := fixture.Python(t)
 	ro := t.TempDir()
 	secret, plain := filepath.Join(ro, "sub", "answer.txt"), filepath.Join(ro, "sub", "plain.txt")
 	os.MkdirAll(filepath.Dir(secret), 0o755)

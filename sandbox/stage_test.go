@@ -88,7 +88,7 @@ func TestStagesFor(t *testing.T) {
 func checkNamespaces(t *testing.T, n int32) {
 	need(t, true, true, true)
 	withStages(t, n)
-	py := python(t)
+	py := fixture.Python(t)
 	prog := `import os, socket
 print("pid", os.getpid())
 print("ifaces", ",".join(sorted(n for _, n in socket.if_nameindex())))
@@ -135,7 +135,7 @@ func TestHelperPassesExtraFiles(t *testing.T) { eachHelper(t, helperPassesExtraF
 func helperPassesExtraFiles(t *testing.T) {
 	need(t, true, true, true)
 	withStages(t, 2)
-	py := python(t)
+	py := fixture.Python(t)
 	r, w, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
@@ -194,7 +194,7 @@ func TestHelperRelaysDeathBySignal(t *testing.T) { eachHelper(t, helperRelaysDea
 func helperRelaysDeathBySignal(t *testing.T) {
 	need(t, true, true, true)
 	withStages(t, 2)
-	py := python(t)
+	py := fixture.Python(t)
 	dir := t.TempDir()
 	cmd := exec.Command(py, "-c", "import ctypes\nctypes.string_at(0)\n")
 	marked(t, cmd, dir)
@@ -256,7 +256,7 @@ func TestKillingTheGroupKillsTheCommand(t *testing.T) { eachHelper(t, killingThe
 func killingTheGroupKillsTheCommand(t *testing.T) {
 	need(t, true, true, true)
 	withStages(t, 2)
-	py := python(t)
+	py := fixture.Python(t)
 	prog := `import subprocess, time
 subprocess.Popen(["sleep", "60"], start_new_session=True)
 open("started", "w").write("yes")
