@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"bench/cause"
-	"bench/track/tracktest"
+	"bench/internal/testsupport/fixture"
 )
 
 // BenchmarkDerive derives the causes of a real trajectory (parse_date's
@@ -16,7 +16,7 @@ func BenchmarkDerive(b *testing.B) {
 	if _, err := exec.LookPath("python3"); err != nil {
 		b.Skip("python3 is not on PATH")
 	}
-	task := tracktest.CourseTask(b, "parse_date")
+	task := fixture.CourseTask(b, "parse_date")
 	data := run(b, task, []string{"workflow"}, nil, fileReply("dateparse.py", overlay(b, task, "partial/dateparse.py")))
 	in, _, err := cause.Read(data, data.Episodes[0], taskOf(b, task))
 	if err != nil {

@@ -7,10 +7,10 @@ import (
 	"sync"
 	"testing"
 
+	"bench/internal/testsupport/fixture"
 	"bench/model/modeltest"
 	"bench/record"
 	"bench/tasks"
-	"bench/track/tracktest"
 )
 
 // Runs that several tests only read are made once, by the first test that
@@ -70,8 +70,8 @@ var parseDateShared = sharedRun{name: "parse_date"}
 // run of its own.
 func parseDateRun(t *testing.T) (tasks.Task, record.Data) {
 	t.Helper()
-	tracktest.NeedPython(t)
-	task := tracktest.CourseTask(t, "parse_date")
+	fixture.ParallelPython(t)
+	task := fixture.CourseTask(t, "parse_date")
 	data := parseDateShared.get(t, func(dir string) record.Data {
 		partial := overlay(t, task, "partial/dateparse.py")
 		return runIn(t, dir, task, []string{"workflow", "agent"}, nil,
@@ -88,8 +88,8 @@ var receiptShared = sharedRun{name: "receipt_total"}
 // agent writes the solution's money.py, runs the tests and passes.
 func receiptRun(t *testing.T) (tasks.Task, record.Data) {
 	t.Helper()
-	tracktest.NeedPython(t)
-	task := tracktest.SuiteTask(t, "receipt_total")
+	fixture.ParallelPython(t)
+	task := fixture.SuiteTask(t, "receipt_total")
 	data := receiptShared.get(t, func(dir string) record.Data {
 		return runIn(t, dir, task, []string{"workflow", "agent"}, nil,
 			fileReply("receipt.py", overlay(t, task, "partial/receipt.py")),

@@ -12,11 +12,11 @@ import (
 	"time"
 
 	"bench/cause"
+	"bench/internal/testsupport/fixture"
 	"bench/model/modeltest"
 	"bench/record"
 	"bench/runner"
 	"bench/tasks"
-	"bench/track/tracktest"
 )
 
 // These tests derive causes from real trajectories: each runs one episode
@@ -179,8 +179,8 @@ func TestPartialFixIsMaskedFailure(t *testing.T) {
 // without a FILE: line, is written over the whole file by the naive
 // fallback, which loses `import re` (and unique_slug).
 func TestSnippetThroughFallbackIsLostContent(t *testing.T) {
-	tracktest.NeedPython(t)
-	task := tracktest.CourseTask(t, "slugify")
+	fixture.ParallelPython(t)
+	task := fixture.CourseTask(t, "slugify")
 	snippet := "def slugify(text, sep=\"-\"):\n    \"\"\"Turn a title into a lower-case URL slug.\"\"\"\n    words = re.findall(r\"[a-z0-9]+\", text.lower())\n    return sep.join(words)\n"
 	ep, in := episode(t, task, "workflow", nil, modeltest.Text("Lower-case the text first:\n\n```python\n"+snippet+"```\n"))
 	got := cause.Derive(in)
@@ -197,8 +197,8 @@ func TestSnippetThroughFallbackIsLostContent(t *testing.T) {
 
 // TestUnchangedFileIsNoChange: the workflow's reply is the original file.
 func TestUnchangedFileIsNoChange(t *testing.T) {
-	tracktest.NeedPython(t)
-	task := tracktest.CourseTask(t, "leap_year")
+	fixture.ParallelPython(t)
+	task := fixture.CourseTask(t, "leap_year")
 	ep, in := episode(t, task, "workflow", nil, fileReply("leap.py", overlay(t, task, "repo/leap.py")))
 	got := cause.Derive(in)
 	want(t, ep, got, cause.NoChange)
@@ -208,8 +208,8 @@ func TestUnchangedFileIsNoChange(t *testing.T) {
 // TestFixThatBreaksAnotherTest: file_sizes' partial/ (KILO = 1024) fixes
 // test_human.py and breaks test_quota.py.
 func TestFixThatBreaksAnotherTest(t *testing.T) {
-	tracktest.NeedPython(t)
-	task := tracktest.SuiteTask(t, "file_sizes")
+	fixture.ParallelPython(t)
+	task := fixture.SuiteTask(t, "file_sizes")
 	ep, in := episode(t, task, "workflow", nil, fileReply("sizes.py", overlay(t, task, "partial/sizes.py")))
 	got := cause.Derive(in)
 	want(t, ep, got, cause.BrokeTests)
@@ -226,8 +226,8 @@ func TestFixThatBreaksAnotherTest(t *testing.T) {
 // alphabetically: the same two tests fail at the same assertion, one with
 // another message, and nothing new fails.
 func TestWrongFix(t *testing.T) {
-	tracktest.NeedPython(t)
-	task := tracktest.CourseTask(t, "word_freq")
+	fixture.ParallelPython(t)
+	task := fixture.CourseTask(t, "word_freq")
 	fix := strings.Replace(overlay(t, task, "repo/word_freq.py"), "(pair[1], pair[0])", "(pair[1], len(pair[0]))", 1)
 	ep, in := episode(t, task, "workflow", nil, fileReply("word_freq.py", fix))
 	got := cause.Derive(in)
@@ -240,8 +240,8 @@ func TestWrongFix(t *testing.T) {
 // TestCutReply: the server cuts the workflow's reply inside its code
 // block; the workflow writes it as it was and the module no longer parses.
 func TestCutReply(t *testing.T) {
-	tracktest.NeedPython(t)
-	task := tracktest.CourseTask(t, "slugify")
+	fixture.ParallelPython(t)
+	task := fixture.CourseTask(t, "slugify")
 	cut := "FILE: slugify.py\n```python\nimport re\n\n\ndef slugify(text, sep=\"-\"):\n    words = re.findall(r\"[a-z0-9]+\", text.lo"
 	ep, in := episode(t, task, "workflow", nil, modeltest.Text(cut).WithDoneReason("length"))
 	got := cause.Derive(in)
@@ -256,8 +256,8 @@ func TestCutReply(t *testing.T) {
 // whole by the naive fallback; and workflow-retry rejects two replies
 // without a FILE: line and writes nothing.
 func TestMalformedReply(t *testing.T) {
-	tracktest.NeedPython(t)
-	task := tracktest.CourseTask(t, "slugify")
+	fixture.ParallelPython(t)
+	task := fixture.CourseTask(t, "slugify")
 	t.Run("fallback", func(t *testing.T) {
 		t.Parallel()
 		ep, in := episode(t, task, "workflow", nil, modeltest.Text("Lower-case the text before the regular expression runs."))
@@ -281,8 +281,8 @@ func TestMalformedReply(t *testing.T) {
 // TestBudgets: the agent reads and never writes until its turns run out;
 // then until its tokens run out.
 func TestBudgets(t *testing.T) {
-	tracktest.NeedPython(t)
-	task := tracktest.CourseTask(t, "leap_year")
+	fixture.ParallelPython(t)
+	task := fixture.CourseTask(t, "leap_year")
 	read := modeltest.Calls(modeltest.Call("read_file", `{"path":"leap.py"}`))
 	t.Run("turns", func(t *testing.T) {
 		t.Parallel()
@@ -303,8 +303,8 @@ func TestBudgets(t *testing.T) {
 
 // TestTimeout: the model never answers, and the episode reaches its limit.
 func TestTimeout(t *testing.T) {
-	tracktest.NeedPython(t)
-	task := tracktest.CourseTask(t, "leap_year")
+	fixture.ParallelPython(t)
+	task := fixture.CourseTask(t, "leap_year")
 	ep, in := episode(t, task, "workflow", func(c *runner.Config) { c.EpisodeTimeoutMS = (500 * time.Millisecond).Milliseconds() }, modeltest.Hang())
 	got := cause.Derive(in)
 	want(t, ep, got, cause.Timeout)
@@ -314,8 +314,8 @@ func TestTimeout(t *testing.T) {
 // TestToolErrors: three edits whose old text is not in the file, then the
 // agent gives up.
 func TestToolErrors(t *testing.T) {
-	tracktest.NeedPython(t)
-	task := tracktest.CourseTask(t, "leap_year")
+	fixture.ParallelPython(t)
+	task := fixture.CourseTask(t, "leap_year")
 	bad := modeltest.Calls(modeltest.Call("edit_file", `{"path":"leap.py","old":"year % 400","new":"year % 4"}`))
 	ep, in := episode(t, task, "agent", nil, bad, bad, bad, modeltest.Text("I could not make the edit."))
 	got := cause.Derive(in)
@@ -366,7 +366,7 @@ func TestGoTasks(t *testing.T) {
 	t.Parallel()
 	t.Run("needs_other_file", func(t *testing.T) {
 		t.Parallel()
-		task := tracktest.SuiteTask(t, "go_cents")
+		task := fixture.SuiteTask(t, "go_cents")
 		ep, in := episode(t, task, "workflow", nil, fileReply("cart.go", overlay(t, task, "partial/cart.go")))
 		got := cause.Derive(in)
 		want(t, ep, got, cause.NeedsOtherFile)
@@ -380,7 +380,7 @@ func TestGoTasks(t *testing.T) {
 			t.Skip("links test binaries; TestReadGo and TestPartialFixIsMaskedFailure cover it in short mode")
 		}
 		t.Parallel()
-		task := tracktest.SuiteTask(t, "go_stack")
+		task := fixture.SuiteTask(t, "go_stack")
 		ep, in := episode(t, task, "workflow", nil, fileReply("stack.go", overlay(t, task, "partial/stack.go")))
 		got := cause.Derive(in)
 		want(t, ep, got, cause.MaskedFailure)

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"bench/internal/testsupport"
+	"bench/internal/testsupport/fixture"
 	"bench/internal/testsupport/replayrun"
 	"bench/model"
 	"bench/model/modeltest"
@@ -22,7 +23,6 @@ import (
 	"bench/replay"
 	"bench/runner"
 	"bench/tasks"
-	"bench/track/tracktest"
 )
 
 // courseRecording is the committed recording of the four course tasks.
@@ -135,7 +135,7 @@ func TestRecordCourseExample(t *testing.T) {
 	if os.Getenv(recordEnv) != "1" {
 		t.Skipf("set %s=1 to record %s again", recordEnv, courseRecording)
 	}
-	tracktest.NeedPython(t)
+	fixture.ParallelPython(t)
 	ts := courseTasks(t)
 	srv := modeltest.NewOllama(t, modeltest.Always(modeltest.Func(newScriptedCourse(t, ts).reply)))
 	srv.SetModels(modeltest.Model{Name: fakeModel, Digest: modeltest.DefaultDigest, Capabilities: []string{"completion", "tools"}})
@@ -182,7 +182,7 @@ func TestRecordCourseExample(t *testing.T) {
 // bench that changes an outcome fails here; if the change is meant, record
 // the example again (TestRecordCourseExample) and say why in the commit.
 func TestCourseExampleReplaysIdentically(t *testing.T) {
-	tracktest.NeedPython(t)
+	fixture.ParallelPython(t)
 	src, err := replay.Open(courseRecording, courseTasks(t))
 	if err != nil {
 		t.Fatal(err)
@@ -213,7 +213,7 @@ func TestCourseExampleReplaysIdentically(t *testing.T) {
 // enough to show the check can fail, and the agent's is the cheaper to
 // replay (one test run before grading, the workflow's two).
 func TestCourseExampleCheckCanFail(t *testing.T) {
-	tracktest.NeedPython(t)
+	fixture.ParallelPython(t)
 	root := t.TempDir()
 	var edited []tasks.Task
 	for _, task := range courseTasks(t) {

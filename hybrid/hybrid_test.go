@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"bench/internal/testsupport/fixture"
 	"bench/model"
 	"bench/record"
 	"bench/testrun"
@@ -43,7 +44,7 @@ func fileReply(path, body string) string { return "FILE: " + path + "\n```python
 // calls stay on env.Model. The result the agent reads says what was written
 // and the tests before and after.
 func TestHybridOnASecondModel(t *testing.T) {
-	tracktest.NeedPython(t)
+	fixture.ParallelPython(t)
 	agent := agentScript(tracktest.Calls("run_workflow", `{"note":"the 400-year rule"}`))
 	env, rec := tracktest.Fixture(t, "leap_year", agent)
 	ed := editor(fileReply("leap.py", tracktest.ReadOverlay(t, env, "solution", "leap.py")))
@@ -79,7 +80,7 @@ func TestHybridOnASecondModel(t *testing.T) {
 // TestHybridToolArguments: a file outside the workspace or missing is a
 // tool error the agent reads; an unknown argument is refused by the loop.
 func TestHybridToolArguments(t *testing.T) {
-	tracktest.NeedPython(t)
+	fixture.ParallelPython(t)
 	agent := agentScript(
 		tracktest.Calls("run_workflow", `{"file":"../leap.py"}`),
 		tracktest.Calls("run_workflow", `{"file":"missing.py"}`),
@@ -113,7 +114,7 @@ func TestHybridToolArguments(t *testing.T) {
 // the registered (strict) tool, which writes nothing and shows the reply
 // it did not use; the naive one writes it and loses the import.
 func TestHybridStrictAndNaive(t *testing.T) {
-	tracktest.NeedPython(t)
+	fixture.ParallelPython(t)
 	const functionOnly = "```python\ndef slugify(text, sep=\"-\"):\n    words = re.findall(r\"[a-z0-9]+\", text.lower())\n    return sep.join(words)\n```\n"
 	for _, naive := range []bool{false, true} {
 		agent := agentScript(tracktest.Calls("run_workflow", `{}`))
@@ -145,7 +146,7 @@ func TestHybridStrictAndNaive(t *testing.T) {
 // TestHybridWorkflowCallFailureStops: the workflow's model call failing
 // ends the episode with that error; the agent is not asked again.
 func TestHybridWorkflowCallFailureStops(t *testing.T) {
-	tracktest.NeedPython(t)
+	fixture.ParallelPython(t)
 	agent := agentScript(tracktest.Calls("run_workflow", `{}`))
 	env, rec := tracktest.Fixture(t, "leap_year", agent)
 	env.WorkflowClient = &tracktest.FakeChatter{Script: []tracktest.FakeReply{{Err: model.ErrServer}}}

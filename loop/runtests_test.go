@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"bench/internal/testsupport/fixture"
 	"bench/testrun"
 	"bench/track/tracktest"
 )
@@ -33,7 +34,7 @@ func TestVerdict(t *testing.T) {
 // TestRunTestsPutsTheVerdictFirstAndKeepsTheTail: tests that print a lot
 // still show the verdict (first line) and unittest's own summary (the tail).
 func TestRunTestsPutsTheVerdictFirstAndKeepsTheTail(t *testing.T) {
-	tracktest.NeedPython(t)
+	fixture.ParallelPython(t)
 	env, _ := newEnv(t, &tracktest.FakeChatter{})
 	noisy := "import sys, unittest\nfrom calc import add\n\nclass T(unittest.TestCase):\n" +
 		"    def test_add(self):\n        sys.stderr.write('noise ' * 20000 + '\\n')\n        self.assertEqual(add(2, 3), 5)\n" +

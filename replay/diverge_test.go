@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"bench/internal/testsupport/fixture"
 	"bench/record"
-	"bench/track/tracktest"
 )
 
 // TestReplayStopsWhenAToolResultChanges edits a docstring of leap.py after
@@ -16,7 +16,7 @@ import (
 // hybrid's inner call only get the file in a prompt: the change is noted
 // there, the recorded reply is served, and the episode ends as recorded.
 func TestReplayStopsWhenAToolResultChanges(t *testing.T) {
-	tracktest.NeedPython(t)
+	fixture.ParallelPython(t)
 	r := sharedRun(t)
 	edited := copyTasks(t, "leap_year")
 	editFile(t, filepath.Join(edited, "leap_year", "repo", "leap.py"),
@@ -65,7 +65,7 @@ func TestReplayStopsWhenAToolResultChanges(t *testing.T) {
 // rate). The workflow track, which makes one call either way, is graded a
 // pass and goes on.
 func TestReplayStopsOnFewerCalls(t *testing.T) {
-	tracktest.NeedPython(t)
+	fixture.ParallelPython(t)
 	r := sharedRun(t)
 	edited := copyTasks(t, "leap_year")
 	tests := filepath.Join(edited, "leap_year", "repo", "test_leap.py")
@@ -93,7 +93,7 @@ func TestReplayStopsOnFewerCalls(t *testing.T) {
 // first time, then adds a test the solution fails: the retry now asks a
 // second call, which the recording never made, and the replay stops there.
 func TestReplayStopsOnMoreCalls(t *testing.T) {
-	tracktest.NeedPython(t)
+	fixture.ParallelPython(t)
 	r := recordRun(t, t.TempDir(), leapModel{rightFirst: true}, "workflow-retry")
 	if ep := r.episode(t, "workflow-retry"); !ep.Passed || ep.ModelCalls != 1 {
 		t.Fatalf("recorded: passed %v in %d calls, want a pass in 1", ep.Passed, ep.ModelCalls)

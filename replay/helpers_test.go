@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"bench/internal/testsupport/fixture"
 	"bench/internal/testsupport/replayrun"
 	"bench/model"
 	"bench/model/modeltest"
@@ -17,7 +18,6 @@ import (
 	"bench/replay"
 	"bench/runner"
 	"bench/tasks"
-	"bench/track/tracktest"
 	"bench/workflow"
 )
 
@@ -115,7 +115,7 @@ func copyTasks(t *testing.T, name string) string {
 // copyTasksInto copies the embedded task name into the tasks folder root.
 func copyTasksInto(t *testing.T, root, name string) string {
 	t.Helper()
-	if err := tracktest.CourseTask(t, name).CopyDir(".", filepath.Join(root, name)); err != nil {
+	if err := fixture.CourseTask(t, name).CopyDir(".", filepath.Join(root, name)); err != nil {
 		t.Fatal(err)
 	}
 	return root

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"bench/internal/testsupport/fixture"
 	"bench/record"
-	"bench/track/tracktest"
 )
 
 // sameEpisode compares what a replay must reproduce of an episode, field
@@ -77,7 +77,7 @@ func sameEvents(t *testing.T, key string, want, got []record.Event) {
 // verdict, the exit reason, every token count, every event), and each
 // player says so.
 func TestReplayEveryTrackIdentically(t *testing.T) {
-	tracktest.NeedPython(t)
+	fixture.ParallelPython(t)
 	r := sharedRun(t)
 	asked := len(r.srv.Requests())
 
@@ -128,7 +128,7 @@ func TestReplayEveryTrackIdentically(t *testing.T) {
 // answers a tool result that changed, stop there with replay_diverged,
 // in the episode and in its end event.
 func TestReplayEditedTestsDiverge(t *testing.T) {
-	tracktest.NeedPython(t)
+	fixture.ParallelPython(t)
 	r := sharedRun(t)
 	edited := copyTasks(t, "leap_year")
 	editFile(t, filepath.Join(edited, "leap_year", "repo", "test_leap.py"), "    def test_days_in_year(self):",

@@ -7,10 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"bench/internal/testsupport/fixture"
 	"bench/record"
 	"bench/replay"
 	"bench/tasks"
-	"bench/track/tracktest"
 )
 
 // TestOpenRefusesDamagedTrajectories damages the agent's trajectory in a
@@ -18,7 +18,7 @@ import (
 // naming the episode, the file and what is missing, and nothing is
 // replayed. The undamaged copy opens (the control).
 func TestOpenRefusesDamagedTrajectories(t *testing.T) {
-	tracktest.NeedPython(t)
+	fixture.ParallelPython(t)
 	r := sharedRun(t)
 	current := loadTasks(t, r.taskRoot)
 	ep := r.episode(t, "agent")
@@ -92,7 +92,7 @@ func write(t *testing.T, path string, b []byte) {
 // names a folder outside the recording is refused; a recording of nothing
 // but unfinished episodes has nothing to replay.
 func TestOpenSkipsUnfinishedEpisodes(t *testing.T) {
-	tracktest.NeedPython(t)
+	fixture.ParallelPython(t)
 	r := sharedRun(t)
 	dir := copyRun(t, r.dir)
 	interrupted, lost := r.episode(t, "agent"), r.episode(t, "agent")
@@ -147,9 +147,9 @@ func appendEpisodes(t *testing.T, dir string, eps ...record.Episode) {
 // TestOpenNeedsTheRecordedTasks: a recording whose task the current tasks
 // lack is refused, naming the task and --tasks-dir.
 func TestOpenNeedsTheRecordedTasks(t *testing.T) {
-	tracktest.NeedPython(t)
+	fixture.ParallelPython(t)
 	r := sharedRun(t)
-	others := []tasks.Task{tracktest.CourseTask(t, "parse_date")}
+	others := []tasks.Task{fixture.CourseTask(t, "parse_date")}
 	if _, err := replay.Open(r.dir, others); err == nil || !strings.Contains(err.Error(), "the recording ran leap_year, which the current tasks lack") || !strings.Contains(err.Error(), "--tasks-dir") {
 		t.Fatalf("missing task: %v", err)
 	}

@@ -11,7 +11,6 @@ import (
 	"path"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"bench/model"
@@ -200,19 +199,20 @@ func runTests() modeltest.Reply { return modeltest.Calls(modeltest.Call("run_tes
 // runEpisode runs one episode of tk on the named track with the registry
 // of tracks, the run defaults and the real client of srv, and returns it
 // with its trajectory.
-func runEpisode(t *testing.T, srv *modeltest.Server, tk tasks.Task, trackName string) (record.Episode, *fakeTrajectory) {
+func runEpisode(t *testing.T, srv *modeltest.Server, tk tasks.Task, trackName string) (record.Episode, *tracktest.MemTrajectory) {
 	t.Helper()
 	cfg := runner.ConfigFrom(record.Run{ID: "archetypes", RunSettings: record.DefaultSettings()})
 	cfg.Model, cfg.Host = srv.Client(t), srv.URL
-	sink := &fakeSink{}
+	sink := &tracktest.MemSink[runner.Trajectory]{}
 	jobs := runner.PlanVariants([]tasks.Task{tk}, []string{trackName}, []string{""}, []string{""}, []int{1})
 	if err := runner.RunPool(context.Background(), cfg, []runner.Server{{URL: srv.URL, Slots: 1}}, sink, jobs, runner.PoolOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if len(sink.episodes) != 1 || sink.traj == nil {
-		t.Fatalf("%d episodes recorded, want 1 with its trajectory", len(sink.episodes))
+	eps := sink.Episodes()
+	if len(eps) != 1 || sink.TrajectoryOf(eps[0].Key()) == nil {
+		t.Fatalf("%d episodes recorded, want 1 with its trajectory", len(eps))
 	}
-	return sink.episodes[0], sink.traj
+	return eps[0], sink.TrajectoryOf(eps[0].Key())
 }
 
 // needTestTool skips a task whose test command's program is not on PATH.
@@ -247,40 +247,12 @@ func firstLine(s string) string {
 }
 
 // toolResults returns the results of the named tool, in order.
-func toolResults(traj *fakeTrajectory, tool string) []string {
+func toolResults(traj *tracktest.MemTrajectory, tool string) []string {
 	var out []string
-	for _, ev := range traj.Of(record.EventToolResult) {
-		if ev.Tool == tool {
+	for _, ev := range traj.Events {
+		if ev.Kind == record.EventToolResult && ev.Tool == tool {
 			out = append(out, ev.Result)
 		}
 	}
 	return out
 }
-
-// fakeSink is a runner.Sink that keeps one run's episodes and its last
-// trajectory in memory.
-type fakeSink struct {
-	mu       sync.Mutex
-	episodes []record.Episode
-	traj     *fakeTrajectory
-}
-
-func (s *fakeSink) Trajectory(record.Episode) (runner.Trajectory, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.traj = &fakeTrajectory{}
-	return s.traj, nil
-}
-
-func (s *fakeSink) Append(ep record.Episode) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.episodes = append(s.episodes, ep)
-	return nil
-}
-
-// fakeTrajectory is a runner.Trajectory that keeps its events in memory.
-type fakeTrajectory struct{ tracktest.FakeRecorder }
-
-func (*fakeTrajectory) Err() error   { return nil }
-func (*fakeTrajectory) Close() error { return nil }

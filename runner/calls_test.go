@@ -8,6 +8,7 @@ import (
 	"bench/model"
 	"bench/record"
 	"bench/track"
+	"bench/track/tracktest"
 )
 
 // TestRunPoolReportsEachModelCall: Call hears every model call of every
@@ -26,7 +27,7 @@ func TestRunPoolReportsEachModelCall(t *testing.T) {
 	jobs := seedJobs(4)
 	var mu sync.Mutex
 	heard := map[string]int{}
-	err := RunPool(context.Background(), cfg, onePool(2), &memSink{}, jobs, PoolOptions{Call: func(j Job) {
+	err := RunPool(context.Background(), cfg, onePool(2), &tracktest.MemSink[Trajectory]{}, jobs, PoolOptions{Call: func(j Job) {
 		mu.Lock()
 		heard[j.Key()]++
 		mu.Unlock()

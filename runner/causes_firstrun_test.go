@@ -5,9 +5,9 @@ import (
 	"testing"
 
 	"bench/cause"
+	"bench/internal/testsupport/fixture"
 	"bench/model/modeltest"
 	"bench/record"
-	"bench/track/tracktest"
 )
 
 // TestCausesOfAnAgentThatWroteFirst: an agent that writes parse_date's
@@ -17,8 +17,8 @@ import (
 // for (masked_failure), not an empty list that reads "no cause found".
 // The control writes the same fix after a first run_tests: the same cause.
 func TestCausesOfAnAgentThatWroteFirst(t *testing.T) {
-	tracktest.NeedPython(t)
-	tk := tracktest.CourseTask(t, "parse_date")
+	fixture.ParallelPython(t)
+	tk := fixture.CourseTask(t, "parse_date")
 	partial := overlayFiles(t, tk, "partial")
 	for _, c := range []struct {
 		name   string

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"bench/internal/testsupport/fixture"
 	"bench/record"
 	"bench/track"
 	"bench/track/tracktest"
@@ -17,7 +18,7 @@ import (
 // for); a passed, interrupted or lost one gets none; each names the files
 // its track wrote.
 func TestExplainOnlyFailures(t *testing.T) {
-	task := tracktest.CourseTask(t, "leap_year")
+	task := fixture.CourseTask(t, "leap_year")
 	events := []record.Event{
 		{Kind: record.EventTestRun, TestsPassed: 1, TestsTotal: 4, Output: "FAILED"},
 		{Kind: record.EventWrite, Path: "./leap.py", Bytes: 10},
@@ -64,7 +65,7 @@ func TestCausesUnknownWhenTheFirstRunFails(t *testing.T) {
 		return track.Outcome{Exit: record.ExitDone}
 	}
 	cfg := Config{RunID: "r", Tracks: []track.Track{{Name: "w", Run: write}}}
-	ep, _ := episode(context.Background(), cfg, Job{Task: tk, Track: "w", Seed: 1}, &memTrajectory{})
+	ep, _ := episode(context.Background(), cfg, Job{Task: tk, Track: "w", Seed: 1}, &tracktest.MemTrajectory{})
 	if ep.Passed || ep.ExitReason != record.ExitDone || ep.GradingTimedOut {
 		t.Fatalf("passed %v, exit %s, grading timed out %v, error %q; want a failed, graded episode", ep.Passed, ep.ExitReason, ep.GradingTimedOut, ep.Error)
 	}

@@ -13,6 +13,7 @@ import (
 	"testing/fstest"
 	"time"
 
+	"bench/internal/testsupport/fixture"
 	"bench/model"
 	"bench/model/modeltest"
 	"bench/record"
@@ -37,11 +38,11 @@ func quickTask() tasks.Task {
 }
 
 // runQuick runs one episode of quickTask with a single fake track.
-func runQuick(t *testing.T, cfg Config, fn track.Func) (record.Episode, *memTrajectory) {
+func runQuick(t *testing.T, cfg Config, fn track.Func) (record.Episode, *tracktest.MemTrajectory) {
 	t.Helper()
 	cfg.RunID = "test-run"
 	cfg.Tracks = []track.Track{{Name: "fake", Run: fn}}
-	traj := &memTrajectory{}
+	traj := &tracktest.MemTrajectory{}
 	ep, _ := episode(context.Background(), cfg, Job{Task: quickTask(), Track: "fake", Seed: 1}, traj)
 	return ep, traj
 }
@@ -54,7 +55,7 @@ func workflowConfig(t *testing.T, srv *modeltest.Server) Config {
 }
 
 func TestEpisodeCountsRetries(t *testing.T) {
-	tracktest.NeedPython(t)
+	fixture.ParallelPython(t)
 	srv := modeltest.NewOllama(t, modeltest.Status(500), solvingReply(t))
 	ep, _ := runJob(t, workflowConfig(t, srv), "leap_year", "workflow")
 	if !ep.Passed || ep.Retries != 1 || ep.ErrorKind != "" {
@@ -118,7 +119,7 @@ func TestEpisodeCountsCutRepliesAndRetriesFromEvents(t *testing.T) {
 }
 
 func TestEpisodeTimeoutEndsTheEpisode(t *testing.T) {
-	tracktest.NeedPython(t)
+	fixture.ParallelPython(t)
 	// The track solves the task, then waits until its context ends.
 	stall := func(ctx context.Context, env *track.Env) track.Outcome {
 		if err := scratch.Overlay(env.Task, env.Dir, "solution"); err != nil {
@@ -136,13 +137,13 @@ func TestEpisodeTimeoutEndsTheEpisode(t *testing.T) {
 	if ep.TestsTotal == 0 || ep.TestsPassed != 0 || !ep.GradingTimedOut || ep.ErrorKind != "" {
 		t.Fatalf("a timed-out episode: %d/%d, grading timed out %v, kind %q; want its tests counted failed", ep.TestsPassed, ep.TestsTotal, ep.GradingTimedOut, ep.ErrorKind)
 	}
-	if !strings.Contains(ep.Error, "--episode-timeout") || traj.last().Exit != record.ExitTimeout {
-		t.Fatalf("error %q, end event exit %q", ep.Error, traj.last().Exit)
+	if !strings.Contains(ep.Error, "--episode-timeout") || traj.Last().Exit != record.ExitTimeout {
+		t.Fatalf("error %q, end event exit %q", ep.Error, traj.Last().Exit)
 	}
 }
 
 func TestEpisodeGradingTimeout(t *testing.T) {
-	tracktest.NeedPython(t)
+	fixture.ParallelPython(t)
 	tk := task(t, "leap_year")
 	tk.Timeout = time.Millisecond // no python starts this fast
 	ok := func(ctx context.Context, env *track.Env) track.Outcome {
@@ -150,14 +151,14 @@ func TestEpisodeGradingTimeout(t *testing.T) {
 		return track.Outcome{Exit: record.ExitDone}
 	}
 	cfg := Config{RunID: "r", Tracks: []track.Track{{Name: "ok", Run: ok}}}
-	ep, _ := episode(context.Background(), cfg, Job{Task: tk, Track: "ok", Seed: 1}, &memTrajectory{})
+	ep, _ := episode(context.Background(), cfg, Job{Task: tk, Track: "ok", Seed: 1}, &tracktest.MemTrajectory{})
 	if !ep.GradingTimedOut || ep.Passed || !strings.Contains(ep.Error, "grading timed out") {
 		t.Fatalf("grading timed out %v, passed %v, error %q", ep.GradingTimedOut, ep.Passed, ep.Error)
 	}
 }
 
 func TestEpisodeRecordsTrajectoryDigest(t *testing.T) {
-	tracktest.NeedPython(t)
+	fixture.ParallelPython(t)
 	dir := filepath.Join(t.TempDir(), "run")
 	w, err := record.Create(dir, record.Run{ID: "d", Tasks: []record.TaskRef{{Name: "leap_year"}}, Tracks: []string{"oracle"}, Seeds: []int{1}})
 	if err != nil {

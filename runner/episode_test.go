@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"bench/detect"
@@ -14,24 +13,8 @@ import (
 	"bench/record"
 	"bench/tasks"
 	"bench/track"
+	"bench/track/tracktest"
 )
-
-// memTrajectory is a fake Trajectory that keeps events in memory.
-type memTrajectory struct {
-	mu     sync.Mutex
-	events []record.Event
-	closed bool
-}
-
-func (m *memTrajectory) Record(ev record.Event) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.events = append(m.events, ev)
-}
-func (m *memTrajectory) Err() error   { return nil }
-func (m *memTrajectory) Close() error { m.closed = true; return nil }
-
-func (m *memTrajectory) last() record.Event { return m.events[len(m.events)-1] }
 
 // spy returns a track that calls f and remembers the env it was given.
 func spy(f track.Func) (track.Func, *track.Env) {
@@ -43,15 +26,15 @@ func spy(f track.Func) (track.Func, *track.Env) {
 }
 
 // runJob runs one episode of the course task name on the track word, seed 7.
-func runJob(t *testing.T, cfg Config, name, word string) (record.Episode, *memTrajectory) {
+func runJob(t *testing.T, cfg Config, name, word string) (record.Episode, *tracktest.MemTrajectory) {
 	t.Helper()
 	return runJobOn(cfg, task(t, name), word)
 }
 
 // runJobOn runs one episode of tk on the track word, seed 7.
-func runJobOn(cfg Config, tk tasks.Task, word string) (record.Episode, *memTrajectory) {
+func runJobOn(cfg Config, tk tasks.Task, word string) (record.Episode, *tracktest.MemTrajectory) {
 	cfg.RunID = "test-run"
-	traj := &memTrajectory{}
+	traj := &tracktest.MemTrajectory{}
 	ep, _ := episode(context.Background(), cfg, Job{Task: tk, Track: word, Seed: 7, Repeat: 1}, traj)
 	return ep, traj
 }
@@ -83,10 +66,10 @@ func TestEpisodeOraclePasses(t *testing.T) {
 	if ep.TestMS < 0 || ep.WallMS < ep.TestMS {
 		t.Fatalf("wall %d ms < test %d ms", ep.WallMS, ep.TestMS)
 	}
-	if end := traj.last(); end.Kind != record.EventEnd || end.Exit != record.ExitDone || end.TestsTotal != 7 || end.TestsPassed != 7 {
+	if end := traj.Last(); end.Kind != record.EventEnd || end.Exit != record.ExitDone || end.TestsTotal != 7 || end.TestsPassed != 7 {
 		t.Fatalf("last event %+v, want end/done graded 7/7", end)
 	}
-	if w := traj.events[0]; w.Kind != record.EventWrite || w.Path != "dateparse.py" || w.Bytes == 0 {
+	if w := traj.Events[0]; w.Kind != record.EventWrite || w.Path != "dateparse.py" || w.Bytes == 0 {
 		t.Fatalf("first event %+v, want the oracle's write of dateparse.py with its size", w)
 	}
 	if _, err := os.Stat(env.Dir); !os.IsNotExist(err) {
@@ -98,7 +81,7 @@ func TestEpisodeKeepsWorkspace(t *testing.T) {
 	fn, env := spy(oracle.Oracle)
 	ep, traj := runJob(t, Config{Keep: true, Tracks: []track.Track{{Name: "oracle", Run: fn}}}, "leap_year", "oracle")
 	t.Cleanup(func() { os.RemoveAll(env.Dir) })
-	if end := traj.last(); end.Path != env.Dir {
+	if end := traj.Last(); end.Path != env.Dir {
 		t.Fatalf("end event names %q as the kept workspace, want %q", end.Path, env.Dir)
 	}
 	if !ep.Passed {
@@ -149,7 +132,7 @@ func TestEpisodeRecordsErrorsNeverRaises(t *testing.T) {
 		if ep.ExitReason != record.ExitError || ep.Error == "" || ep.Passed {
 			t.Fatalf("%s: exit %q, error %q, passed %v", word, ep.ExitReason, ep.Error, ep.Passed)
 		}
-		if end := traj.last(); end.Kind != record.EventEnd || end.Exit != record.ExitError || end.Error == "" {
+		if end := traj.Last(); end.Kind != record.EventEnd || end.Exit != record.ExitError || end.Error == "" {
 			t.Fatalf("%s: end event %+v", word, end)
 		}
 	}
@@ -165,7 +148,7 @@ func TestEpisodeInterrupted(t *testing.T) {
 		cancel()
 		return track.Outcome{Err: ctx.Err()}
 	}
-	traj := &memTrajectory{}
+	traj := &tracktest.MemTrajectory{}
 	ep, _ := episode(ctx, Config{Tracks: []track.Track{{Name: "s", Run: stopped}}}, Job{Task: task(t, "leap_year"), Track: "s", Seed: 1}, traj)
 	if ep.ExitReason != record.ExitInterrupted {
 		t.Fatalf("exit %q, want interrupted", ep.ExitReason)

@@ -13,6 +13,7 @@ import (
 	"bench/scratch"
 	"bench/tasks"
 	"bench/track"
+	"bench/track/tracktest"
 )
 
 // fakeFullDisk makes every workspace fail as a full temp disk does.
@@ -59,7 +60,7 @@ func TestFaultsOfTheMachineAreLost(t *testing.T) {
 		if !ep.Lost() || ep.ErrorKind != record.ErrorFault || !strings.Contains(ep.Error, "removing the workspace") {
 			t.Fatalf("kind %q, lost %v: %s", ep.ErrorKind, ep.Lost(), ep.Error)
 		}
-		if end := traj.events[len(traj.events)-1]; end.Path == "" {
+		if end := traj.Last(); end.Path == "" {
 			t.Error("the end event does not name the workspace left behind")
 		}
 	})
@@ -84,14 +85,14 @@ func TestFaultsOfTheMachineAreLost(t *testing.T) {
 // stops the run, saying so; its server stays well.
 func TestFullDiskStopsTheRunAtOnce(t *testing.T) {
 	withFake(t, &newWorkspace, fakeFullDisk)
-	sink := &memSink{}
+	sink := &tracktest.MemSink[Trajectory]{}
 	err := RunPool(context.Background(), Config{RunID: "r", Tracks: []track.Track{{Name: "fake", Run: doneTrack}}}, onePool(1), sink, seedJobs(6), PoolOptions{})
 	var stop *StopError
 	if !errors.As(err, &stop) || !stop.NoSpace || !strings.Contains(err.Error(), "disk is full") || !strings.Contains(err.Error(), "no space left on device") {
 		t.Fatalf("err %v, want a StopError for the full disk", err)
 	}
-	if len(sink.episodes) != 1 || !sink.episodes[0].Lost() {
-		t.Fatalf("%d episodes recorded, want the one lost", len(sink.episodes))
+	if len(sink.Episodes()) != 1 || !sink.Episodes()[0].Lost() {
+		t.Fatalf("%d episodes recorded, want the one lost", len(sink.Episodes()))
 	}
 }
 
@@ -107,7 +108,7 @@ func TestFaultsInARowStopTheRun(t *testing.T) {
 		}
 		return track.Outcome{Exit: record.ExitError, Err: fmt.Errorf("running the tests: %w", syscall.ENOMEM)}
 	}
-	sink := &memSink{}
+	sink := &tracktest.MemSink[Trajectory]{}
 	var warned []string
 	err := RunPool(context.Background(), Config{RunID: "r", Tracks: []track.Track{{Name: "fake", Run: flaky}}}, onePool(1), sink, seedJobs(10),
 		PoolOptions{Warn: func(w string) { warned = append(warned, w) }})
@@ -115,7 +116,7 @@ func TestFaultsInARowStopTheRun(t *testing.T) {
 	if !errors.As(err, &stop) || stop.Lost != BreakerThreshold || !strings.Contains(err.Error(), "faults of this machine") {
 		t.Fatalf("err %v, want the breaker's StopError for faults", err)
 	}
-	if got := len(sink.episodes); got != 3+BreakerThreshold {
+	if got := len(sink.Episodes()); got != 3+BreakerThreshold {
 		t.Errorf("%d episodes recorded, want 2 lost, 1 standing, then %d lost", got, BreakerThreshold)
 	}
 	if len(warned) != 0 {
@@ -126,7 +127,7 @@ func TestFaultsInARowStopTheRun(t *testing.T) {
 // fakeBrokenTrajectory is a trajectory whose writes fail with err from the
 // first event on, as on a full disk.
 type fakeBrokenTrajectory struct {
-	memTrajectory
+	tracktest.MemTrajectory
 	err error
 }
 
@@ -135,7 +136,7 @@ func (f *fakeBrokenTrajectory) Err() error { return f.err }
 // brokenSink hands out fakeBrokenTrajectory trajectories, or fails to open
 // one when open is set.
 type brokenSink struct {
-	memSink
+	tracktest.MemSink[Trajectory]
 	err  error
 	open bool
 }
@@ -165,7 +166,7 @@ func TestEpisodeWithoutItsTrajectoryIsLost(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			cfg := Config{RunID: "r", Tracks: []track.Track{{Name: "fake", Run: doneTrack}}}
 			err := RunPool(context.Background(), cfg, onePool(1), c.sink, seedJobs(4), PoolOptions{})
-			eps := c.sink.episodes
+			eps := c.sink.Episodes()
 			if len(eps) == 0 || !eps[0].Lost() || eps[0].ErrorKind != record.ErrorFault || !strings.Contains(eps[0].Error, "trajectory") {
 				t.Fatalf("episodes %+v: want the first lost to a fault of its trajectory", eps)
 			}
@@ -181,13 +182,13 @@ func TestEpisodeWithoutItsTrajectoryIsLost(t *testing.T) {
 // appended is not on disk (--resume redoes it) and the run stops, saying
 // why, as a StopError.
 func TestUnrecordedEpisodeStopsTheRun(t *testing.T) {
-	sink := &memSink{failAt: 2}
+	sink := &tracktest.MemSink[Trajectory]{FailAt: 2}
 	err := RunPool(context.Background(), Config{RunID: "r", Tracks: []track.Track{{Name: "fake", Run: doneTrack}}}, onePool(1), sink, seedJobs(5), PoolOptions{})
 	var stop *StopError
 	if !errors.As(err, &stop) || stop.Last.ErrorKind != record.ErrorFault || !strings.Contains(err.Error(), "recording the episode") {
 		t.Fatalf("err %v, want a StopError naming the episode that could not be recorded", err)
 	}
-	if len(sink.episodes) != 1 {
-		t.Fatalf("%d episodes recorded, want 1", len(sink.episodes))
+	if len(sink.Episodes()) != 1 {
+		t.Fatalf("%d episodes recorded, want 1", len(sink.Episodes()))
 	}
 }

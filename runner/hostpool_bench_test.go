@@ -10,6 +10,7 @@ import (
 	"bench/record"
 	"bench/tasks"
 	"bench/track"
+	"bench/track/tracktest"
 )
 
 // fakeModelDelay is how long each fake server takes to answer, so that the
@@ -42,17 +43,17 @@ func poolRate(b *testing.B, servers []*modeltest.Server, hosts, episodes int) fl
 	}
 	jobs := PlanVariants([]tasks.Task{quickTask()}, []string{"chat"}, []string{modeltest.DefaultModel}, []string{""}, seeds)
 	cfg := Config{RunID: "bench", Tracks: []track.Track{{Name: "chat", Run: chatOnce}}}
-	sink := &memSink{}
+	sink := &tracktest.MemSink[Trajectory]{}
 	start := time.Now()
 	if err := RunPool(context.Background(), cfg, pool, sink, jobs, PoolOptions{}); err != nil {
 		b.Fatal(err)
 	}
-	for _, ep := range sink.episodes {
+	for _, ep := range sink.Episodes() {
 		if ep.ExitReason != record.ExitDone {
 			b.Fatalf("%s: %s %s", ep.Key(), ep.ExitReason, ep.Error)
 		}
 	}
-	return float64(len(sink.episodes)) / time.Since(start).Seconds()
+	return float64(len(sink.Episodes())) / time.Since(start).Seconds()
 }
 
 // BenchmarkPoolThroughput measures episodes per second against one and two

@@ -13,6 +13,7 @@ import (
 	"bench/record"
 	"bench/tasks"
 	"bench/track"
+	"bench/track/tracktest"
 )
 
 // fakeServer is a fake model client that fails as unreachable when down,
@@ -44,17 +45,17 @@ func (f *fakeServer) Chat(ctx context.Context, _ model.Request) (model.Response,
 	return model.Response{}, nil
 }
 
-// lostSink is a memSink that closes lost once it has recorded a lost
+// lostSink is an in-memory sink that closes lost once it has recorded a lost
 // episode: the pool records an episode and books what it means under one
 // lock, so a fake server that waits for lost answers after the booking.
 type lostSink struct {
-	memSink
+	tracktest.MemSink[Trajectory]
 	lost chan struct{}
 	once sync.Once
 }
 
 func (s *lostSink) Append(ep record.Episode) error {
-	err := s.memSink.Append(ep)
+	err := s.MemSink.Append(ep)
 	if err == nil && ep.Lost() {
 		s.once.Do(func() { close(s.lost) })
 	}
@@ -85,15 +86,15 @@ func poolConfig() Config {
 
 func TestRunPoolUsesEveryServerAndKeepsTwinsTogether(t *testing.T) {
 	jobs := PlanVariants([]tasks.Task{quickTask()}, []string{"fake"}, []string{"m"}, []string{""}, []int{1, 2, 3, 4, 1, 2, 3, 4})
-	sink := &memSink{}
+	sink := &tracktest.MemSink[Trajectory]{}
 	if err := RunPool(context.Background(), poolConfig(), pool(&fakeServer{name: "a"}, &fakeServer{name: "b"}), sink, jobs, PoolOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if len(sink.episodes) != len(jobs) {
-		t.Fatalf("%d episodes, want %d", len(sink.episodes), len(jobs))
+	if len(sink.Episodes()) != len(jobs) {
+		t.Fatalf("%d episodes, want %d", len(sink.Episodes()), len(jobs))
 	}
 	hosts, twin := map[string]int{}, map[int]string{}
-	for _, ep := range sink.episodes {
+	for _, ep := range sink.Episodes() {
 		hosts[ep.Host]++
 		if h, ok := twin[ep.Seed]; ok && h != ep.Host {
 			t.Errorf("twins of seed %d ran on %s and %s", ep.Seed, h, ep.Host)
@@ -110,7 +111,7 @@ func TestRunPoolUsesEveryServerAndKeepsTwinsTogether(t *testing.T) {
 
 func TestRunPoolTakesADeadServerOutAndRedoesItsEpisodes(t *testing.T) {
 	jobs := PlanVariants([]tasks.Task{quickTask()}, []string{"fake"}, []string{"m"}, []string{""}, []int{1, 2, 3, 4, 5, 6})
-	sink := &memSink{}
+	sink := &tracktest.MemSink[Trajectory]{}
 	var mu sync.Mutex
 	var warnings []string
 	var progress int
@@ -122,7 +123,7 @@ func TestRunPoolTakesADeadServerOutAndRedoesItsEpisodes(t *testing.T) {
 		t.Fatal(err)
 	}
 	stands := map[string]record.Episode{}
-	for _, ep := range sink.episodes {
+	for _, ep := range sink.Episodes() {
 		stands[ep.Key()] = ep // the later line stands, as record.Read keeps it
 	}
 	if len(stands) != len(jobs) || progress != len(jobs) {
@@ -140,14 +141,14 @@ func TestRunPoolTakesADeadServerOutAndRedoesItsEpisodes(t *testing.T) {
 
 func TestRunPoolStopsWhenNoServerIsLeft(t *testing.T) {
 	jobs := PlanVariants([]tasks.Task{quickTask()}, []string{"fake"}, []string{"m"}, []string{""}, []int{1, 2, 3, 4, 5, 6, 7, 8})
-	sink := &memSink{}
+	sink := &tracktest.MemSink[Trajectory]{}
 	err := RunPool(context.Background(), poolConfig(), pool(&fakeServer{name: "a", down: true}, &fakeServer{name: "b", down: true}), sink, jobs, PoolOptions{})
 	var stop *StopError
 	if !errors.As(err, &stop) {
 		t.Fatalf("err %v, want a StopError once both servers are out", err)
 	}
-	if len(sink.episodes) >= len(jobs)+2 {
-		t.Errorf("%d episodes recorded: the run went on after the pool emptied", len(sink.episodes))
+	if len(sink.Episodes()) >= len(jobs)+2 {
+		t.Errorf("%d episodes recorded: the run went on after the pool emptied", len(sink.Episodes()))
 	}
 }
 
@@ -172,7 +173,7 @@ func fakeTrackConfig(fn track.Func) Config {
 
 func TestRunPoolRunsEveryJobOnceInOrder(t *testing.T) {
 	jobs := seedJobs(20)
-	sink := &memSink{}
+	sink := &tracktest.MemSink[Trajectory]{}
 	var progress []string
 	done := func(context.Context, *track.Env) track.Outcome { return track.Outcome{Exit: record.ExitDone} }
 	err := RunPool(context.Background(), fakeTrackConfig(done), onePool(1), sink, jobs, PoolOptions{
@@ -181,10 +182,10 @@ func TestRunPoolRunsEveryJobOnceInOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(sink.episodes) != len(jobs) || len(progress) != len(jobs) {
-		t.Fatalf("%d episodes, %d progress calls, want %d", len(sink.episodes), len(progress), len(jobs))
+	if len(sink.Episodes()) != len(jobs) || len(progress) != len(jobs) {
+		t.Fatalf("%d episodes, %d progress calls, want %d", len(sink.Episodes()), len(progress), len(jobs))
 	}
-	for i, ep := range sink.episodes {
+	for i, ep := range sink.Episodes() {
 		if ep.Key() != jobs[i].Key() || progress[i] != jobs[i].Key() {
 			t.Fatalf("episode %d is %s (progress %s), want %s: one slot runs the plan in order", i, ep.Key(), progress[i], jobs[i].Key())
 		}
@@ -201,12 +202,12 @@ func TestRunPoolFillsEverySlot(t *testing.T) {
 		running.Add(-1)
 		return track.Outcome{Exit: record.ExitDone}
 	}
-	sink := &memSink{}
+	sink := &tracktest.MemSink[Trajectory]{}
 	if err := RunPool(context.Background(), fakeTrackConfig(busy), onePool(2), sink, seedJobs(8), PoolOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if len(sink.episodes) != 8 {
-		t.Fatalf("%d episodes, want 8", len(sink.episodes))
+	if len(sink.Episodes()) != 8 {
+		t.Fatalf("%d episodes, want 8", len(sink.Episodes()))
 	}
 	if peak.Load() != 2 {
 		t.Fatalf("peak concurrency %d, want the server's 2 slots", peak.Load())
@@ -225,14 +226,14 @@ func TestRunPoolStopsSchedulingOnCancel(t *testing.T) {
 		}
 		return track.Outcome{Exit: record.ExitDone}
 	}
-	sink := &memSink{}
+	sink := &tracktest.MemSink[Trajectory]{}
 	if err := RunPool(ctx, fakeTrackConfig(cancelAtThird), onePool(1), sink, seedJobs(10), PoolOptions{}); err != nil {
 		t.Fatalf("a cancelled run returned %v; an interrupt is not an error", err)
 	}
-	if len(sink.episodes) != 3 {
-		t.Fatalf("%d episodes ran after a cancel at the third, want 3", len(sink.episodes))
+	if len(sink.Episodes()) != 3 {
+		t.Fatalf("%d episodes ran after a cancel at the third, want 3", len(sink.Episodes()))
 	}
-	if got := sink.episodes[2]; got.Seed != 3 || got.ExitReason != record.ExitInterrupted {
+	if got := sink.Episodes()[2]; got.Seed != 3 || got.ExitReason != record.ExitInterrupted {
 		t.Fatalf("the running episode (seed %d) ended %q, want seed 3 interrupted", got.Seed, got.ExitReason)
 	}
 }
@@ -254,7 +255,7 @@ func TestRunPoolStopsAtOnceOnARefusal(t *testing.T) {
 		t.Fatalf("err %v, want a StopError for the refusal", err)
 	}
 	// b refused its first job; a may have finished the one it was running.
-	if len(sink.episodes) > 2 {
-		t.Errorf("%d episodes recorded: the run went on after the refusal", len(sink.episodes))
+	if len(sink.Episodes()) > 2 {
+		t.Errorf("%d episodes recorded: the run went on after the refusal", len(sink.Episodes()))
 	}
 }

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"bench/internal/testsupport/fixture"
 	"bench/record"
 	"bench/tasks"
-	"bench/track/tracktest"
 
 	"github.com/otiai10/copy"
 )
@@ -63,7 +63,7 @@ func TestTaskRefsRecordDesignAndOrigin(t *testing.T) {
 // TestResumeFindsTasksFromTheirOrigin: a run of a --tasks-dir task resumes
 // without the folder being named again, and names the folder when it is gone.
 func TestResumeFindsTasksFromTheirOrigin(t *testing.T) {
-	tracktest.NeedPython(t)
+	fixture.ParallelPython(t)
 	tasksDir, mine := dirTask(t, "leap_year", "my_leap")
 	out := filepath.Join(t.TempDir(), "run")
 	spec := oracleSpec(t, out)

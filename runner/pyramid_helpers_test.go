@@ -7,7 +7,6 @@ import (
 	"testing/fstest"
 	"time"
 
-	"bench/internal/testsupport"
 	"bench/model"
 	"bench/record"
 	"bench/runner"
@@ -20,9 +19,6 @@ import (
 // is `true`: what the scheduler, the pool, the shards and the models do
 // with episodes, with neither Python nor grading nor a model's real answers.
 // cmd/bench keeps a handful of end-to-end tests through the CLI.
-
-// The in-memory sink of testsupport is a runner.Sink.
-var _ runner.Sink = &testsupport.MemSink[runner.Trajectory]{}
 
 // pyramidTask is a task named name whose grading runs `true`.
 func pyramidTask(name string) tasks.Task {

@@ -5,41 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 	"testing"
 
 	"bench/model"
 	"bench/record"
 	"bench/tasks"
 	"bench/track"
+	"bench/track/tracktest"
 )
-
-// memSink is a fake Sink that keeps trajectories and episodes in memory.
-type memSink struct {
-	mu       sync.Mutex
-	trajs    map[string]*memTrajectory
-	episodes []record.Episode
-	failAt   int // Append fails on this call (1-based); 0 never
-}
-
-func (s *memSink) Trajectory(ep record.Episode) (Trajectory, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	m := &memTrajectory{}
-	if s.trajs == nil {
-		s.trajs = map[string]*memTrajectory{}
-	}
-	s.trajs[ep.Key()] = m
-	return m, nil
-}
-
-func (s *memSink) Append(ep record.Episode) error {
-	if s.failAt > 0 && len(s.episodes)+1 == s.failAt {
-		return errors.New("disk full")
-	}
-	s.episodes = append(s.episodes, ep)
-	return nil
-}
 
 // TestRunRecordsEveryEpisodeOnce runs the oracle on two course tasks, each
 // twice with the same seed, two at a time: every episode is recorded once,
@@ -49,16 +22,16 @@ func (s *memSink) Append(ep record.Episode) error {
 func TestRunRecordsEveryEpisodeOnce(t *testing.T) {
 	all := []tasks.Task{task(t, "leap_year"), task(t, "slugify")}
 	jobs := PlanVariants(all, []string{"oracle"}, []string{""}, []string{""}, []int{1, 1})
-	sink := &memSink{}
+	sink := &tracktest.MemSink[Trajectory]{}
 	var seen int
 	if err := RunPool(context.Background(), Config{Tracks: Tracks()}, []Server{{Slots: 2}}, sink, jobs, PoolOptions{Progress: func(record.Episode) { seen++ }}); err != nil {
 		t.Fatal(err)
 	}
-	if len(sink.episodes) != len(jobs) || seen != len(jobs) {
-		t.Fatalf("%d episodes, %d progress calls, want %d", len(sink.episodes), seen, len(jobs))
+	if len(sink.Episodes()) != len(jobs) || seen != len(jobs) {
+		t.Fatalf("%d episodes, %d progress calls, want %d", len(sink.Episodes()), seen, len(jobs))
 	}
 	keys := map[string]bool{}
-	for _, ep := range sink.episodes {
+	for _, ep := range sink.Episodes() {
 		if keys[ep.Key()] {
 			t.Fatalf("%s recorded twice", ep.Key())
 		}
@@ -66,7 +39,7 @@ func TestRunRecordsEveryEpisodeOnce(t *testing.T) {
 		if !ep.Passed {
 			t.Errorf("oracle %s failed: %+v", ep.Key(), ep)
 		}
-		if tr := sink.trajs[ep.Key()]; tr == nil || !tr.closed || tr.last().Kind != record.EventEnd {
+		if tr := sink.TrajectoryOf(ep.Key()); tr == nil || !tr.Closed() || tr.Last().Kind != record.EventEnd {
 			t.Errorf("%s: trajectory missing, unclosed or without end event", ep.Key())
 		}
 	}
@@ -75,10 +48,10 @@ func TestRunRecordsEveryEpisodeOnce(t *testing.T) {
 func TestRunStopsWhenAppendFails(t *testing.T) {
 	quick := func(context.Context, *track.Env) track.Outcome { return track.Outcome{Exit: record.ExitDone} }
 	jobs := PlanVariants([]tasks.Task{{Name: "x"}}, []string{"quick"}, []string{""}, []string{""}, []int{1, 2, 3, 4, 5, 6})
-	sink := &memSink{failAt: 2}
+	sink := &tracktest.MemSink[Trajectory]{FailAt: 2}
 	err := RunPool(context.Background(), Config{Tracks: []track.Track{{Name: "quick", Run: quick}}}, []Server{{Slots: 1}}, sink, jobs, PoolOptions{})
-	if err == nil || len(sink.episodes) != 1 {
-		t.Fatalf("err %v, %d episodes; want an error after 1", err, len(sink.episodes))
+	if err == nil || len(sink.Episodes()) != 1 {
+		t.Fatalf("err %v, %d episodes; want an error after 1", err, len(sink.Episodes()))
 	}
 }
 
@@ -89,14 +62,14 @@ func lostTrack(context.Context, *track.Env) track.Outcome {
 
 func TestRunStopsAfterConsecutiveInfraErrors(t *testing.T) {
 	jobs := PlanVariants([]tasks.Task{quickTask()}, []string{"fake"}, []string{""}, []string{""}, []int{1, 2, 3, 4, 5, 6})
-	sink := &memSink{}
+	sink := &tracktest.MemSink[Trajectory]{}
 	err := RunPool(context.Background(), Config{Tracks: []track.Track{{Name: "fake", Run: lostTrack}}}, []Server{{Slots: 1}}, sink, jobs, PoolOptions{})
 	var stop *StopError
 	if !errors.As(err, &stop) || stop.Lost != BreakerThreshold {
 		t.Fatalf("err %v, want a StopError after %d lost episodes", err, BreakerThreshold)
 	}
-	if len(sink.episodes) != BreakerThreshold {
-		t.Fatalf("%d episodes recorded, want %d: no new episode starts once the breaker opens", len(sink.episodes), BreakerThreshold)
+	if len(sink.Episodes()) != BreakerThreshold {
+		t.Fatalf("%d episodes recorded, want %d: no new episode starts once the breaker opens", len(sink.Episodes()), BreakerThreshold)
 	}
 	if !strings.Contains(err.Error(), "unreachable") {
 		t.Errorf("the error does not say what failed: %v", err)
@@ -113,12 +86,12 @@ func TestRunBreakerCountsOnlyConsecutiveLosses(t *testing.T) {
 		return lostTrack(ctx, env)
 	}
 	jobs := PlanVariants([]tasks.Task{quickTask()}, []string{"fake"}, []string{""}, []string{""}, []int{1, 2, 3, 4, 5, 6})
-	sink := &memSink{}
+	sink := &tracktest.MemSink[Trajectory]{}
 	if err := RunPool(context.Background(), Config{Tracks: []track.Track{{Name: "fake", Run: flaky}}}, []Server{{Slots: 1}}, sink, jobs, PoolOptions{}); err != nil {
 		t.Fatalf("two losses in a row stopped the run: %v", err)
 	}
-	if len(sink.episodes) != 6 {
-		t.Fatalf("%d episodes, want 6", len(sink.episodes))
+	if len(sink.Episodes()) != 6 {
+		t.Fatalf("%d episodes, want 6", len(sink.Episodes()))
 	}
 }
 

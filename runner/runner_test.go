@@ -3,13 +3,13 @@ package runner
 import (
 	"testing"
 
+	"bench/internal/testsupport/fixture"
 	"bench/scratch"
 	"bench/tasks"
-	"bench/track/tracktest"
 )
 
 // task returns the embedded course task name.
-func task(t *testing.T, name string) tasks.Task { return tracktest.CourseTask(t, name) }
+func task(t *testing.T, name string) tasks.Task { return fixture.CourseTask(t, name) }
 
 // workspace returns a fresh copy of the task, removed after the test.
 func workspace(t *testing.T, tk tasks.Task) string {

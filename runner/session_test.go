@@ -11,12 +11,12 @@ import (
 	"testing"
 	"time"
 
+	"bench/internal/testsupport/fixture"
 	"bench/model"
 	"bench/model/modeltest"
 	"bench/record"
 	"bench/tasks"
 	"bench/track"
-	"bench/track/tracktest"
 )
 
 // oracleSpec is a valid spec of an oracle run of leap_year with two seeds into dir.
@@ -58,7 +58,7 @@ func TestNewRunRejectsBadSpecs(t *testing.T) {
 }
 
 func TestNewRunExecuteAndResume(t *testing.T) {
-	tracktest.NeedPython(t)
+	fixture.ParallelPython(t)
 	dir := filepath.Join(t.TempDir(), "a", "run")
 	s, err := NewRun(oracleSpec(t, dir))
 	if err != nil {

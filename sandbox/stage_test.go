@@ -373,6 +373,6 @@ func withHelper(t *testing.T, exe helperExe) {
 // builtHelper is bench-sandbox built from this module (testsupport.NeedHelper).
 func builtHelper(t *testing.T) string {
 	t.Helper()
-	testsupport.NeedGo(t)
+	fixture.NeedGo(t)
 	return testsupport.NeedHelper(t)
 }

@@ -116,7 +116,7 @@ func TestGoCacheDirsAreSeparate(t *testing.T) {
 }
 
 func TestRunTaskPythonUnchanged(t *testing.T) {
-	needPython(t)
+	fixture.NeedPython(t)
 	tk := fixture.SuiteTask(t, "leap_year")
 	res, err := RunTask(context.Background(), tk, taskCopy(t, tk, "solution"))
 	if err != nil {

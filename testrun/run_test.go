@@ -15,12 +15,6 @@ import (
 	"bench/internal/testsupport/fixture"
 )
 
-// needPython is fixture.NeedPython.
-func needPython(t *testing.T) { t.Helper(); fixture.NeedPython(t) }
-
-// python is fixture.Python: the real python3 executable.
-func python(t *testing.T) string { t.Helper(); return fixture.Python(t) }
-
 // writeFiles writes name → content into a fresh workspace and returns it.
 func writeFiles(t *testing.T, files map[string]string) string {
 	t.Helper()
@@ -34,7 +28,7 @@ func writeFiles(t *testing.T, files map[string]string) string {
 }
 
 func TestRunUnittest(t *testing.T) {
-	needPython(t)
+	fixture.NeedPython(t)
 	dir := writeFiles(t, map[string]string{
 		"calc.py":      "def add(a, b):\n    return a - b\n",
 		"test_calc.py": "import unittest\nfrom calc import add\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 2), 4)\n\n    def test_zero(self):\n        self.assertEqual(add(0, 0), 0)\n",
@@ -61,11 +55,11 @@ func TestRunUnittest(t *testing.T) {
 // environment but PATH reaches the test process, and that what tools keep
 // for the user goes into the run's private temporary folder.
 func TestRunEnvironmentScrubbed(t *testing.T) {
-	needPython(t)
+	fixture.NeedPython(t)
 	t.Setenv("OPENAI_API_KEY", "sk-fake-key-for-the-test")
 	t.Setenv("BENCH_FAKE_TOKEN", "fake-token")
 	dir := t.TempDir()
-	res, err := RunWith(context.Background(), dir, []string{python(t), "-c", "import os\nfor k in sorted(os.environ): print(k + '=' + os.environ[k])"}, 20*time.Second, Options{Sandbox: DefaultSandbox()})
+	res, err := RunWith(context.Background(), dir, []string{fixture.Python(t), "-c", "import os\nfor k in sorted(os.environ): print(k + '=' + os.environ[k])"}, 20*time.Second, Options{Sandbox: DefaultSandbox()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,9 +94,9 @@ func TestRunEnvironmentScrubbed(t *testing.T) {
 // its user site-packages (which a model can write) must not run before the
 // tests.
 func TestRunIgnoresUserSite(t *testing.T) {
-	needPython(t)
+	fixture.NeedPython(t)
 	dir := t.TempDir()
-	probe, err := RunWith(context.Background(), dir, []string{python(t), "-c", "import site; print(site.getusersitepackages())"}, 20*time.Second, Options{Sandbox: DefaultSandbox()})
+	probe, err := RunWith(context.Background(), dir, []string{fixture.Python(t), "-c", "import site; print(site.getusersitepackages())"}, 20*time.Second, Options{Sandbox: DefaultSandbox()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +111,7 @@ func TestRunIgnoresUserSite(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(site, "usercustomize.py"), []byte(hook), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	res, err := RunWith(context.Background(), dir, []string{python(t), "-c", "print('ran')"}, 20*time.Second, Options{Sandbox: DefaultSandbox()})
+	res, err := RunWith(context.Background(), dir, []string{fixture.Python(t), "-c", "print('ran')"}, 20*time.Second, Options{Sandbox: DefaultSandbox()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,13 +190,13 @@ func waitDead(pid int) bool {
 }
 
 func TestRunTimeoutKillsGrandchild(t *testing.T) {
-	needPython(t)
+	fixture.NeedPython(t)
 	if _, err := os.Stat("/proc/self/stat"); err != nil {
 		fixture.Lacks(t, "needs /proc")
 	}
 	dir := t.TempDir()
 	start := time.Now()
-	res, err := RunWith(context.Background(), dir, []string{python(t), "-c", forkSleeper + "import time\ntime.sleep(60)\n"}, 1500*time.Millisecond, Options{Sandbox: DefaultSandbox()})
+	res, err := RunWith(context.Background(), dir, []string{fixture.Python(t), "-c", forkSleeper + "import time\ntime.sleep(60)\n"}, 1500*time.Millisecond, Options{Sandbox: DefaultSandbox()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,12 +214,12 @@ func TestRunTimeoutKillsGrandchild(t *testing.T) {
 // TestRunExitLeavesNoOrphan: a test process that exits normally while its
 // grandchild still holds the output pipe neither hangs Run nor survives it.
 func TestRunExitLeavesNoOrphan(t *testing.T) {
-	needPython(t)
+	fixture.NeedPython(t)
 	if _, err := os.Stat("/proc/self/stat"); err != nil {
 		fixture.Lacks(t, "needs /proc")
 	}
 	dir := t.TempDir()
-	res, err := RunWith(context.Background(), dir, []string{python(t), "-c", forkSleeper + "import time\nprint('exiting at %.6f' % time.time(), flush=True)\n"}, 30*time.Second, Options{Sandbox: DefaultSandbox()})
+	res, err := RunWith(context.Background(), dir, []string{fixture.Python(t), "-c", forkSleeper + "import time\nprint('exiting at %.6f' % time.time(), flush=True)\n"}, 30*time.Second, Options{Sandbox: DefaultSandbox()})
 	returned := time.Now()
 	if err != nil {
 		t.Fatal(err)
@@ -250,12 +244,12 @@ func TestRunExitLeavesNoOrphan(t *testing.T) {
 }
 
 func TestRunContextCancelled(t *testing.T) {
-	needPython(t)
+	fixture.NeedPython(t)
 	dir := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
 	go cancelWhenStarted(dir, cancel)
 	start := time.Now()
-	res, err := RunWith(ctx, dir, []string{python(t), "-c", forkSleeper + "import time\ntime.sleep(60)\n"}, time.Minute, Options{Sandbox: DefaultSandbox()})
+	res, err := RunWith(ctx, dir, []string{fixture.Python(t), "-c", forkSleeper + "import time\ntime.sleep(60)\n"}, time.Minute, Options{Sandbox: DefaultSandbox()})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
@@ -273,7 +267,7 @@ func TestRunContextCancelled(t *testing.T) {
 }
 
 func TestRunOutputCapped(t *testing.T) {
-	needPython(t)
+	fixture.NeedPython(t)
 	dir := t.TempDir()
 	res, err := RunWith(context.Background(), dir, []string{"python3", "-c", "import sys\nfor i in range(4000): print('line %05d ' % i + 'x' * 40)\nprint('THE END')"}, 20*time.Second, Options{Sandbox: DefaultSandbox()})
 	if err != nil {
@@ -329,7 +323,7 @@ func TestCapBufferSmallWrites(t *testing.T) {
 // TestKillAll: a process quitting on a second Ctrl-C kills the test runs
 // under way, grandchildren included.
 func TestKillAll(t *testing.T) {
-	needPython(t)
+	fixture.NeedPython(t)
 	dir := t.TempDir()
 	done := make(chan Result)
 	go func() {

@@ -34,7 +34,7 @@ func needLayers(t *testing.T, names ...string) sandbox.Layers {
 var on = Options{Sandbox: sandbox.Config{Mode: sandbox.On}}
 
 func TestSandboxedRunWritesOnlyInTheWorkspace(t *testing.T) {
-	needPython(t)
+	fixture.NeedPython(t)
 	needLayers(t, "fs")
 	dir, results := t.TempDir(), t.TempDir()
 	forged := filepath.Join(results, "episodes.jsonl")
@@ -72,7 +72,7 @@ open("inside.txt", "w").write("ok")
 }
 
 func TestSandboxedRunCannotReachALoopbackListener(t *testing.T) {
-	needPython(t)
+	fixture.NeedPython(t)
 	needLayers(t, "net")
 	ln, err := net.Listen("tcp4", "127.0.0.1:0")
 	if err != nil {
@@ -111,7 +111,7 @@ print("started", flush=True)
 `
 
 func TestSandboxedRunLeavesNoSetsidChild(t *testing.T) {
-	needPython(t)
+	fixture.NeedPython(t)
 	if _, err := os.Stat("/proc/self/environ"); err != nil {
 		fixture.Lacks(t, "needs /proc")
 	}
@@ -145,7 +145,7 @@ func TestSandboxedRunLeavesNoSetsidChild(t *testing.T) {
 // TestKill9LeavesNoTestProcess: kill -9 of the process running the tests
 // (bench) takes the whole test run with it.
 func TestKill9LeavesNoTestProcess(t *testing.T) {
-	needPython(t)
+	fixture.NeedPython(t)
 	if _, err := os.Stat("/proc/self/environ"); err != nil {
 		fixture.Lacks(t, "needs /proc")
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"bench/internal/testsupport/fixture"
 	"bench/model"
 	"bench/record"
 	"bench/track"
@@ -29,7 +30,7 @@ func asidePass(t *testing.T, env *track.Env, f Fix) (Pass, track.Outcome, error)
 // and the file written, every event it made is marked, and its one call
 // counts as a workflow call of the episode.
 func TestPassAsAToolIsStrictAndMarked(t *testing.T) {
-	tracktest.NeedPython(t)
+	fixture.ParallelPython(t)
 	env, rec, sent := onFixture(t, "parse_date", func(env *track.Env) []string {
 		return []string{fileReply("dateparse.py", tracktest.ReadOverlay(t, env, "partial", "dateparse.py"))}
 	})
@@ -66,7 +67,7 @@ func TestPassAsAToolIsStrictAndMarked(t *testing.T) {
 // TestPassWithoutNoteSendsTheWorkflowsRequest: with no note (or a blank
 // one) the pass sends exactly the workflow track's request.
 func TestPassWithoutNoteSendsTheWorkflowsRequest(t *testing.T) {
-	tracktest.NeedPython(t)
+	fixture.ParallelPython(t)
 	var requests []string
 	for _, note := range []string{"", " \n\t"} {
 		env, _, sent := onFixture(t, "leap_year", func(env *track.Env) []string {
@@ -91,7 +92,7 @@ func TestPassWithoutNoteSendsTheWorkflowsRequest(t *testing.T) {
 // is written by the naive fallback over the file to fix and rejected by the
 // strict pass, which writes nothing and still reruns the tests.
 func TestStrictPassRejectsWhatTheNaiveOneWrites(t *testing.T) {
-	tracktest.NeedPython(t)
+	fixture.ParallelPython(t)
 	for _, naive := range []bool{false, true} {
 		env, rec, _ := onFixture(t, "slugify", func(*track.Env) []string { return []string{slugifyFunctionOnly} })
 		before, _ := os.ReadFile(filepath.Join(env.Dir, "slugify.py"))
@@ -121,7 +122,7 @@ func TestStrictPassRejectsWhatTheNaiveOneWrites(t *testing.T) {
 // TestPassOfAnotherFileIsStrictAboutIt: the file to fix decides the
 // request and the FILE: line the strict pass accepts.
 func TestPassOfAnotherFileIsStrictAboutIt(t *testing.T) {
-	tracktest.NeedPython(t)
+	fixture.ParallelPython(t)
 	env, _, sent := onFixture(t, "parse_date", func(*track.Env) []string {
 		return []string{fileReply("dateparse.py", "x = 1\n"), fileReply("README.md", "# fixed\n")}
 	})
@@ -140,7 +141,7 @@ func TestPassOfAnotherFileIsStrictAboutIt(t *testing.T) {
 
 // TestPassStages: each failing step stops the pass and is named.
 func TestPassStages(t *testing.T) {
-	tracktest.NeedPython(t)
+	fixture.ParallelPython(t)
 	env, _ := tracktest.Fixture(t, "leap_year", &tracktest.FakeChatter{Script: []tracktest.FakeReply{{Err: model.ErrServer}}})
 	p, out, err := asidePass(t, env, Fix{})
 	if !errors.Is(err, model.ErrServer) || p.Stage != StageCall || out.ModelCalls != 1 || out.WorkflowCalls != 1 {

@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"bench/internal/testsupport"
 	"bench/internal/testsupport/fixture"
 	"bench/model"
 	"bench/model/modeltest"
@@ -247,7 +248,7 @@ func quickScope() searchScope {
 // and a relative path.
 func answerSearchModel(t *testing.T, install string, scope searchScope) modeltest.Reply {
 	scope.flat = append(slices.Clip(scope.flat), install)
-	code := readTaskFile(t, leapTask(t), "repo") + searchCode(scope, answerNeedles(t))
+	code := testsupport.TaskFile(t, leapTask(t), "repo") + searchCode(scope, answerNeedles(t))
 	exe := filepath.Join(install, "bench")
 	return scriptedModel(map[int]script{1: {calls: []model.ToolCall{
 		writeFile("leap.py", code), runTests(),
@@ -291,7 +292,7 @@ func answerSearch(t *testing.T, task string, scope searchScope, args ...string) 
 func TestAttackNoAnswerReadable(t *testing.T) {
 	fixture.FullOnly(t, "the sandbox package's TestHiddenPathUnreadable; this test and its control read every cache and PATH folder twice")
 	t.Parallel()
-	needPython(t)
+	fixture.NeedPython(t)
 	needSandbox(t, "fs")
 	res, found := answerSearch(t, "leap_search", quickScope(), "--tasks-dir", slowLeapTasks(t))
 	if len(found) > 0 {
@@ -347,7 +348,7 @@ func TestAttackNoAnswerReadableAnywhere(t *testing.T) {
 	if testing.Short() {
 		t.Skip("reads every readable file")
 	}
-	needPython(t)
+	fixture.NeedPython(t)
 	needSandbox(t, "fs")
 	// The search's code lists every folder four levels down: on a machine
 	// whose /tmp holds many, more than a reply's default cap.
@@ -363,7 +364,7 @@ func TestAttackNoAnswerReadableAnywhere(t *testing.T) {
 func TestAttackAnswersReadableUnsandboxed(t *testing.T) {
 	fixture.FullOnly(t, "the control of TestAttackNoAnswerReadable, which runs in full mode")
 	t.Parallel()
-	needPython(t)
+	fixture.NeedPython(t)
 	_, found := answerSearch(t, "leap_search", quickScope(), "--tasks-dir", slowLeapTasks(t), "--sandbox", "off")
 	installed := false
 	for _, p := range found {

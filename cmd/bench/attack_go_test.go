@@ -10,11 +10,11 @@ import (
 
 	"github.com/otiai10/copy"
 
+	"bench/internal/testsupport"
 	"bench/internal/testsupport/fixture"
 	"bench/model"
 	"bench/model/modeltest"
 	"bench/record"
-	"bench/track/tracktest"
 )
 
 // Go fakes: a file the model adds to package clamp (the buggy clamp.go
@@ -113,7 +113,7 @@ var goFakes = map[int]struct{ name, file, code string }{
 // needGoTask skips the test without go on PATH.
 func needGoTask(t *testing.T) {
 	t.Helper()
-	needGo(t)
+	fixture.NeedGo(t)
 }
 
 // goFakeModel has the agent add the fake of its seed to go_clamp and run
@@ -237,7 +237,7 @@ func warmCache(t *testing.T) (xdg, gocache string) {
 func poisonThenFix(t *testing.T, args ...string) (poisoned, fixed record.Episode, results map[int][]string) {
 	t.Helper()
 	xdg, gocache := warmCache(t)
-	fix := readTaskFile(t, tracktest.SuiteTask(t, "go_clamp"), "solution")
+	fix := testsupport.TaskFile(t, fixture.SuiteTask(t, "go_clamp"), "solution")
 	srv := modeltest.NewOllama(t, scriptedModel(map[int]script{
 		1: {calls: []model.ToolCall{writeFile("poison.go", fmt.Sprintf(poisonCaches, gocache)), runTests()}},
 		2: {calls: []model.ToolCall{writeFile("clamp.go", fix), runTests()}},

@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"bench/internal/testsupport"
 	"bench/internal/testsupport/fixture"
 	"bench/model"
 	"bench/model/modeltest"
@@ -33,9 +32,6 @@ func needSandbox(t *testing.T, layers ...string) {
 		}
 	}
 }
-
-// needPython is testsupport.NeedPython.
-func needPython(t *testing.T) { t.Helper(); testsupport.NeedPython(t) }
 
 // leapTask returns the embedded leap_year task.
 func leapTask(t *testing.T) tasks.Task {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"bench/grade"
+	"bench/internal/testsupport"
 	"bench/internal/testsupport/fixture"
 	"bench/model"
 	"bench/model/modeltest"
@@ -230,7 +231,7 @@ var inProcessFakes = map[int]struct {
 // inProcessModel has the agent write the buggy leap.py plus the fake of
 // its seed and run the tests once.
 func inProcessModel(t *testing.T) (modeltest.Reply, map[int]script) {
-	buggy := readTaskFile(t, leapTask(t), "repo")
+	buggy := testsupport.TaskFile(t, leapTask(t), "repo")
 	scripts := map[int]script{}
 	for seed, f := range inProcessFakes {
 		scripts[seed] = script{calls: []model.ToolCall{writeFile("leap.py", buggy+f.code), runTests()}}
@@ -252,7 +253,7 @@ func inProcessSeeds() string {
 func TestAttackInProcessFakesFailThroughTheCLI(t *testing.T) {
 	fixture.FullOnly(t, "grade's fake-pass tests and TestAttackBytecodeForALaterTestModule")
 	t.Parallel()
-	needPython(t)
+	fixture.NeedPython(t)
 	reply, scripts := inProcessModel(t)
 	srv := modeltest.NewOllama(t, reply)
 	_, data := benchRunIn(t, srv, "--tracks", "agent", "--seeds", inProcessSeeds(), "--parallel", "2")
@@ -299,7 +300,7 @@ func init() {
 func TestAttackInProcessFakesPassWithoutControls(t *testing.T) {
 	fixture.FullOnly(t, "the control of TestAttackInProcessFakesFailThroughTheCLI, which runs in full mode")
 	t.Parallel()
-	needPython(t)
+	fixture.NeedPython(t)
 	reply, _ := inProcessModel(t)
 	srv := modeltest.NewOllama(t, reply)
 	dir := filepath.Join(t.TempDir(), "run")

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"bench/internal/testsupport"
 	"bench/internal/testsupport/fixture"
 	"bench/model"
 	"bench/model/modeltest"
@@ -29,8 +30,8 @@ _time.sleep(20)
 func TestAttackGradingWithinTheEpisodeLimit(t *testing.T) {
 	fixture.FullOnly(t, "grade's TestControlsGrowTheTimeout and TestAttackWorkspaceOverTheLimit")
 	t.Parallel()
-	needPython(t)
-	fix := readTaskFile(t, leapTask(t), "solution")
+	fixture.NeedPython(t)
+	fix := testsupport.TaskFile(t, leapTask(t), "solution")
 	srv := modeltest.NewOllama(t, scriptedModel(map[int]script{1: {calls: []model.ToolCall{writeFile("leap.py", fix+slowImport)}}}))
 	start := time.Now()
 	_, data := benchRunIn(t, srv, "--tracks", "agent", "--episode-timeout", "6s")
@@ -60,7 +61,7 @@ if not _os.path.exists("sparse"):
 // run the tests, with the extra bench run arguments.
 func sparseRun(t *testing.T, n int, args ...string) (record.Episode, []string) {
 	t.Helper()
-	fix := readTaskFile(t, leapTask(t), "solution")
+	fix := testsupport.TaskFile(t, leapTask(t), "solution")
 	srv := modeltest.NewOllama(t, scriptedModel(map[int]script{1: {calls: []model.ToolCall{
 		writeFile("leap.py", fix+fmt.Sprintf(sparseFiles, n, n)), runTests(),
 	}}}))
@@ -77,7 +78,7 @@ func sparseRun(t *testing.T, n int, args ...string) (record.Episode, []string) {
 // is not copied for grading: the episode fails and says why.
 func TestAttackWorkspaceOverTheLimit(t *testing.T) {
 	t.Parallel()
-	needPython(t)
+	fixture.NeedPython(t)
 	ep, _ := sparseRun(t, 60, "--workspace-limit", "64MiB")
 	if ep.Passed || !strings.Contains(ep.Error, "--workspace-limit") {
 		t.Errorf("passed %v, %d/%d, error %q; want a failure naming the limit", ep.Passed, ep.TestsPassed, ep.TestsTotal, ep.Error)
@@ -89,7 +90,7 @@ func TestAttackWorkspaceOverTheLimit(t *testing.T) {
 func TestAttackSparseWorkspaceUnderTheLimit(t *testing.T) {
 	fixture.FullOnly(t, "grade's TestSealKeepsSparseFilesSparse and TestAttackWorkspaceOverTheLimit")
 	t.Parallel()
-	needPython(t)
+	fixture.NeedPython(t)
 	ep, _ := sparseRun(t, 60)
 	if !ep.Passed || ep.Error != "" {
 		t.Errorf("passed %v, %d/%d, error %q; want the fix to pass", ep.Passed, ep.TestsPassed, ep.TestsTotal, ep.Error)
@@ -101,7 +102,7 @@ func TestAttackSparseWorkspaceUnderTheLimit(t *testing.T) {
 // cannot be changed by --resume, since it decides verdicts.
 func TestWorkspaceLimitIsARunSetting(t *testing.T) {
 	t.Parallel()
-	needPython(t)
+	fixture.NeedPython(t)
 	dir := filepath.Join(t.TempDir(), "run")
 	if _, stderr, err := runCLI(t, "run", "--tracks", "oracle", "--tasks", "leap_year", "--workspace-limit", "64MiB", "--out", dir); err != nil {
 		t.Fatalf("bench run: %v\n%s", err, stderr)

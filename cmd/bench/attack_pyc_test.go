@@ -6,10 +6,10 @@ import (
 	"path/filepath"
 	"testing"
 
+	"bench/internal/testsupport/fixture"
 	"bench/model"
 	"bench/model/modeltest"
 	"bench/record"
-	"bench/track/tracktest"
 )
 
 // fakeQuotaTests is a test_quota module whose tests pass.
@@ -47,7 +47,7 @@ except (OSError, _pc.PyCompileError) as _e:
 // arguments and environment, and returns the episode.
 func pycPlantRun(t *testing.T, env []string, args ...string) record.Episode {
 	t.Helper()
-	task := tracktest.SuiteTask(t, "file_sizes")
+	task := fixture.SuiteTask(t, "file_sizes")
 	partial, err := fs.ReadFile(task.FS, "partial/sizes.py")
 	if err != nil {
 		t.Fatal(err)
@@ -66,7 +66,7 @@ func pycPlantRun(t *testing.T, env []string, args ...string) record.Episode {
 // controls anyway.
 func TestAttackBytecodeForALaterTestModule(t *testing.T) {
 	t.Parallel()
-	needPython(t)
+	fixture.NeedPython(t)
 	needSandbox(t, "fs")
 	ep := pycPlantRun(t, nil)
 	if ep.Passed || ep.TestsPassed == ep.TestsTotal {
@@ -82,7 +82,7 @@ func TestAttackBytecodeForALaterTestModule(t *testing.T) {
 // fix is graded as a pass.
 func TestAttackBytecodeForALaterTestModuleWithoutDefences(t *testing.T) {
 	t.Parallel()
-	needPython(t)
+	fixture.NeedPython(t)
 	ep := pycPlantRun(t, []string{noControlsEnv + "=1"}, "--sandbox", "off")
 	if !ep.Passed {
 		t.Errorf("passed %v, %d/%d, %s; the plant should have faked test_quota", ep.Passed, ep.TestsPassed, ep.TestsTotal, reasonList(ep))

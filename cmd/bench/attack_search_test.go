@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bench/internal/testsupport/fixture"
 	"bytes"
 	"os"
 	"os/exec"
@@ -8,8 +9,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"bench/internal/testsupport"
 )
 
 // TestAnswerSearchFindsNeedlesAcrossPieces: the answer search that the
@@ -19,7 +18,7 @@ import (
 // holds only most of one; it counts the files it read.
 func TestAnswerSearchFindsNeedlesAcrossPieces(t *testing.T) {
 	t.Parallel()
-	needPython(t)
+	fixture.NeedPython(t)
 	const mib = 1 << 20
 	long, short := strings.Repeat("answer line ", 10), "only the answer has this"
 	dir := t.TempDir()
@@ -43,7 +42,7 @@ func TestAnswerSearchFindsNeedlesAcrossPieces(t *testing.T) {
 		}
 	}
 	code := searchCode(searchScope{deep: []string{dir}, noProc: true}, []string{long, short})
-	cmd := exec.Command(testsupport.Python(t), "-c", code)
+	cmd := exec.Command(fixture.Python(t), "-c", code)
 	cmd.Env = append(os.Environ(), "PATH="+t.TempDir())
 	out, err := cmd.CombinedOutput()
 	if err != nil {

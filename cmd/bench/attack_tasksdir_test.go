@@ -9,11 +9,11 @@ import (
 
 	"github.com/otiai10/copy"
 
+	"bench/internal/testsupport"
 	"bench/internal/testsupport/fixture"
 	"bench/model"
 	"bench/model/modeltest"
 	"bench/record"
-	"bench/track/tracktest"
 )
 
 // shoutTask is a task a course author adds with --tasks-dir, written
@@ -65,7 +65,7 @@ func customTasks(t *testing.T) string {
 			t.Fatal(err)
 		}
 	}
-	clamp := tracktest.SuiteTask(t, "go_clamp")
+	clamp := fixture.SuiteTask(t, "go_clamp")
 	if err := copy.Copy(".", filepath.Join(dir, "clamp_copy"), copy.Options{FS: clamp.FS, PermissionControl: copy.AddPermission(0o200)}); err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +87,7 @@ func customTasks(t *testing.T) string {
 func TestAttackFakesFailOnTasksDirTasks(t *testing.T) {
 	fixture.FullOnly(t, "grade's fake-pass tests and TestTasksDirRunResumesWithoutTheFlag")
 	t.Parallel()
-	needPython(t)
+	fixture.NeedPython(t)
 	dir := customTasks(t)
 	for _, c := range []struct{ task, file, fake, fix string }{
 		{"shout", "shout.py", shoutTask["repo/shout.py"] + swallowOutcome, shoutTask["solution/shout.py"]},
@@ -97,7 +97,7 @@ func TestAttackFakesFailOnTasksDirTasks(t *testing.T) {
 			if _, err := exec.LookPath("go"); err != nil {
 				continue
 			}
-			c.fix = readTaskFile(t, tracktest.SuiteTask(t, "go_clamp"), "solution")
+			c.fix = testsupport.TaskFile(t, fixture.SuiteTask(t, "go_clamp"), "solution")
 		}
 		fixFile := c.file
 		if c.task == "clamp_copy" {

@@ -12,12 +12,12 @@ import (
 	"testing"
 	"time"
 
+	"bench/internal/testsupport"
 	"bench/internal/testsupport/fixture"
 	"bench/model"
 	"bench/model/modeltest"
 	"bench/record"
 	"bench/sandbox"
-	"bench/track/tracktest"
 )
 
 // These tests drive `bench run` against a fake model whose scripted
@@ -47,7 +47,7 @@ func (e escape) payload(t *testing.T) string {
 		filepath.Join(e.results, "escaped.txt"),
 		filepath.Join(e.results, "episodes.jsonl"),
 	}
-	src := readTaskFile(t, leapTask(t), "repo")
+	src := testsupport.TaskFile(t, leapTask(t), "repo")
 	return src + fmt.Sprintf(`
 
 import os as _os, socket as _socket, subprocess as _sp, time as _time
@@ -140,7 +140,7 @@ func escapeModel(t *testing.T, e escape) modeltest.Reply {
 	p := e.payload(t)
 	return scriptedModel(map[int]script{1: {
 		calls:    []model.ToolCall{writeFile("leap.py", p), runTests()},
-		workflow: fileReply("leap.py", p),
+		workflow: testsupport.FileReply("leap.py", p),
 	}})
 }
 
@@ -151,7 +151,7 @@ func escapeModel(t *testing.T, e escape) modeltest.Reply {
 func TestAttackEscapesFailThroughTheCLI(t *testing.T) {
 	fixture.FullOnly(t, "the sandbox package's TestWritesOnlyInTheWorkspace and TestNoUnixSocketOutside")
 	t.Parallel()
-	needPython(t)
+	fixture.NeedPython(t)
 	needSandbox(t, "fs", "net", "pid")
 	dir := filepath.Join(t.TempDir(), "run")
 	e, conns, unixConns := newEscape(t, dir)
@@ -221,7 +221,7 @@ func TestAttackEscapesFailThroughTheCLI(t *testing.T) {
 func TestAttackEscapesSucceedUnsandboxed(t *testing.T) {
 	fixture.FullOnly(t, "the control of TestAttackEscapesFailThroughTheCLI, which runs in full mode")
 	t.Parallel()
-	needPython(t)
+	fixture.NeedPython(t)
 	dir := filepath.Join(t.TempDir(), "run")
 	e, conns, unixConns := newEscape(t, dir)
 	srv := modeltest.NewOllama(t, escapeModel(t, e))
@@ -279,18 +279,18 @@ for _n in dir(_u.TestCase):
 func TestAttackFakePassesThroughTheCLI(t *testing.T) {
 	fixture.FullOnly(t, "grade's fake-pass tests (attack_test.go) and TestAttackBytecodeForALaterTestModule")
 	t.Parallel()
-	needPython(t)
-	buggy := readTaskFile(t, leapTask(t), "repo")
+	fixture.NeedPython(t)
+	buggy := testsupport.TaskFile(t, leapTask(t), "repo")
 	planted := func(code, content string) string { return buggy + fmt.Sprintf(code, content) }
 	scripts := map[int]script{
-		1: {calls: []model.ToolCall{writeFile("test_leap/__init__.py", tracktest.FakeLeapTests), runTests()},
-			workflow: fileReply("leap.py", planted(plantPackage, tracktest.FakeLeapTests))},
-		2: {calls: []model.ToolCall{writeFile("leap.py", planted(plantBytecode, tracktest.FakeLeapTests)), runTests(), runTests()},
-			workflow: fileReply("leap.py", planted(plantBytecode, tracktest.FakeLeapTests))},
+		1: {calls: []model.ToolCall{writeFile("test_leap/__init__.py", fixture.FakeLeapTests), runTests()},
+			workflow: testsupport.FileReply("leap.py", planted(plantPackage, fixture.FakeLeapTests))},
+		2: {calls: []model.ToolCall{writeFile("leap.py", planted(plantBytecode, fixture.FakeLeapTests)), runTests(), runTests()},
+			workflow: testsupport.FileReply("leap.py", planted(plantBytecode, fixture.FakeLeapTests))},
 		3: {calls: []model.ToolCall{writeFile("argparse.py", fakeArgparse), runTests()},
-			workflow: fileReply("leap.py", planted(plantArgparse, fakeArgparse))},
+			workflow: testsupport.FileReply("leap.py", planted(plantArgparse, fakeArgparse))},
 		4: {calls: []model.ToolCall{writeFile("leap.py", buggy+noOpAsserts), runTests()},
-			workflow: fileReply("leap.py", buggy+noOpAsserts)},
+			workflow: testsupport.FileReply("leap.py", buggy+noOpAsserts)},
 	}
 	srv := modeltest.NewOllama(t, scriptedModel(scripts))
 	_, data := benchRunIn(t, srv, "--tracks", "workflow,agent", "--seeds", "1,2,3,4", "--parallel", "2")
@@ -335,7 +335,7 @@ for _make in (lambda: _os.mkfifo(%[1]q), lambda: _os.link(%[2]q, "linked.txt"), 
 func TestAttackOddFilesThroughTheCLI(t *testing.T) {
 	fixture.FullOnly(t, "loop's TestOllamaAgentFIFOAndHardLinkDoNoHarm (in an agent episode, read_file of a FIFO fails at once, and a hard link to an outside file is neither written nor edited), workspace's TestReadFileFIFOFailsAtOnce, TestWriteFileRefusesAHardLink and TestSymlinks, and sandbox's TestWritesOnlyInTheWorkspace")
 	t.Parallel()
-	needPython(t)
+	fixture.NeedPython(t)
 	for _, mode := range []string{"auto", "off"} {
 		t.Run(mode, func(t *testing.T) {
 			t.Parallel()
@@ -353,7 +353,7 @@ func oddFilesRun(t *testing.T, mode string) {
 	if err := os.WriteFile(victim, []byte("untouched\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	buggy := readTaskFile(t, leapTask(t), "repo")
+	buggy := testsupport.TaskFile(t, leapTask(t), "repo")
 	agent := buggy + fmt.Sprintf(oddFiles, "pipe", victim, outside)
 	workflow := buggy + "\nimport os as _o\n_o.remove('leap.py')\n" + fmt.Sprintf(oddFiles, "leap.py", victim, outside)
 	srv := modeltest.NewOllama(t, scriptedModel(map[int]script{1: {
@@ -361,7 +361,7 @@ func oddFilesRun(t *testing.T, mode string) {
 			writeFile("leap.py", agent), runTests(), readFile("pipe"),
 			writeFile("linked.txt", "forged\n"), writeFile("away/victim.txt", "forged\n"),
 		},
-		workflow: fileReply("leap.py", workflow),
+		workflow: testsupport.FileReply("leap.py", workflow),
 	}}))
 	dir := filepath.Join(t.TempDir(), "run")
 	data := benchRunOut(t, srv, dir, "--tracks", "workflow-retry,agent", "--episode-timeout", "90s", "--sandbox", mode)
@@ -411,11 +411,11 @@ func oddFilesRun(t *testing.T, mode string) {
 func TestAttackCorrectFixStillPasses(t *testing.T) {
 	fixture.FullOnly(t, "TestEndToEndSolvingModel (correct fixes pass with every control on) and grade's TestCorrectFixPassesInTheSandbox")
 	t.Parallel()
-	needPython(t)
-	fix := readTaskFile(t, leapTask(t), "solution")
+	fixture.NeedPython(t)
+	fix := testsupport.TaskFile(t, leapTask(t), "solution")
 	srv := modeltest.NewOllama(t, scriptedModel(map[int]script{1: {
 		calls:    []model.ToolCall{readFile("leap.py"), writeFile("leap.py", fix), runTests()},
-		workflow: fileReply("leap.py", fix),
+		workflow: testsupport.FileReply("leap.py", fix),
 	}}))
 	_, data := benchRunIn(t, srv, "--tracks", "workflow,agent")
 	want, _ := sandbox.Plan(sandbox.Config{})

@@ -10,6 +10,7 @@ import (
 
 	"github.com/otiai10/copy"
 
+	"bench/internal/testsupport"
 	"bench/model/modeltest"
 )
 
@@ -207,7 +208,7 @@ func TestRunStdoutToFile(t *testing.T) {
 // changes; with --host the run is resumed there.
 func TestResumeOnAMovedServer(t *testing.T) {
 	t.Parallel()
-	old := modeltest.NewOllama(t, modeltest.Always(modeltest.Func(newFakeModel(t).reply)))
+	old := modeltest.NewOllama(t, modeltest.Always(modeltest.Func(testsupport.NewSolver(t).Reply)))
 	dir := filepath.Join(t.TempDir(), "run")
 	if _, stderr, err := runCLI(t, "run", "--host", old.URL, "--tracks", "workflow", "--tasks", "leap_year", "--out", dir); err != nil {
 		t.Fatalf("bench run: %v\n%s", err, stderr)
@@ -221,7 +222,7 @@ func TestResumeOnAMovedServer(t *testing.T) {
 	if after, _ := os.ReadFile(filepath.Join(dir, "episodes.jsonl")); string(after) != string(before) {
 		t.Fatal("a failed resume changed episodes.jsonl")
 	}
-	moved := modeltest.NewOllama(t, modeltest.Always(modeltest.Func(newFakeModel(t).reply)))
+	moved := modeltest.NewOllama(t, modeltest.Always(modeltest.Func(testsupport.NewSolver(t).Reply)))
 	if _, stderr, err := runCLI(t, "run", "--resume", dir, "--host", moved.URL); err != nil || !strings.Contains(stderr, "1 already finished") {
 		t.Fatalf("resume with --host: %v\n%s", err, stderr)
 	}

@@ -10,6 +10,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"bench/internal/testsupport/fixture"
 	"bench/model"
 	"bench/model/modeltest"
 )
@@ -118,7 +119,7 @@ func countingInert(t *testing.T, what, out string, markdown bool) {
 // carries no markup, and the made-up tool is shown quoted.
 func TestHostileBytesStayInert(t *testing.T) {
 	t.Parallel()
-	needPython(t)
+	fixture.NeedPython(t)
 	srv := countingHostileModel(t)
 	dir := filepath.Join(t.TempDir(), "run")
 	predictions := filepath.Join(t.TempDir(), "p.json")

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"bench/internal/testsupport/fixture"
 	"bench/model/modeltest"
 	"bench/record"
 	"bench/record/recordtest"
@@ -544,7 +545,7 @@ func TestLatePredictionSaysSubSecondTimes(t *testing.T) {
 // counts; a finished one says "status": "passed".
 func TestLostLineIsNotPassed(t *testing.T) {
 	t.Parallel()
-	needPython(t)
+	fixture.NeedPython(t)
 	fix, err := os.ReadFile("../../tasks/leap_year/solution/leap.py")
 	if err != nil {
 		t.Fatal(err)
@@ -585,7 +586,7 @@ func TestLostLineIsNotPassed(t *testing.T) {
 // without it as two.
 func TestRunUID(t *testing.T) {
 	t.Parallel()
-	needPython(t)
+	fixture.NeedPython(t)
 	base := t.TempDir()
 	run := func(args ...string) string {
 		t.Helper()

@@ -16,60 +16,33 @@ import (
 	"bench/tasks"
 )
 
-// fakeModel is testsupport's Solver under this package's old names:
-// workflow and solutions are its maps, reply its Reply.
-type fakeModel struct {
-	*testsupport.Solver
-	workflow, solutions map[string]string
-}
-
-// newFakeModel builds the solver: every reply is the task's solution.
-func newFakeModel(t *testing.T) *fakeModel {
-	s := testsupport.NewSolver(t)
-	return &fakeModel{Solver: s, workflow: s.Workflow, solutions: s.Solutions}
-}
-
-// reply answers one request of either track.
-func (f *fakeModel) reply(r modeltest.Request) modeltest.Reply { return f.Reply(r) }
-
-// source finds which task a request is about.
-func (f *fakeModel) source(r modeltest.Request) string { return f.Source(r) }
-
 // newLessonModel reproduces the lesson's workflow failures: on parse_date it
 // fixes only the bug the traceback points at (the partial/ fix); on slugify
 // it answers with the function alone and no FILE marker, so the naive
 // fallback loses the module's import. The agent still solves everything.
-func newLessonModel(t *testing.T) *fakeModel {
-	f := newFakeModel(t)
+func newLessonModel(t *testing.T) *testsupport.Solver {
+	f := testsupport.NewSolver(t)
 	all, _ := tasks.Load(tasks.Embedded())
 	for _, task := range all {
 		switch task.Name {
 		case "parse_date":
-			f.workflow[task.Source] = fileReply(task.Source, readTaskFile(t, task, "partial"))
+			f.Workflow[task.Source] = testsupport.FileReply(task.Source, testsupport.TaskFile(t, task, "partial"))
 		case "slugify":
-			fn := regexp.MustCompile(`(?s)def slugify\(.*?\n\n`).FindString(f.solutions[task.Source])
+			fn := regexp.MustCompile(`(?s)def slugify\(.*?\n\n`).FindString(f.Solutions[task.Source])
 			if fn == "" {
 				t.Fatal("no slugify function in the solution")
 			}
-			f.workflow[task.Source] = "Here is the fixed function:\n\n```python\n" + fn + "```\n"
+			f.Workflow[task.Source] = "Here is the fixed function:\n\n```python\n" + fn + "```\n"
 		}
 	}
 	return f
 }
 
-// readTaskFile is testsupport.TaskFile.
-func readTaskFile(t *testing.T, task tasks.Task, sub string) string {
-	return testsupport.TaskFile(t, task, sub)
-}
-
-// fileReply is testsupport.FileReply.
-func fileReply(src, content string) string { return testsupport.FileReply(src, content) }
-
 // runAgainst runs bench run on the course tasks against a fake Ollama
 // serving m and returns the results folder.
-func runAgainst(t *testing.T, m *fakeModel, extra ...string) (string, record.Data) {
+func runAgainst(t *testing.T, m *testsupport.Solver, extra ...string) (string, record.Data) {
 	t.Helper()
-	srv := modeltest.NewOllama(t, modeltest.Always(modeltest.Func(m.reply)))
+	srv := modeltest.NewOllama(t, modeltest.Always(modeltest.Func(m.Reply)))
 	dir := filepath.Join(t.TempDir(), "run")
 	args := append([]string{"run", "--host", srv.URL, "--tracks", "workflow,agent", "--seeds", "1", "--parallel", "2", "--out", dir}, extra...)
 	stdout, stderr, err := runCLI(t, args...)
@@ -107,7 +80,7 @@ func outcomes(data record.Data) map[string]bool {
 // tasks go through both tracks in TestEndToEndLessonFailures, full mode).
 func TestEndToEndSolvingModel(t *testing.T) {
 	t.Parallel()
-	dir, data := runAgainst(t, newFakeModel(t), "--tasks", "leap_year")
+	dir, data := runAgainst(t, testsupport.NewSolver(t), "--tasks", "leap_year")
 	passes := map[string]int{}
 	for _, ep := range data.Episodes {
 		passes[ep.Task+"/"+ep.Track] = 1
@@ -220,12 +193,12 @@ func checkReportRows(t *testing.T, dir string, want map[string]int) {
 func TestEndToEndModelFailureIsRecorded(t *testing.T) {
 	fixture.FullOnly(t, "TestEndToEndSolvingModel and runner's episode tests")
 	t.Parallel()
-	solver := newFakeModel(t)
+	solver := testsupport.NewSolver(t)
 	srv := modeltest.NewOllama(t, modeltest.Always(modeltest.Func(func(r modeltest.Request) modeltest.Reply {
 		if r.N == 0 {
 			return modeltest.StatusText(413, "the fake refuses this request")
 		}
-		return solver.reply(r)
+		return solver.Reply(r)
 	})))
 	dir := filepath.Join(t.TempDir(), "run")
 	stdout, stderr, err := runCLI(t, "run", "--host", srv.URL, "--tracks", "workflow", "--tasks", "leap_year,word_freq", "--out", dir)
@@ -252,7 +225,7 @@ func TestEndToEndModelFailureIsRecorded(t *testing.T) {
 // --posture on and records the posture on its episode.
 func TestEndToEndPostureOn(t *testing.T) {
 	t.Parallel()
-	srv := modeltest.NewOllama(t, modeltest.Always(modeltest.Func(newFakeModel(t).reply)))
+	srv := modeltest.NewOllama(t, modeltest.Always(modeltest.Func(testsupport.NewSolver(t).Reply)))
 	dir := filepath.Join(t.TempDir(), "run")
 	if _, stderr, err := runCLI(t, "run", "--host", srv.URL, "--tracks", "agent", "--tasks", "leap_year", "--posture", "on", "--out", dir); err != nil {
 		t.Fatalf("bench run --posture on: %v\n%s", err, stderr)

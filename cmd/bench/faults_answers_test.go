@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"bench/internal/testsupport"
 	"bench/internal/testsupport/fixture"
 	"bench/model"
 	"bench/model/modeltest"
@@ -61,7 +62,7 @@ func faultsRunTrack(t *testing.T, track string, srv *modeltest.Server, dir, seed
 // that every episode of the plan then stands passed.
 func faultsResume(t *testing.T, backend, dir string, want int) {
 	t.Helper()
-	healthy := faultsServer(t, backend, modeltest.Always(modeltest.Func(newFakeModel(t).reply)))
+	healthy := faultsServer(t, backend, modeltest.Always(modeltest.Func(testsupport.NewSolver(t).Reply)))
 	if _, stderr, err := runCLI(t, "run", "--resume", dir, "--host", healthy.URL); err != nil {
 		t.Fatalf("resume against a healthy server: %v\n%s", err, stderr)
 	}
@@ -133,7 +134,7 @@ func TestFaultsRetryAfterIsHonoured(t *testing.T) {
 	for _, backend := range []string{model.BackendOpenAI} {
 		t.Run(backend, func(t *testing.T) {
 			t.Parallel()
-			srv := faultsServer(t, backend, modeltest.Status(429).WithHeader("Retry-After", "1"), modeltest.Always(modeltest.Func(newFakeModel(t).reply)))
+			srv := faultsServer(t, backend, modeltest.Status(429).WithHeader("Retry-After", "1"), modeltest.Always(modeltest.Func(testsupport.NewSolver(t).Reply)))
 			stderr, data, err := faultsRun(t, srv, filepath.Join(t.TempDir(), "run"), "1")
 			if err != nil || len(data.Episodes) != 1 || !data.Episodes[0].Passed || data.Episodes[0].Retries != 1 {
 				t.Fatalf("err %v, episodes %+v; want one pass after one retry\n%s", err, data.Episodes, stderr)

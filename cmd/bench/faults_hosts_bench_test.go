@@ -8,6 +8,7 @@ import (
 	"testing/fstest"
 	"time"
 
+	"bench/internal/testsupport/fixture"
 	"bench/model"
 	"bench/model/modeltest"
 	"bench/preflight"
@@ -16,7 +17,6 @@ import (
 	"bench/sandbox"
 	"bench/tasks"
 	"bench/track"
-	"bench/track/tracktest"
 )
 
 // faultsDiscardSink stores nothing: the benchmark of hosts measures the
@@ -52,7 +52,7 @@ func faultsHostsRun(b *testing.B, urls []string) time.Duration {
 	ctx := context.Background()
 	start := time.Now()
 	spec := runner.Spec{Model: model.Config{Backend: model.BackendOllama, Model: model.DefaultModel, Timeout: model.DefaultTimeout}, RunSettings: record.DefaultSettings()}
-	spec.Tasks, spec.Tracks, spec.Seeds = []tasks.Task{tracktest.CourseTask(b, "leap_year")}, []string{"workflow"}, []int{1}
+	spec.Tasks, spec.Tracks, spec.Seeds = []tasks.Task{fixture.CourseTask(b, "leap_year")}, []string{"workflow"}, []int{1}
 	spec.Hosts, spec.ParallelPerHost, spec.Dir = urls, 2, filepath.Join(b.TempDir(), "run")
 	spec.Model.RetryBase = time.Millisecond
 	s, err := runner.NewRun(spec)

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"bench/internal/testsupport"
 	"bench/internal/testsupport/fixture"
 	"bench/model/modeltest"
 )
@@ -16,9 +17,9 @@ import (
 func TestFaultsModelTimeIsTheClientsWait(t *testing.T) {
 	fixture.FullOnly(t, "runner's TestPyramidModelTimeIsTheClientsWait, with a fake track")
 	t.Parallel()
-	solver := newFakeModel(t)
+	solver := testsupport.NewSolver(t)
 	srv := modeltest.NewOllama(t, modeltest.Always(modeltest.Func(func(r modeltest.Request) modeltest.Reply {
-		return solver.reply(r).After(300 * time.Millisecond).WithDuration(5 * time.Millisecond)
+		return solver.Reply(r).After(300 * time.Millisecond).WithDuration(5 * time.Millisecond)
 	})))
 	_, data, _ := faultsRun(t, srv, filepath.Join(t.TempDir(), "run"), "1")
 	if len(data.Episodes) != 1 {
@@ -36,9 +37,9 @@ func TestFaultsModelTimeIsTheClientsWait(t *testing.T) {
 // connect), and all of them at once (BenchmarkFaultsHostsAddUp).
 func TestFaultsRunAsksEachServerOnce(t *testing.T) {
 	t.Parallel()
-	solver := newFakeModel(t)
-	a := modeltest.NewOllama(t, modeltest.Always(modeltest.Func(solver.reply)))
-	b := modeltest.NewOllama(t, modeltest.Always(modeltest.Func(solver.reply)))
+	solver := testsupport.NewSolver(t)
+	a := modeltest.NewOllama(t, modeltest.Always(modeltest.Func(solver.Reply)))
+	b := modeltest.NewOllama(t, modeltest.Always(modeltest.Func(solver.Reply)))
 	dir := filepath.Join(t.TempDir(), "run")
 	if _, stderr, err := runCLI(t, "run", "--host", a.URL+","+b.URL, "--tracks", "agent", "--tasks", "leap_year", "--seeds", "1,2", "--out", dir); err != nil {
 		t.Fatalf("%v\n%s", err, stderr)

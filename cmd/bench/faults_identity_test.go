@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"bench/internal/testsupport"
 	"bench/internal/testsupport/fixture"
 	"bench/model/modeltest"
 	"bench/record"
@@ -18,10 +19,10 @@ const faultsWeights = "sha256:fab661342352845e13700a5897e7ceb0bad55f62822e7579bb
 // both answering as the solving model.
 func faultsPool(t *testing.T, a, b modeltest.Model) (*modeltest.Server, *modeltest.Server) {
 	t.Helper()
-	solver := newFakeModel(t)
+	solver := testsupport.NewSolver(t)
 	var srvs [2]*modeltest.Server
 	for i, m := range []modeltest.Model{a, b} {
-		srvs[i] = modeltest.NewOllama(t, modeltest.Always(modeltest.Func(solver.reply)))
+		srvs[i] = modeltest.NewOllama(t, modeltest.Always(modeltest.Func(solver.Reply)))
 		srvs[i].SetModels(m)
 	}
 	return srvs[0], srvs[1]

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"bench/internal/testsupport"
 	"bench/internal/testsupport/fixture"
 	"bench/model/modeltest"
 	"bench/record"
@@ -20,13 +21,13 @@ import (
 // wait waits for the run and returns its error and stderr.
 func faultsHeldRun(t *testing.T, dir, seeds string, resume bool) (release func(), wait func() (string, error)) {
 	t.Helper()
-	solver := newFakeModel(t)
+	solver := testsupport.NewSolver(t)
 	gate := make(chan struct{})
 	var once sync.Once
 	release = func() { once.Do(func() { close(gate) }) }
 	srv := modeltest.NewOllama(t, modeltest.Always(modeltest.Func(func(r modeltest.Request) modeltest.Reply {
 		<-gate
-		return solver.reply(r)
+		return solver.Reply(r)
 	})))
 	t.Cleanup(release) // before the server's own cleanup, which waits for its handlers
 	args := []string{"run", "--host", srv.URL, "--tracks", "workflow", "--tasks", "leap_year", "--seeds", seeds, "--out", dir}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"bench/internal/testsupport"
 	"bench/model/modeltest"
 )
 
@@ -83,7 +84,7 @@ func TestFaultsRefusalServerUnreachable(t *testing.T) {
 // says so too, and that the folder is unchanged.
 func TestFaultsRefusalOnResume(t *testing.T) {
 	t.Parallel()
-	srv := modeltest.NewOllama(t, modeltest.Always(modeltest.Func(newFakeModel(t).reply)))
+	srv := modeltest.NewOllama(t, modeltest.Always(modeltest.Func(testsupport.NewSolver(t).Reply)))
 	dir := filepath.Join(t.TempDir(), "run")
 	if _, stderr, err := runCLI(t, "run", "--host", srv.URL, "--tracks", "workflow", "--tasks", "leap_year", "--out", dir); err != nil {
 		t.Fatalf("%v\n%s", err, stderr)

@@ -20,7 +20,7 @@ import (
 func TestBuiltBenchWithAndWithoutItsHelper(t *testing.T) {
 	fixture.FullOnly(t, "the sandbox package's TestHelperChoice, and its tests of each layer through either helper")
 	t.Parallel()
-	needPython(t)
+	fixture.NeedPython(t)
 	needSandbox(t, "fs")
 	built := testsupport.NeedBench(t)
 	alone := filepath.Join(t.TempDir(), "bench")

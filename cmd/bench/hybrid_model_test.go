@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"bench/internal/testsupport"
 	"bench/internal/testsupport/fixture"
 	"bench/model/modeltest"
 	"bench/record"
@@ -33,7 +34,7 @@ func TestHybridWorkflowModel(t *testing.T) {
 			modeltest.Calls(modeltest.Call("run_workflow", `{}`)).WithUsage(500, 20),
 			modeltest.Text("Done.").WithUsage(900, 10),
 		},
-		inner: modeltest.Text(fileReply("leap.py", hybridSource(t, "leap_year", "solution"))).WithUsage(400, 200),
+		inner: modeltest.Text(testsupport.FileReply("leap.py", hybridSource(t, "leap_year", "solution"))).WithUsage(400, 200),
 	}
 	srv := hybridTwoModels(t, f)
 	dir := filepath.Join(t.TempDir(), "run")

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"bench/hybrid"
+	"bench/internal/testsupport"
 	"bench/internal/testsupport/fixture"
 	"bench/model"
 	"bench/model/modeltest"
@@ -31,14 +32,14 @@ const hybridMonthMessage = "datetime.date(2024, 2, 5) != datetime.date(2024, 3, 
 type hybridFake struct {
 	agent  []modeltest.Reply
 	inner  modeltest.Reply
-	lesson *fakeModel
+	lesson *testsupport.Solver
 }
 
 // reply answers one request.
 func (f hybridFake) reply(r modeltest.Request) modeltest.Reply {
 	switch {
 	case f.lesson != nil && !slices.Contains(r.Tools, "run_workflow"):
-		return f.lesson.reply(r) // the workflow's request, of either track, or the agent's
+		return f.lesson.Reply(r) // the workflow's request, of either track, or the agent's
 	case hybridIsWorkflowRequest(r):
 		return f.inner
 	}
@@ -118,7 +119,7 @@ func hybridSource(t *testing.T, name, sub string) string {
 	if i < 0 {
 		t.Fatalf("no task %s", name)
 	}
-	return readTaskFile(t, all[i], sub)
+	return testsupport.TaskFile(t, all[i], sub)
 }
 
 // hybridToolResults are the results of the tool calls of one name, in order.
@@ -144,7 +145,7 @@ func TestHybridDelegatesOnceAndPasses(t *testing.T) {
 			modeltest.Calls(modeltest.Call("run_workflow", `{}`)).WithUsage(500, 20),
 			modeltest.Text("The workflow fixed leap.py; the tests pass.").WithUsage(900, 10),
 		},
-		inner: modeltest.Text(fileReply("leap.py", hybridSource(t, "leap_year", "solution"))).WithUsage(400, 200),
+		inner: modeltest.Text(testsupport.FileReply("leap.py", hybridSource(t, "leap_year", "solution"))).WithUsage(400, 200),
 	}
 	dir, data, srv := hybridRun(t, f, "--tasks", "leap_year", "--tracks", "hybrid")
 	ep := hybridEpisode(t, data, "leap_year", "hybrid")
@@ -217,7 +218,7 @@ func TestHybridSeesTheMaskedBugAndFixesTheRest(t *testing.T) {
 			modeltest.Calls(modeltest.Call("run_tests", `{}`)).WithUsage(1700, 10),
 			modeltest.Text("The month was off by one; fixed.").WithUsage(1900, 10),
 		},
-		inner: modeltest.Text(fileReply("dateparse.py", hybridSource(t, "parse_date", "partial"))).WithUsage(450, 250),
+		inner: modeltest.Text(testsupport.FileReply("dateparse.py", hybridSource(t, "parse_date", "partial"))).WithUsage(450, 250),
 	}
 	dir, data, srv := hybridRun(t, f, "--tasks", "parse_date", "--tracks", "workflow,hybrid")
 	if wf := hybridEpisode(t, data, "parse_date", "workflow"); wf.Passed {
@@ -306,7 +307,7 @@ func TestHybridTwinsAreIdentical(t *testing.T) {
 			modeltest.Calls(modeltest.Call("run_workflow", `{}`)).WithUsage(500, 30),
 			modeltest.Calls(modeltest.Call("edit_file", string(edit))).WithUsage(1500, 40),
 		},
-		inner: modeltest.Text(fileReply("dateparse.py", hybridSource(t, "parse_date", "partial"))).WithUsage(450, 250),
+		inner: modeltest.Text(testsupport.FileReply("dateparse.py", hybridSource(t, "parse_date", "partial"))).WithUsage(450, 250),
 	}
 	dir, data, _ := hybridRun(t, f, "--tasks", "parse_date", "--tracks", "hybrid", "--seeds", "1,1")
 	if len(data.Episodes) != 2 {

@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"bench/internal/testsupport"
+	"bench/internal/testsupport/fixture"
 	"bench/model"
 	"bench/model/modeltest"
 	"bench/record"
@@ -123,12 +125,12 @@ func TestRunFirstInterruptStopsCleanly(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a subprocess for a few seconds")
 	}
-	solver := newFakeModel(t)
+	solver := testsupport.NewSolver(t)
 	srv := modeltest.NewOllama(t, modeltest.Always(modeltest.Func(func(r modeltest.Request) modeltest.Reply {
 		if r.N == 2 {
 			return modeltest.Hang()
 		}
-		return solver.reply(r)
+		return solver.Reply(r)
 	})))
 	dir := filepath.Join(t.TempDir(), "stopped")
 	args := []string{"run", "--host", srv.URL, "--tracks", "workflow", "--tasks", "leap_year,word_freq", "--seeds", "1,2,3,4", "--out", dir}
@@ -188,9 +190,9 @@ func TestRunSecondInterruptRemovesWorkspaces(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a subprocess for a few seconds")
 	}
-	needPython(t)
+	fixture.NeedPython(t)
 	token := fmt.Sprintf("bench-slow-grading-%d-%d", os.Getpid(), time.Now().UnixNano())
-	slow := readTaskFile(t, leapTask(t), "repo") + fmt.Sprintf(
+	slow := testsupport.TaskFile(t, leapTask(t), "repo") + fmt.Sprintf(
 		"\nimport subprocess\nsubprocess.run([\"sh\", \"-c\", \"sleep 60\", %q])\n", token)
 	srv := modeltest.NewOllama(t, scriptedModel(map[int]script{1: {calls: []model.ToolCall{writeFile("leap.py", slow)}}}))
 	tmp := t.TempDir()

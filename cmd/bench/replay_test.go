@@ -14,7 +14,6 @@ import (
 	"bench/model/modeltest"
 	"bench/record"
 	"bench/runflags"
-	"bench/track/tracktest"
 )
 
 // replaycliRecord runs bench run on the tasks of tasksDir (the course
@@ -23,7 +22,7 @@ import (
 // It returns the run folder and the number of requests the server took.
 func replaycliRecord(t *testing.T, tasksDir string, extra ...string) (string, int) {
 	t.Helper()
-	srv := modeltest.NewOllama(t, modeltest.Always(modeltest.Func(newLessonModel(t).reply)))
+	srv := modeltest.NewOllama(t, modeltest.Always(modeltest.Func(newLessonModel(t).Reply)))
 	dir := filepath.Join(t.TempDir(), "recorded")
 	args := append([]string{"run", "--host", srv.URL, "--seeds", "1", "--out", dir}, extra...)
 	if !slices.Contains(extra, "--tracks") {
@@ -69,7 +68,7 @@ func replaycliVerdict(ep record.Episode) string {
 // each line says it replayed identically, run.json names the recording,
 // and the report says how many replayed identically.
 func TestReplaycliReplaysWithTheServerStopped(t *testing.T) {
-	tracktest.NeedPython(t)
+	fixture.ParallelPython(t)
 	rec, asked := replaycliRecord(t, "", "--tasks", "parse_date")
 	want, err := record.Read(rec)
 	if err != nil {
@@ -142,7 +141,7 @@ func TestReplaycliReplaysWithTheServerStopped(t *testing.T) {
 // event) off a recorded trajectory: the replay is refused with the file
 // named and what is missing, and nothing is created.
 func TestReplaycliRefusesATruncatedTrajectory(t *testing.T) {
-	tracktest.NeedPython(t)
+	fixture.ParallelPython(t)
 	rec, _ := replaycliRecord(t, "", "--tasks", "leap_year", "--tracks", "agent")
 	data, err := record.Read(rec)
 	if err != nil {
@@ -175,7 +174,7 @@ func TestReplaycliRefusesATruncatedTrajectory(t *testing.T) {
 // changed, stops at that request with replay_diverged.
 func TestReplaycliEditedTaskDivergesAtTheStep(t *testing.T) {
 	fixture.FullOnly(t, "replay's TestReplayEditedTestsDiverge and TestReplaycliReplaysWithTheServerStopped")
-	tracktest.NeedPython(t)
+	fixture.ParallelPython(t)
 	tasksDir := t.TempDir()
 	replaycliCopyTask(t, "leap_year", filepath.Join(tasksDir, "leap_edited"))
 	rec, _ := replaycliRecord(t, tasksDir, "--tasks", "leap_edited")
@@ -238,7 +237,7 @@ func TestReplaycliEditedTaskDivergesAtTheStep(t *testing.T) {
 // dir's base name (a --tasks-dir task may not take a built-in's name).
 func replaycliCopyTask(t *testing.T, name, dir string) {
 	t.Helper()
-	if err := tracktest.CourseTask(t, name).CopyDir(".", dir); err != nil {
+	if err := fixture.CourseTask(t, name).CopyDir(".", dir); err != nil {
 		t.Fatal(err)
 	}
 	toml := filepath.Join(dir, "task.toml")
@@ -309,7 +308,7 @@ func TestReplaycliRefusesBadParallel(t *testing.T) {
 // skipped and why, and the report counts it skipped, not unfinished.
 func TestReplaycliSkipsWhatTheRecordingDidNotFinish(t *testing.T) {
 	fixture.FullOnly(t, "the replay package's tests and TestReplaycliReplaysWithTheServerStopped")
-	tracktest.NeedPython(t)
+	fixture.ParallelPython(t)
 	rec, _ := replaycliRecord(t, "", "--tasks", "leap_year")
 	path := filepath.Join(rec, record.EpisodesFile)
 	b, err := os.ReadFile(path)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"bench/internal/testsupport"
 	"bench/internal/testsupport/fixture"
 	"bench/model/modeltest"
 	"bench/record"
@@ -142,7 +143,7 @@ func TestRunPreflightFailureCreatesNothing(t *testing.T) {
 // before anything is created.
 func TestRunWorkflowNeedsNoToolSupport(t *testing.T) {
 	t.Parallel()
-	leap := tracktest.CourseTask(t, "leap_year")
+	leap := fixture.CourseTask(t, "leap_year")
 	solution := tracktest.ReadOverlay(t, &track.Env{Task: leap}, "solution", leap.Source)
 	srv := modeltest.NewOllama(t, modeltest.Text("FILE: "+leap.Source+"\n```python\n"+solution+"```\n"))
 	srv.SetModels(modeltest.Model{Name: "gemma:2b", Digest: "sha256:0123", Capabilities: []string{"completion"}})
@@ -173,14 +174,14 @@ func TestRunWorkflowNeedsNoToolSupport(t *testing.T) {
 func TestRunStopsWhenTheServerGoesAway(t *testing.T) {
 	fixture.FullOnly(t, "runner's TestResumeAfterTheServerWentAway and TestRunBreakerCountsOnlyConsecutiveLosses")
 	t.Parallel()
-	solver := newFakeModel(t)
+	solver := testsupport.NewSolver(t)
 	var first *modeltest.Server
 	first = modeltest.NewOllama(t, modeltest.Always(modeltest.Func(func(r modeltest.Request) modeltest.Reply {
 		if r.N == 1 {
 			go first.Close() // killed while it answers the second call
 			return modeltest.Hang()
 		}
-		return solver.reply(r)
+		return solver.Reply(r)
 	})))
 	dir := filepath.Join(t.TempDir(), "run")
 	// --retry-window 1s: each episode waits a second, not a minute, for the server that went away.
@@ -201,7 +202,7 @@ func TestRunStopsWhenTheServerGoesAway(t *testing.T) {
 		}
 	}
 
-	second := modeltest.NewOllama(t, modeltest.Always(modeltest.Func(solver.reply)))
+	second := modeltest.NewOllama(t, modeltest.Always(modeltest.Func(solver.Reply)))
 	if _, stderr, err := runCLI(t, "run", "--resume", dir, "--host", second.URL); err != nil {
 		t.Fatalf("resume: %v\n%s", err, stderr)
 	}

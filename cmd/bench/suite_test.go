@@ -4,7 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"bench/internal/testsupport"
 	"bench/internal/testsupport/fixture"
 	"bench/runflags"
 	"bench/tasks"
@@ -60,13 +59,10 @@ func TestRunTasksDefaultToTheCourse(t *testing.T) {
 func TestTasksVerifyGo(t *testing.T) {
 	fixture.FullOnly(t, "grade's TestControlsHoldOnEverySuiteTask (go_clamp) and TestTasksVerify")
 	t.Parallel()
-	needGo(t)
+	fixture.NeedGo(t)
 	out, _, err := runCLI(t, "tasks", "verify", "go_stack")
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	checkGolden(t, "tasks-verify-go.golden", out)
 }
-
-// needGo is testsupport.NeedGo.
-func needGo(t *testing.T) { t.Helper(); testsupport.NeedGo(t) }

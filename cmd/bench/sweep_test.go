@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"bench/internal/testsupport"
 	"bench/internal/testsupport/fixture"
 	"bench/model/modeltest"
 	"bench/record"
@@ -35,8 +36,8 @@ func reportJSON(t *testing.T, dirs ...string) report.Report {
 func TestRunTwoModels(t *testing.T) {
 	fixture.FullOnly(t, "runner's TestPyramidTwoModels")
 	t.Parallel()
-	solver := newFakeModel(t)
-	srv := modeltest.NewOllama(t, modeltest.Always(modeltest.Func(solver.reply)))
+	solver := testsupport.NewSolver(t)
+	srv := modeltest.NewOllama(t, modeltest.Always(modeltest.Func(solver.Reply)))
 	srv.SetModels(
 		modeltest.Model{Name: "qwen3:8b", Digest: "sha256:aaaa", Capabilities: []string{"completion", "tools"}},
 		modeltest.Model{Name: "gemma3:4b", Digest: "sha256:bbbb", Capabilities: []string{"completion", "tools"}},

@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"bench/internal/testsupport/fixture"
 	"bench/tasks"
-	"bench/track/tracktest"
 )
 
 // copyTasks writes the built-in tasks into a fresh folder for --tasks-dir,
@@ -125,7 +125,7 @@ func TestTasksUnexpectedArgument(t *testing.T) {
 }
 
 func TestTasksVerify(t *testing.T) {
-	tracktest.NeedPython(t)
+	fixture.ParallelPython(t)
 	out, _, err := runCLI(t, "tasks", "verify", "leap_year", "parse_date") // each task's checks are package verify's tests; parse_date has a partial fix
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
@@ -136,7 +136,7 @@ func TestTasksVerify(t *testing.T) {
 // TestTasksVerifyBrokenSolution: a --tasks-dir copy whose solution does not
 // pass exits 1 naming the task, and verify leaves the folder as it was.
 func TestTasksVerifyBrokenSolution(t *testing.T) {
-	tracktest.NeedPython(t)
+	fixture.ParallelPython(t)
 	dir := copyTasks(t)
 	orig, err := os.ReadFile(filepath.Join(dir, "my_leap_year", "repo", "leap.py"))
 	if err != nil {
@@ -241,7 +241,7 @@ func TestTasksFormats(t *testing.T) {
 // TestTasksNew scaffolds a task and checks that tasks verify fails it only
 // because its solution/ is empty.
 func TestTasksNew(t *testing.T) {
-	tracktest.NeedPython(t)
+	fixture.ParallelPython(t)
 	dir := t.TempDir()
 	out, _, err := runCLI(t, "tasks", "new", "off_by_one", "--dir", dir)
 	if err != nil || !strings.Contains(out, "bench tasks verify --tasks-dir "+dir) {

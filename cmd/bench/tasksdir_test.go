@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"bench/internal/testsupport/fixture"
 	"bench/record"
 	"bench/tasks"
-	"bench/track/tracktest"
 
 	"github.com/otiai10/copy"
 )
@@ -75,7 +75,7 @@ func TestTasksDirClashNamesBothFolders(t *testing.T) {
 // TestTasksDirRunResumesWithoutTheFlag: run.json records where a task came
 // from, and --resume finds it there.
 func TestTasksDirRunResumesWithoutTheFlag(t *testing.T) {
-	tracktest.NeedPython(t)
+	fixture.ParallelPython(t)
 	dir := t.TempDir()
 	addTask(t, dir, "leap_year", "my_leap")
 	out := filepath.Join(t.TempDir(), "run")

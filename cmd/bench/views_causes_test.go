@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"bench/internal/testsupport"
 	"bench/internal/testsupport/fixture"
 	"bench/model/modeltest"
 	"bench/record"
@@ -16,17 +17,17 @@ import (
 // workflow request a reply scripted to fail in one designed way, and on
 // the agent's the solution.
 type viewsCauseModel struct {
-	*fakeModel
+	*testsupport.Solver
 	cut string // the source whose workflow reply the server cuts at the reply cap
 }
 
 // reply answers the workflow's request for the cut source with a reply cut
-// inside its code block, and every other request as fakeModel does.
+// inside its code block, and every other request as the solver does.
 func (m viewsCauseModel) reply(r modeltest.Request) modeltest.Reply {
-	if src := m.source(r); len(r.Tools) == 0 && src == m.cut {
-		return modeltest.Text(m.workflow[src]).WithDoneReason("length").WithUsage(400, 4096)
+	if src := m.Source(r); len(r.Tools) == 0 && src == m.cut {
+		return modeltest.Text(m.Workflow[src]).WithDoneReason("length").WithUsage(400, 4096)
 	}
-	return m.fakeModel.reply(r)
+	return m.Solver.Reply(r)
 }
 
 // viewsCauseRun runs bench run of the workflow and the agent on five tasks
@@ -36,7 +37,7 @@ func (m viewsCauseModel) reply(r modeltest.Request) modeltest.Reply {
 // reply cut inside word_freq's code block.
 func viewsCauseRun(t *testing.T) (string, record.Data) {
 	t.Helper()
-	m := viewsCauseModel{fakeModel: newLessonModel(t), cut: "word_freq.py"}
+	m := viewsCauseModel{Solver: newLessonModel(t), cut: "word_freq.py"}
 	all, err := tasks.Load(tasks.Suite())
 	if err != nil {
 		t.Fatal(err)
@@ -44,15 +45,15 @@ func viewsCauseRun(t *testing.T) (string, record.Data) {
 	for _, task := range all {
 		switch task.Name {
 		case "file_sizes":
-			m.solutions[task.Source] = readTaskFile(t, task, "solution")
+			m.Solutions[task.Source] = testsupport.TaskFile(t, task, "solution")
 		}
 		switch task.Name {
 		case "leap_year":
-			m.workflow[task.Source] = fileReply(task.Source, readTaskFile(t, task, "repo"))
+			m.Workflow[task.Source] = testsupport.FileReply(task.Source, testsupport.TaskFile(t, task, "repo"))
 		case "file_sizes":
-			m.workflow[task.Source] = fileReply(task.Source, readTaskFile(t, task, "partial"))
+			m.Workflow[task.Source] = testsupport.FileReply(task.Source, testsupport.TaskFile(t, task, "partial"))
 		case "word_freq":
-			m.workflow[task.Source] = "FILE: word_freq.py\n```python\nimport re\n\n\ndef top_words(text, n):\n    words = re.findall(r\"[a-z']+\", text.lo"
+			m.Workflow[task.Source] = "FILE: word_freq.py\n```python\nimport re\n\n\ndef top_words(text, n):\n    words = re.findall(r\"[a-z']+\", text.lo"
 		}
 	}
 	srv := modeltest.NewOllama(t, modeltest.Always(modeltest.Func(m.reply)))

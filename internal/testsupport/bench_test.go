@@ -1,6 +1,7 @@
 package testsupport
 
 import (
+	"bench/internal/testsupport/fixture"
 	"os"
 	"os/exec"
 	"strings"
@@ -12,7 +13,7 @@ import (
 // TestMains) give one path, a build when nothing changed leaves the binary
 // in place (no second link), and the binary is bench.
 func TestBuildBenchSharesOneBinary(t *testing.T) {
-	NeedGo(t)
+	fixture.NeedGo(t)
 	root, err := ModuleRoot()
 	if err != nil {
 		t.Fatal(err)

@@ -8,29 +8,8 @@ import (
 
 	"bench/internal/testsupport/fixture"
 	"bench/model"
-	"bench/tasks"
 	"bench/track"
 )
-
-// CourseTask returns the embedded course task name (fixture.CourseTask).
-func CourseTask(t testing.TB, name string) tasks.Task {
-	t.Helper()
-	return fixture.CourseTask(t, name)
-}
-
-// SuiteTask returns the task name of the whole built-in suite
-// (fixture.SuiteTask).
-func SuiteTask(t testing.TB, name string) tasks.Task {
-	t.Helper()
-	return fixture.SuiteTask(t, name)
-}
-
-// LoadTask loads the tasks of fsys and returns the one called name
-// (fixture.LoadTask).
-func LoadTask(t testing.TB, fsys fs.FS, name string) tasks.Task {
-	t.Helper()
-	return fixture.LoadTask(t, fsys, name)
-}
 
 // Fixture copies the repo/ of an embedded course task into a fresh temp
 // workspace and returns an episode environment on it, recording into a
@@ -38,7 +17,7 @@ func LoadTask(t testing.TB, fsys fs.FS, name string) tasks.Task {
 // test's own temp dir holds it, so the testing package removes it.)
 func Fixture(t testing.TB, name string, chat model.Chatter) (*track.Env, *FakeRecorder) {
 	t.Helper()
-	task := CourseTask(t, name)
+	task := fixture.CourseTask(t, name)
 	dir := t.TempDir()
 	if err := copy.Copy("repo", dir, copy.Options{FS: task.FS, PermissionControl: copy.AddPermission(0o200)}); err != nil {
 		t.Fatal(err)
@@ -56,14 +35,3 @@ func ReadOverlay(t testing.TB, env *track.Env, sub, file string) string {
 	}
 	return string(b)
 }
-
-// NeedPython skips a test on a machine without python3, and lets the tests
-// that run Python run in parallel (fixture.ParallelPython).
-func NeedPython(t *testing.T) {
-	t.Helper()
-	fixture.ParallelPython(t)
-}
-
-// FakeLeapTests is a test module for leap_year whose six tests always pass
-// (fixture.FakeLeapTests).
-const FakeLeapTests = fixture.FakeLeapTests

@@ -1,8 +1,9 @@
-package testsupport
+package tracktest
 
 import (
 	"errors"
 	"sync"
+	"sync/atomic"
 
 	"bench/record"
 )
@@ -54,28 +55,26 @@ func (s *MemSink[T]) TrajectoryOf(key string) *MemTrajectory {
 	return s.trajs[key]
 }
 
-// MemTrajectory is an episode's trajectory in memory: its events, no error.
+// MemTrajectory is an episode's trajectory in memory: a FakeRecorder of
+// its events that never fails and knows whether
+// it was closed.
 type MemTrajectory struct {
-	mu     sync.Mutex
-	events []record.Event
+	FakeRecorder
+	closed atomic.Bool
 }
 
-// Record keeps ev.
-func (m *MemTrajectory) Record(ev record.Event) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.events = append(m.events, ev)
-}
-
-// Events returns the recorded events, in order.
-func (m *MemTrajectory) Events() []record.Event {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return append([]record.Event(nil), m.events...)
-}
+// Last returns the last recorded event (the end event of a finished
+// episode).
+func (m *MemTrajectory) Last() record.Event { return m.Events[len(m.Events)-1] }
 
 // Err is nil: memory does not fill up.
 func (*MemTrajectory) Err() error { return nil }
 
-// Close does nothing.
-func (*MemTrajectory) Close() error { return nil }
+// Close marks the trajectory closed.
+func (m *MemTrajectory) Close() error {
+	m.closed.Store(true)
+	return nil
+}
+
+// Closed reports whether Close was called.
+func (m *MemTrajectory) Closed() bool { return m.closed.Load() }
