@@ -209,10 +209,14 @@ func runEpisode(t *testing.T, srv *modeltest.Server, tk tasks.Task, trackName st
 		t.Fatal(err)
 	}
 	eps := sink.Episodes()
-	if len(eps) != 1 || sink.TrajectoryOf(eps[0].Key()) == nil {
-		t.Fatalf("%d episodes recorded, want 1 with its trajectory", len(eps))
+	if len(eps) != 1 {
+		t.Fatalf("%d episodes recorded, want 1", len(eps))
 	}
-	return eps[0], sink.TrajectoryOf(eps[0].Key())
+	traj := sink.TrajectoryOf(eps[0].Key())
+	if traj == nil {
+		t.Fatalf("episode %s has no trajectory", eps[0].Key())
+	}
+	return eps[0], traj
 }
 
 // needTestTool skips a task whose test command's program is not on PATH.
@@ -249,8 +253,8 @@ func firstLine(s string) string {
 // toolResults returns the results of the named tool, in order.
 func toolResults(traj *tracktest.MemTrajectory, tool string) []string {
 	var out []string
-	for _, ev := range traj.Events {
-		if ev.Kind == record.EventToolResult && ev.Tool == tool {
+	for _, ev := range traj.Of(record.EventToolResult) {
+		if ev.Tool == tool {
 			out = append(out, ev.Result)
 		}
 	}
