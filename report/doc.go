@@ -1,8 +1,9 @@
 // Package report turns the episodes of one or more run folders into the
 // tables, statistics and plot of `bench report`, and compares two sets of
 // runs for `bench compare`. It reads only the results format (package
-// record) and the tracks' static facts (package trackfacts), never the code
-// that runs episodes; a test over go list -deps holds it to that.
+// record), the tracks' static facts (package trackfacts) and the lesson's
+// questions (package lesson), never the code that runs episodes; a test
+// over go list -deps holds it to that.
 //
 // It works in stages, each in its own file. aggregate.go streams the
 // folders (record.Folder.Scan) into one Aggregate, a small record per
