@@ -14,16 +14,26 @@ import (
 // lower case.
 var scaffoldName = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
 
+// CheckNewName returns an error saying why a new task cannot be called
+// name: it is not a Python module name in lower case, or a built-in task
+// has it.
+func CheckNewName(name string) error {
+	if !scaffoldName.MatchString(name) {
+		return fmt.Errorf("task name %q: use lower-case letters, digits and _, starting with a letter (it names the Python module), such as off_by_one", name)
+	}
+	if builtin, err := Load(Suite()); err == nil && Has(builtin, name) {
+		return fmt.Errorf("a built-in task is called %s; choose another name", name)
+	}
+	return nil
+}
+
 // Scaffold writes parent/name/ for `bench tasks new`: a task.toml whose
 // text is still to write, repo/name.py with a bug, repo/test_name.py whose
 // test fails on it, and an empty solution/. It returns the folder, and
 // leaves nothing behind when it fails.
 func Scaffold(parent, name string) (string, error) {
-	if !scaffoldName.MatchString(name) {
-		return "", fmt.Errorf("task name %q: use lower-case letters, digits and _, starting with a letter (it names the Python module), such as off_by_one", name)
-	}
-	if builtin, err := Load(Suite()); err == nil && Has(builtin, name) {
-		return "", fmt.Errorf("a built-in task is called %s; choose another name", name)
+	if err := CheckNewName(name); err != nil {
+		return "", err
 	}
 	dir := filepath.Join(parent, name)
 	if _, err := os.Stat(dir); err == nil {

@@ -35,6 +35,9 @@ func newTask(c *cli.Context) error {
 		return usagef("tasks new needs one task name: bench tasks new NAME [--dir DIR] (got %d arguments)", len(args))
 	}
 	name := args[0]
+	if err := tasks.CheckNewName(name); err != nil {
+		return usage(err)
+	}
 	dir, err := tasks.Scaffold(c.String("dir"), name)
 	if err != nil {
 		return err

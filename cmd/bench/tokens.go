@@ -29,6 +29,9 @@ func tokensCommand() *cli.Command {
 			if len(args) > 1 {
 				return usagef("tokens takes one FILE (or - for stdin), got %d arguments", len(args))
 			}
+			if err := tokens.Check(c.String("encoding")); err != nil {
+				return usage(err)
+			}
 			counter, err := tokens.New(c.String("encoding"))
 			if err != nil {
 				return err

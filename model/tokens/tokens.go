@@ -32,14 +32,23 @@ type Counter struct {
 	enc  *tiktoken.Tiktoken
 }
 
+// Check returns an error that names the encodings when encoding is none of
+// them ("" means Default).
+func Check(encoding string) error {
+	if encoding != "" && encoding != CL100K && encoding != O200K {
+		return fmt.Errorf("unknown token encoding %q: use %s or %s", encoding, CL100K, O200K)
+	}
+	return nil
+}
+
 // New returns the counter for an encoding ("" means Default). Encodings are
 // loaded once per process and shared.
 func New(encoding string) (*Counter, error) {
 	if encoding == "" {
 		encoding = Default
 	}
-	if encoding != CL100K && encoding != O200K {
-		return nil, fmt.Errorf("unknown token encoding %q: use %s or %s", encoding, CL100K, O200K)
+	if err := Check(encoding); err != nil {
+		return nil, err
 	}
 	setLoader.Do(func() { tiktoken.SetBpeLoader(bpeLoader{}) })
 	mu.Lock()
