@@ -110,6 +110,9 @@ func tracksByTools(tracks []string) (tools, rest []string) {
 // stops the run (Refusal), and returns false. Nothing has been created.
 func Ready(ctx context.Context, errw io.Writer, s *runner.Session, mode sandbox.Mode) ([]runner.Inspection, bool) {
 	res := ForSession(ctx, s, mode)
+	if interrupted(ctx, errw) {
+		return nil, false
+	}
 	if OK(res.Checks) {
 		return res.Servers, true
 	}
@@ -146,6 +149,9 @@ func UseSandbox(errw io.Writer, s *runner.Session, mode sandbox.Mode) error {
 // false: nothing was created.
 func ReplayReady(ctx context.Context, errw io.Writer, rr *runner.ReplayRun, mode sandbox.Mode) (bool, error) {
 	res := Gather(ctx, nil, Needs{Tracks: slices.Clone(rr.Run.Tracks), Sandbox: mode}, rr.Tasks)
+	if interrupted(ctx, errw) {
+		return false, nil
+	}
 	if !OK(res.Checks) {
 		for _, ch := range res.Checks {
 			fmt.Fprintln(errw, ch)
@@ -159,4 +165,15 @@ func ReplayReady(ctx context.Context, errw io.Writer, rr *runner.ReplayRun, mode
 	}
 	rr.Run.Sandbox = s.Run.Sandbox
 	return true, nil
+}
+
+// interrupted says on errw, when ctx was cancelled (an interrupt) while
+// the checks ran, that nothing was created, and reports it: the checks it
+// cut short failed for the interrupt, not for what they check.
+func interrupted(ctx context.Context, errw io.Writer) bool {
+	if ctx.Err() == nil {
+		return false
+	}
+	fmt.Fprintln(errw, "interrupted during the checks before the run: nothing was created or changed.")
+	return true
 }

@@ -20,8 +20,9 @@ func main() {
 	sandbox.Init() // in the sandbox helper (bench re-executed), this applies the sandbox and never returns
 	ctx, stop := cliexit.Watch(os.Stderr)
 	err := runContext(ctx, os.Args, os.Stdout, os.Stderr)
+	code := cliexit.Exit(ctx, err, os.Stderr)
 	stop()
-	os.Exit(exitCode(err, os.Stderr))
+	os.Exit(code)
 }
 
 // runContext builds the CLI and runs it with the context the commands are

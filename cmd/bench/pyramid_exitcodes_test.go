@@ -46,6 +46,8 @@ func TestExitCodesPerCommand(t *testing.T) {
 		{[]string{"tasks", "new"}, exitUsage},
 		{[]string{"tasks", "new", "a", "b"}, exitUsage},
 		{[]string{"tasks", "new", "--dir", file, "x"}, exitFailure},
+		{[]string{"tasks", "new", "--dir", tmp, "9lives"}, exitUsage},
+		{[]string{"tasks", "new", "--dir", tmp, "leap_year"}, exitUsage},
 
 		{[]string{"predict", "extra"}, exitUsage},
 		{[]string{"predict", "--answer", "leap_year=yy", "--tasks", "leap_year"}, exitUsage},
@@ -77,6 +79,7 @@ func TestExitCodesPerCommand(t *testing.T) {
 		{[]string{"tokens", "--nope"}, exitUsage},
 		{[]string{"tokens", "a", "b"}, exitUsage},
 		{[]string{"tokens", missing}, exitFailure},
+		{[]string{"tokens", "--encoding", "nope", file}, exitUsage},
 
 		{[]string{"doctor", "extra"}, exitUsage},
 		{[]string{"doctor", "--retry-window", "-1s"}, exitUsage},
@@ -101,11 +104,36 @@ func TestExitCodesPerCommand(t *testing.T) {
 	}
 }
 
-// TestExitCodeInterrupted interrupts a command that does not handle an
-// interrupt itself (doctor, waiting on a server that does not answer): it
-// exits 130 at once. bench run's own 130 is TestRunFirstInterruptStopsCleanly's.
+// TestExitCodeInterrupted interrupts commands while they wait on a server
+// that does not answer: doctor, which does not handle an interrupt itself
+// and exits 130 at once, and bench run in its checks before the run
+// begins, which stops cleanly: it exits 130 too, saying it was
+// interrupted, not that the server failed, and creates nothing. bench
+// run's 130 during episodes is TestRunFirstInterruptStopsCleanly's.
 func TestExitCodeInterrupted(t *testing.T) {
 	t.Parallel()
+	out := filepath.Join(t.TempDir(), "never")
+	for _, args := range [][]string{
+		{"doctor", "--tasks", "leap_year"},
+		{"run", "--tasks", "leap_year", "--tracks", "workflow", "--out", out},
+	} {
+		t.Run(args[0], func(t *testing.T) {
+			got := interruptWhileAsking(t, args...)
+			if !strings.Contains(got, "interrupted") || strings.Contains(got, "could not use the model server") {
+				t.Errorf("bench %s, interrupted, does not say so or blames the server:\n%s", args[0], got)
+			}
+		})
+	}
+	if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a run interrupted in its checks left %s behind (%v)", out, err)
+	}
+}
+
+// interruptWhileAsking starts bench with args against a server that never
+// answers, interrupts it once it asks, checks that it exits 130, and
+// returns what it printed.
+func interruptWhileAsking(t *testing.T, args ...string) string {
+	t.Helper()
 	asked := make(chan struct{}, 1)
 	release := make(chan struct{})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -117,11 +145,11 @@ func TestExitCodeInterrupted(t *testing.T) {
 	}))
 	defer srv.Close()
 	defer close(release)
-	cmd, out := startBench(t, "doctor", "--host", srv.URL, "--tasks", "leap_year")
+	cmd, out := startBench(t, append(args, "--host", srv.URL)...)
 	select {
 	case <-asked: // bench is running its checks, so main has its signal handler
 	case <-time.After(30 * time.Second):
-		t.Fatalf("doctor never asked the server:\n%s", out)
+		t.Fatalf("bench %s never asked the server:\n%s", args[0], out)
 	}
 	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
@@ -129,9 +157,7 @@ func TestExitCodeInterrupted(t *testing.T) {
 	err := cmd.Wait()
 	var exit *exec.ExitError
 	if !errors.As(err, &exit) || exit.ExitCode() != cliexit.Interrupted {
-		t.Fatalf("an interrupted doctor: %v, want exit %d:\n%s", err, cliexit.Interrupted, out)
+		t.Fatalf("an interrupted bench %s: %v, want exit %d:\n%s", args[0], err, cliexit.Interrupted, out)
 	}
-	if !strings.Contains(out.String(), "interrupted") {
-		t.Errorf("an interrupted doctor does not say so:\n%s", out)
-	}
+	return out.String()
 }

@@ -21,9 +21,10 @@ type handler struct {
 	cancel context.CancelFunc
 	exit   func(int)
 
-	mu     sync.Mutex
-	clean  bool   // the running command stops cleanly
-	notice string // what the first interrupt prints for it
+	mu          sync.Mutex
+	clean       bool   // the running command stops cleanly
+	notice      string // what the first interrupt prints for it
+	interrupted bool   // an interrupt came
 }
 
 type handlerKey struct{}
@@ -60,6 +61,7 @@ func (h *handler) serve(sig <-chan os.Signal, done <-chan struct{}) {
 		}
 		h.mu.Lock()
 		clean, notice := h.clean, h.notice
+		h.interrupted = true
 		h.mu.Unlock()
 		switch {
 		case !clean:
@@ -81,6 +83,30 @@ func (h *handler) serve(sig <-chan os.Signal, done <-chan struct{}) {
 		h.cancel()
 		return
 	}
+}
+
+// WasInterrupted reports whether an interrupt came to the handler
+// watching ctx. A command that stops cleanly then exits Interrupted
+// whatever it returns (Exit): what it could not finish, it did not finish
+// for the interrupt.
+func WasInterrupted(ctx context.Context) bool {
+	h, ok := ctx.Value(handlerKey{}).(*handler)
+	if !ok {
+		return false
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.interrupted
+}
+
+// Exit prints err (if it has a message) and returns the process's exit
+// code: Interrupted after an interrupt (WasInterrupted), else Code's.
+func Exit(ctx context.Context, err error, stderr io.Writer) int {
+	code := Code(err, stderr)
+	if WasInterrupted(ctx) {
+		return Interrupted
+	}
+	return code
 }
 
 // StopCleanly tells the handler watching ctx (if any: a test that drives

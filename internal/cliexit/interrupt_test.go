@@ -3,6 +3,8 @@ package cliexit
 import (
 	"bytes"
 	"context"
+	"errors"
+	"io"
 	"sync"
 	"syscall"
 	"testing"
@@ -100,6 +102,35 @@ func TestInterruptOfACommandThatStopsCleanly(t *testing.T) {
 	}
 	if got, want := errw.String(), "stopping\nsecond interrupt: quitting now\n"; got != want {
 		t.Errorf("stderr %q, want %q", got, want)
+	}
+}
+
+// TestExitAfterACleanInterrupt: a command that stops cleanly exits 130
+// after the first interrupt whatever it returns (a check it cut short
+// fails, or nothing), and before any interrupt with its error's code.
+func TestExitAfterACleanInterrupt(t *testing.T) {
+	ctx, _, _ := watchForTest(t)
+	StopCleanly(ctx, "")
+	failed := errors.New("model call interrupted")
+	if code := Exit(ctx, failed, io.Discard); code != Failure {
+		t.Errorf("before an interrupt: exit %d, want %d", code, Failure)
+	}
+	if code := Exit(ctx, Usagef("bad"), io.Discard); code != Usage {
+		t.Errorf("before an interrupt, a usage error: exit %d, want %d", code, Usage)
+	}
+	interrupt(t)
+	select {
+	case <-ctx.Done():
+	case <-time.After(10 * time.Second):
+		t.Fatal("the interrupt did not cancel the context")
+	}
+	for _, err := range []error{nil, failed, Silent(Failure)} {
+		if code := Exit(ctx, err, io.Discard); code != Interrupted {
+			t.Errorf("after an interrupt, returning %v: exit %d, want %d", err, code, Interrupted)
+		}
+	}
+	if Exit(context.Background(), nil, io.Discard) != 0 || WasInterrupted(context.Background()) {
+		t.Error("without a handler, nothing was interrupted")
 	}
 }
 
