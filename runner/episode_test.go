@@ -163,9 +163,9 @@ func TestEpisodePosture(t *testing.T) {
 		posture, label string
 		guidance       bool
 	}{
-		{"off", PostureGeneral, false},
-		{"auto", PostureGeneral, false}, // a lone copy in the temp root is a general directory
-		{"on", PostureCoding, true},
+		{"off", detect.ProfileGeneral, false},
+		{"auto", detect.ProfileGeneral, false}, // a lone copy in the temp root is a general directory
+		{"on", detect.ProfileCoding, true},
 	}
 	// The posture is decided on parse_date's workspace; grading, which it
 	// does not touch, runs `true` (ungraded).

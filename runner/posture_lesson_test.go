@@ -15,7 +15,7 @@ import (
 func TestPostureOnPromisesOnlyWhatItGives(t *testing.T) {
 	lone := tasks.Task{Name: "lone", FS: fstest.MapFS{"repo/leap.py": {Data: []byte("x = 1\n")}, "repo/test_leap.py": {Data: []byte("y = 2\n")}}}
 	p := decidePosture("on", workspace(t, lone))
-	if p.Label != PostureCoding || strings.TrimSpace(p.Snapshot) != "" {
+	if p.Label != detect.ProfileCoding || strings.TrimSpace(p.Snapshot) != "" {
 		t.Fatalf("a lone copy: posture %+v; want coding without a snapshot", p)
 	}
 	if strings.Contains(p.Guidance, "snapshot") || p.Guidance == "" {

@@ -21,7 +21,7 @@ import (
 type ReplaySpec struct {
 	Source       *replay.Source
 	Dir          string // the new run folder; "" = DefaultDir(Started, "replay-"+the recording's id)
-	Parallel     int    // 0 = DefaultParallel
+	Parallel     int    // 0 = record.DefaultParallel
 	BenchVersion string
 	Started      time.Time // zero = now
 }
@@ -48,7 +48,7 @@ func NewReplay(spec ReplaySpec) (*ReplayRun, error) {
 	if src == nil || len(src.Episodes) == 0 {
 		return nil, fmt.Errorf("nothing to replay")
 	}
-	parallel := cmp.Or(spec.Parallel, DefaultParallel)
+	parallel := cmp.Or(spec.Parallel, record.DefaultParallel)
 	if err := CheckParallel(parallel); err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"bench/detect"
 	"bench/tasks"
 )
 
@@ -21,7 +22,7 @@ func TestPostureSnapshotHasNoTempPath(t *testing.T) {
 	for range 2 {
 		dir := workspace(t, tk)
 		p := decidePosture("auto", dir)
-		if p.Label != PostureCoding || p.Snapshot == "" {
+		if p.Label != detect.ProfileCoding || p.Snapshot == "" {
 			t.Fatalf("posture = %+v; want coding with a snapshot", p)
 		}
 		if strings.Contains(p.Snapshot, dir) {

@@ -60,7 +60,7 @@ func Resume(dir string, all []tasks.Task, opts ResumeOptions) (*Session, error) 
 	if err := record.CheckDimensions(r.Dimensions, r.RunSettings); err != nil {
 		return nil, fmt.Errorf("cannot resume %s: its run.json's dimensions: %w", dir, err)
 	}
-	r.Parallel = cmp.Or(opts.Parallel, r.Parallel, DefaultParallel)
+	r.Parallel = cmp.Or(opts.Parallel, r.Parallel, record.DefaultParallel)
 	r.ParallelPerHost = cmp.Or(opts.ParallelPerHost, r.ParallelPerHost)
 	s := &Session{
 		Dir: dir, Run: r, Tasks: selected, Done: namedModels(r, data.Episodes), Resumed: true,

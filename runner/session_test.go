@@ -67,7 +67,7 @@ func TestNewRunExecuteAndResume(t *testing.T) {
 	if _, err := os.Stat(dir); !os.IsNotExist(err) {
 		t.Fatal("NewRun created the folder")
 	}
-	if s.Run.ID != "run" || s.Run.Model != "" || s.Run.Host != "" || s.Run.EpisodeTimeoutMS != DefaultEpisodeTimeout.Milliseconds() || s.Run.MaxTokens != DefaultMaxTokens {
+	if s.Run.ID != "run" || s.Run.Model != "" || s.Run.Host != "" || s.Run.EpisodeTimeoutMS != record.DefaultEpisodeTimeout.Milliseconds() || s.Run.MaxTokens != record.DefaultMaxTokens {
 		t.Fatalf("run.json contents: %+v", s.Run)
 	}
 	client, err := s.ConnectInspected(Inspect(context.Background(), s.ServerConfigs()))
@@ -85,7 +85,7 @@ func TestNewRunExecuteAndResume(t *testing.T) {
 	if done, passed := r.Finished(); done != 2 || passed != 2 || len(r.Pending()) != 0 {
 		t.Fatalf("resumed: %d done, %d passed, %d pending", done, passed, len(r.Pending()))
 	}
-	if got := ConfigFrom(r.Run); got.EpisodeTimeout() != DefaultEpisodeTimeout || ModelOptions(got.RunSettings, 0).MaxReplyTokens != DefaultMaxTokens || got.MaxTurns != DefaultMaxTurns {
+	if got := ConfigFrom(r.Run); got.EpisodeTimeout() != record.DefaultEpisodeTimeout || ModelOptions(got.RunSettings, 0).MaxReplyTokens != record.DefaultMaxTokens || got.MaxTurns != record.DefaultMaxTurns {
 		t.Fatalf("ConfigFrom(run.json) = %+v", got)
 	}
 	// A missing trajectory is named when the run is resumed.

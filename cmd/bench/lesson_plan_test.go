@@ -10,7 +10,6 @@ import (
 	"bench/model/modeltest"
 	"bench/record"
 	"bench/runflags"
-	"bench/runner"
 )
 
 // TestLessonDryRunAsksNothing: --dry-run prints the plan of a shard as
@@ -29,11 +28,11 @@ func TestLessonDryRunAsksNothing(t *testing.T) {
 	if _, err := os.Stat("lesson"); !os.IsNotExist(err) {
 		t.Errorf("the dry run wrote lesson/: %v", err)
 	}
-	calls := 4*1 + 4*(runner.DefaultMaxTurns+1) // 4 workflow episodes, 4 agent ones, of the shard's 8
+	calls := 4*1 + 4*(record.DefaultMaxTurns+1) // 4 workflow episodes, 4 agent ones, of the shard's 8
 	for _, want := range []string{
 		"bench run: 8 of 16 episodes (4 tasks × 2 tracks × 2 seeds, shard 1/2) into lesson/run",
 		"part 1/2: 8 of 16 episodes",
-		fmt.Sprintf("at most %d model calls and %s reply tokens for 8 episodes", calls, thousands(calls*runner.DefaultMaxTokens)),
+		fmt.Sprintf("at most %d model calls and %s reply tokens for 8 episodes", calls, thousands(calls*record.DefaultMaxTokens)),
 		"parse_date, slugify, word_freq, leap_year",
 		"wall time: estimated after the first episodes",
 	} {

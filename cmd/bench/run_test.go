@@ -89,7 +89,7 @@ func TestRunOracleNeedsNoServer(t *testing.T) {
 	if !strings.Contains(stdout, "no model, 2 episodes") {
 		t.Errorf("the report does not say the run used no model:\n%s", stdout)
 	}
-	if r.Temperature != runner.DefaultTemperature || r.NumCtx != 8192 || r.MaxTokens != 4096 || r.MaxTurns != 25 || r.Tries != 2 || r.Posture != "off" {
+	if r.Temperature != record.DefaultTemperature || r.NumCtx != 8192 || r.MaxTokens != 4096 || r.MaxTurns != 25 || r.Tries != 2 || r.Posture != "off" {
 		t.Fatalf("run.json defaults not recorded: %+v", r)
 	}
 	if r.BenchVersion == "" || r.Started.IsZero() || r.Tasks[0].Checksum == "" {
