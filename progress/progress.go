@@ -264,14 +264,14 @@ func (p *Display) Finish() {
 func (s progressState) add(ep record.Episode) progressState {
 	s.Done++
 	s.Fresh++
-	switch verdict(ep) {
-	case "passed":
+	switch status := ep.Verdict().Status; {
+	case status == record.StatusPassed:
 		s.Passed++
-	case "lost":
+	case status == record.StatusLost:
 		s.Lost++
-	case "interrupted":
+	case status == record.StatusInterrupted:
 		s.Interrupted++
-	case "error":
+	case endedOnError(ep):
 		s.Errors++
 	default:
 		s.Failed++
@@ -329,12 +329,16 @@ func fitWidth(line string, width int) string {
 // inconsistent, interrupted, or lost (to the server or the network; not
 // counted, redone by --resume).
 func verdict(ep record.Episode) string {
-	switch v := ep.Verdict(); {
-	case v.Status == record.StatusFailed && ep.ExitReason == record.ExitError:
+	if endedOnError(ep) {
 		return "error"
-	default:
-		return v.Status.String()
 	}
+	return ep.Verdict().Status.String()
+}
+
+// endedOnError reports whether ep failed on an error of the model or
+// bench: the progress counts it apart from the failures of the code.
+func endedOnError(ep record.Episode) bool {
+	return ep.Verdict().Status == record.StatusFailed && ep.ExitReason == record.ExitError
 }
 
 // episodeSummary is one episode's outcome in a few words.

@@ -368,7 +368,7 @@ func parallel(name string, v any) error {
 // perHost checks the episodes one server takes at once (0 = spread --parallel).
 func perHost(name string, v any) error {
 	if n := v.(int); n < 0 || n > MaxParallel {
-		return fmt.Errorf("--%s must be between 1 and %d, got %d", name, MaxParallel, n)
+		return fmt.Errorf("--%s must be between 0 (--parallel spread over the servers) and %d, got %d", name, MaxParallel, n)
 	}
 	return nil
 }

@@ -165,7 +165,7 @@ func TestSettingsChecks(t *testing.T) {
 		"two workflow":      {func(s *RunSettings) { s.WorkflowModel = "a,b" }, `--workflow-model "a,b": give one model name, such as qwen3:0.6b`},
 		"parallel 0":        {func(s *RunSettings) { s.Parallel = 0 }, "--parallel must be at least 1, got 0"},
 		"parallel too many": {func(s *RunSettings) { s.Parallel = MaxParallel + 1 }, "--parallel must be at most 64"},
-		"per host":          {func(s *RunSettings) { s.ParallelPerHost = -1 }, "--parallel-per-host must be between 1 and 64, got -1"},
+		"per host":          {func(s *RunSettings) { s.ParallelPerHost = -1 }, "--parallel-per-host must be between 0 (--parallel spread over the servers) and 64, got -1"},
 	}
 	for name, c := range cases {
 		s := DefaultSettings()

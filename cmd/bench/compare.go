@@ -60,7 +60,7 @@ func compareAction(c *cli.Context) error {
 	}
 	gate, err := gateOptions(c)
 	if err != nil {
-		return cli.Exit(err.Error(), 2)
+		return usage(err)
 	}
 	if _, err := output.CompareWriter(c.String("format")); err != nil {
 		return usage(err)
@@ -70,7 +70,7 @@ func compareAction(c *cli.Context) error {
 	var bad *output.Incomparable
 	switch {
 	case errors.As(err, &bad):
-		return cli.Exit(err.Error(), exitUsage)
+		return usage(err)
 	case err != nil:
 		return err
 	case decision != nil && decision.Regression:

@@ -149,7 +149,7 @@ func TestRunRefusesBadSweepFlags(t *testing.T) {
 		{[]string{"--model", "qwen3:8b,qwen3:8b"}, "name each model once"},
 		{[]string{"--model", "qwen3:8b,,gemma3:4b"}, "an empty model between commas"},
 		{[]string{"--host", "http://127.0.0.1:1,127.0.0.1:1"}, "names the server http://127.0.0.1:1 twice"},
-		{[]string{"--parallel-per-host", "-1"}, "--parallel-per-host must be between 1 and"},
+		{[]string{"--parallel-per-host", "-1"}, "--parallel-per-host must be between 0 (--parallel spread over the servers) and"},
 	} {
 		dir := filepath.Join(t.TempDir(), "bad")
 		args := append([]string{"run", "--tracks", "workflow", "--out", dir}, c.args...)
