@@ -28,5 +28,5 @@ const MinFontPx = 11
 var Chart = ChartStyle{
 	FontPx: 12, BarPx: 14, GroupShare: 0.3,
 	Grid: "#e6e6e6", Axis: "#333333", Whisker: "#222222",
-	Within: "#CC79A7",
+	Within: ReddishPurple, // the hybrid's colour
 }

@@ -30,16 +30,28 @@ type Facts struct {
 
 // known lists the tracks in the order every table lists them.
 var known = []Facts{
-	{Name: Workflow, Colour: "#0072B2"},
-	{Name: WorkflowRetry, Colour: "#56B4E9"},
-	{Name: Hybrid, ComparedTo: []string{Workflow, Agent}, Colour: "#CC79A7"},
-	{Name: Agent, ComparedTo: []string{Workflow, WorkflowRetry}, Colour: "#E69F00"},
-	{Name: Oracle, Colour: "#009E73"},
+	{Name: Workflow, Colour: Blue},
+	{Name: WorkflowRetry, Colour: SkyBlue},
+	{Name: Hybrid, ComparedTo: []string{Workflow, Agent}, Colour: ReddishPurple},
+	{Name: Agent, ComparedTo: []string{Workflow, WorkflowRetry}, Colour: Orange},
+	{Name: Oracle, Colour: BluishGreen},
 }
 
-// Palette is the Okabe–Ito palette without its black (the text colour):
-// its colours stay distinct under the common kinds of colour-blindness.
-var Palette = []string{"#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442"}
+// The colours of the Okabe–Ito palette but its black (the text colour),
+// by their names there.
+const (
+	Blue          = "#0072B2"
+	Orange        = "#E69F00"
+	BluishGreen   = "#009E73"
+	ReddishPurple = "#CC79A7"
+	SkyBlue       = "#56B4E9"
+	Vermillion    = "#D55E00"
+	Yellow        = "#F0E442"
+)
+
+// Palette is the Okabe–Ito palette without its black: its colours stay
+// distinct under the common kinds of colour-blindness.
+var Palette = []string{Blue, Orange, BluishGreen, ReddishPurple, SkyBlue, Vermillion, Yellow}
 
 // Lookup returns the facts of the track called name.
 func Lookup(name string) (Facts, bool) {
