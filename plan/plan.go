@@ -8,6 +8,7 @@ import (
 	"bench/internal/words"
 	"bench/record"
 	"bench/runner"
+	"bench/trackfacts"
 )
 
 // Plan is what a run is to do: its dimensions, the episodes of its shard
@@ -133,7 +134,7 @@ func (p Plan) CostLine() string {
 func (p Plan) budgets() string {
 	b := p.Budget
 	var parts []string
-	if p.has("agent", "hybrid") {
+	if p.has(trackfacts.Agent, trackfacts.Hybrid) {
 		parts = append(parts, "--max-turns "+strconv.Itoa(cmpOr(b.MaxTurns, record.DefaultMaxTurns)))
 		if b.TokenLimit > 0 {
 			parts = append(parts, "--token-limit "+strconv.Itoa(b.TokenLimit))
@@ -141,7 +142,7 @@ func (p Plan) budgets() string {
 			parts = append(parts, "no --token-limit")
 		}
 	}
-	if p.has("workflow-retry") {
+	if p.has(trackfacts.WorkflowRetry) {
 		parts = append(parts, "--tries "+strconv.Itoa(cmpOr(b.Tries, record.DefaultTries)))
 	}
 	return strings.Join(append(parts, "--max-tokens "+strconv.Itoa(b.MaxTokens)), ", ")

@@ -12,6 +12,7 @@ import (
 	"bench/runner"
 	"bench/sandbox"
 	"bench/testrun"
+	"bench/trackfacts"
 )
 
 // ForSession makes the checks of the run s before it starts, as bench run
@@ -100,7 +101,7 @@ func tracksByTools(tracks []string) (tools, rest []string) {
 		}
 	}
 	if len(rest) == 0 {
-		rest = []string{"workflow"}
+		rest = []string{trackfacts.Workflow}
 	}
 	return tools, rest
 }

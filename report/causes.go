@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"bench/record"
+	"bench/trackfacts"
 )
 
 // explainRow counts the causes of a cell's failed counted episodes and the
@@ -51,7 +52,7 @@ func (a *Aggregate) explainRow(c *cell, row *Row) {
 	if n := per[len(per)-1]; n > 0 {
 		row.Causes = append(row.Causes, Count{Name: OtherCause, Count: n})
 	}
-	if row.Track != "hybrid" && row.WorkflowCalls == 0 {
+	if row.Track != trackfacts.Hybrid && row.WorkflowCalls == 0 {
 		row.Tokens = 0 // the share's denominator is the hybrid's alone
 	}
 }
@@ -145,7 +146,7 @@ type Delegation struct {
 func delegations(rows []Row) []Delegation {
 	var out []Delegation
 	for _, r := range rows {
-		if r.Track != "hybrid" && r.WorkflowCalls == 0 {
+		if r.Track != trackfacts.Hybrid && r.WorkflowCalls == 0 {
 			continue
 		}
 		d := Delegation{Task: r.Task, Track: r.Track, Model: r.Model, Variant: r.Variant, N: r.N, Delegated: r.Delegated, DelegatedPassed: r.DelegatedPassed,
