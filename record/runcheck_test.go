@@ -159,3 +159,21 @@ func FuzzParseRun(f *testing.F) {
 		}
 	})
 }
+
+// TestRunCheckTaskAnswers: a task's answers in run.json are empty or in
+// the form bench writes them (lesson.Answers.String: three letters y or
+// n), and nothing else, though bench predict --answer reads more forms.
+func TestRunCheckTaskAnswers(t *testing.T) {
+	for answers, ok := range map[string]bool{"": true, "yyn": true, "nnn": true, "YYN": false, "y,y,n": false, "yy": false, "yyyy": false, "yes": false, "abc": false} {
+		r := sampleRun()
+		r.Format = FormatVersion
+		r.Tasks[0].Answers = answers
+		err := r.Check()
+		if (err == nil) != ok {
+			t.Errorf("answers %q: Check() = %v, want ok %v", answers, err, ok)
+		}
+		if err != nil && !strings.Contains(err.Error(), "three letters y or n") {
+			t.Errorf("answers %q: %v does not say what it wants", answers, err)
+		}
+	}
+}
