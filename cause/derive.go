@@ -11,10 +11,10 @@ import (
 // type episodes.jsonl records (record.Cause).
 type Cause = record.Cause
 
-// Derive returns the causes of a failed episode, most specific first
-// (the order of Vocabulary, except that a cut reply the track wrote comes
-// first: it explains what follows from it). It reads only its input: no
-// model is called and no file is read.
+// Derive returns the causes of a failed episode, most specific first (the
+// order of record.CauseVocabulary, except that a cut reply the track wrote
+// comes first: it explains what follows from it). It reads only its input:
+// no model is called and no file is read.
 //
 // A passed episode has no cause, and neither has one that says nothing
 // about the model: interrupted, or ended by an error (the
@@ -35,9 +35,9 @@ func Derive(in Input) []Cause {
 	return out
 }
 
-// Sort puts causes in Derive's order: the order of Vocabulary, except
-// that a cut_reply naming the file its reply was written to comes first.
-// Causes of one name keep their order.
+// Sort puts causes in Derive's order: the order of record.CauseVocabulary,
+// except that a cut_reply naming the file its reply was written to comes
+// first. Causes of one name keep their order.
 func Sort(cs []Cause) {
 	sort.SliceStable(cs, func(i, j int) bool { return order(cs[i]) < order(cs[j]) })
 }

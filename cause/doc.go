@@ -78,7 +78,7 @@
 // model: interrupted, or ended with exit reason error (the
 // infrastructure's failure, bench's, a refused request).
 //
-// Vocabulary holds the same as data, with each cause's question (1, 2 or
-// 3; record.CausesFor) and whom it blames: the task, the track, the model or
-// the limits.
+// record.CauseVocabulary holds the same as data, with each cause's
+// question (1, 2 or 3; record.CausesFor) and whom it blames: the task, the
+// track, the model or the limits.
 package cause

@@ -23,26 +23,10 @@ const (
 	Budget         = record.CauseBudget
 )
 
-// Whose names what a cause says failed (record.CauseBlames).
-type Whose = record.CauseBlames
-
-// The parties a cause can blame.
-const (
-	BlamesTask   = record.BlamesTask
-	BlamesTrack  = record.BlamesTrack
-	BlamesModel  = record.BlamesModel
-	BlamesLimits = record.BlamesLimits
-)
-
-// Info documents one cause (record.CauseInfo).
-type Info = record.CauseInfo
-
-// Vocabulary is every cause, in rank order, as data (record.CauseVocabulary).
-var Vocabulary = record.CauseVocabulary
-
 // ToolErrorRun is how many tool calls in a row, at the end of an episode,
 // must have failed for tool_errors.
 const ToolErrorRun = 3
 
-// rank is a cause's place in Vocabulary: lower is more specific.
+// rank is a cause's place in record.CauseVocabulary: lower is more
+// specific.
 func rank(n Name) int { return n.Rank() }

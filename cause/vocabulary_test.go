@@ -16,10 +16,10 @@ func TestVocabulary(t *testing.T) {
 	want := []Name{"lost_content", "malformed_reply", "needs_other_file", "masked_failure", "broke_tests", "wrong_fix",
 		"tool_errors", "cut_reply", "no_change", "timeout", "budget"}
 	var got []Name
-	for i, v := range Vocabulary {
+	for i, v := range record.CauseVocabulary {
 		got = append(got, v.Name)
 		if rank(v.Name) != i {
-			t.Errorf("%s ranks %d, at %d in Vocabulary", v.Name, rank(v.Name), i)
+			t.Errorf("%s ranks %d, at %d in record.CauseVocabulary", v.Name, rank(v.Name), i)
 		}
 		if v.Means == "" || v.Derived == "" || v.Blames == "" {
 			t.Errorf("%s is not documented: %+v", v.Name, v)
