@@ -1,7 +1,6 @@
 package record
 
 import (
-	"bench/lesson"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -12,6 +11,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"bench/lesson"
 )
 
 // parseRun decodes the bytes of a run.json and checks them (Run.Check).
@@ -128,11 +129,18 @@ func (r Run) checkTasks() error {
 			return fmt.Errorf("field %q names the task %s a second time", field, t.Name)
 		}
 		seen[t.Name] = true
-		if a, err := lesson.Parse(t.Answers); t.Answers != "" && (err != nil || a.String() != t.Answers) { // the form bench writes: "yyn"
+		if t.Answers != "" && !canonicalAnswers(t.Answers) {
 			return fmt.Errorf("field \"tasks[%d].answers\" is %s: want three letters y or n, one per question", i, strconv.Quote(t.Answers))
 		}
 	}
 	return nil
+}
+
+// canonicalAnswers reports whether s holds a task's answers in the form
+// bench writes them (lesson.Answers.String: "yyn").
+func canonicalAnswers(s string) bool {
+	a, err := lesson.Parse(s)
+	return err == nil && a.String() == s
 }
 
 // checkTracks checks the track list: at least one, each named once.

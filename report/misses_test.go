@@ -3,10 +3,10 @@ package report
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"bench/lesson"
 	"bench/report/predict"
-	"time"
 )
 
 // TestExplainMissesEachWay: a workflow predicted and failed by a cause of

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bench/internal/testsupport/fixture"
 	"bytes"
 	"os"
 	"os/exec"
@@ -9,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"bench/internal/testsupport/fixture"
 )
 
 // TestAnswerSearchFindsNeedlesAcrossPieces: the answer search that the

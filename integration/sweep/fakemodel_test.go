@@ -1,7 +1,6 @@
 package sweep
 
 import (
-	"bench/internal/testsupport"
 	"cmp"
 	"encoding/json"
 	"fmt"
@@ -9,6 +8,7 @@ import (
 	"path"
 	"testing"
 
+	"bench/internal/testsupport"
 	"bench/model"
 	"bench/model/modeltest"
 	"bench/tasks"

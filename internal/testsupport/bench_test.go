@@ -1,12 +1,13 @@
 package testsupport
 
 import (
-	"bench/internal/testsupport/fixture"
 	"os"
 	"os/exec"
 	"strings"
 	"sync"
 	"testing"
+
+	"bench/internal/testsupport/fixture"
 )
 
 // TestBuildBenchSharesOneBinary: two builds at once (two test packages'

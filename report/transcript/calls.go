@@ -1,13 +1,14 @@
 package transcript
 
 import (
-	"bench/internal/words"
-	"bench/trackfacts"
 	"bytes"
 	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
+
+	"bench/internal/words"
+	"bench/trackfacts"
 )
 
 // arg is one argument of a tool call, in the order the model wrote it.

@@ -1,12 +1,13 @@
 package transcript
 
 import (
-	"bench/internal/table"
 	"bufio"
 	"fmt"
 	"io"
 	"slices"
 	"strconv"
+
+	"bench/internal/table"
 )
 
 // WriteList writes the entries as a table (task, track, seed, repeat,
