@@ -67,9 +67,9 @@ func mixedGroup(t *testing.T, path string) string {
 			std[group] = true
 		}
 	}
-	for g, p := range bench {
-		if std[g] {
-			return p
+	for g := range group + 1 {
+		if std[g] && bench[g] != "" {
+			return bench[g]
 		}
 	}
 	return ""
