@@ -271,7 +271,7 @@ func (s progressState) add(ep record.Episode) progressState {
 		s.Lost++
 	case status == record.StatusInterrupted:
 		s.Interrupted++
-	case endedOnError(ep):
+	case endedOnError(status, ep):
 		s.Errors++
 	default:
 		s.Failed++
@@ -329,16 +329,18 @@ func fitWidth(line string, width int) string {
 // inconsistent, interrupted, or lost (to the server or the network; not
 // counted, redone by --resume).
 func verdict(ep record.Episode) string {
-	if endedOnError(ep) {
+	status := ep.Verdict().Status
+	if endedOnError(status, ep) {
 		return "error"
 	}
-	return ep.Verdict().Status.String()
+	return status.String()
 }
 
-// endedOnError reports whether ep failed on an error of the model or
-// bench: the progress counts it apart from the failures of the code.
-func endedOnError(ep record.Episode) bool {
-	return ep.Verdict().Status == record.StatusFailed && ep.ExitReason == record.ExitError
+// endedOnError reports whether ep, whose verdict has status, failed on an
+// error of the model or bench: the progress counts it apart from the
+// failures of the code.
+func endedOnError(status record.Status, ep record.Episode) bool {
+	return status == record.StatusFailed && ep.ExitReason == record.ExitError
 }
 
 // episodeSummary is one episode's outcome in a few words.

@@ -56,8 +56,7 @@ func (s *MemSink[T]) TrajectoryOf(key string) *MemTrajectory {
 }
 
 // MemTrajectory is an episode's trajectory in memory: a FakeRecorder of
-// its events that never fails and knows whether
-// it was closed.
+// its events that never fails and knows whether it was closed.
 type MemTrajectory struct {
 	FakeRecorder
 	closed atomic.Bool
