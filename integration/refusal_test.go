@@ -41,8 +41,8 @@ func TestTimeoutMidReply(t *testing.T) {
 	if ep.Retries > 1 || strings.Contains(ep.Error, "dropped") {
 		t.Errorf("the timed-out call was retried %d times, or named a dropped connection: %s", ep.Retries, ep.Error)
 	}
-	if ep.ErrorKind != record.ErrorTimeout {
-		t.Errorf("error kind %q, want %q", ep.ErrorKind, record.ErrorTimeout)
+	if ep.ErrorKind != record.ErrorCallTimeout {
+		t.Errorf("error kind %q, want %q", ep.ErrorKind, record.ErrorCallTimeout)
 	}
 }
 

@@ -83,7 +83,7 @@ type KindInfo struct {
 // kinds gives every Err* kind a call can fail with its KindInfo.
 var kinds = map[error]KindInfo{
 	ErrUnreachable:     {record.ErrorUnreachable, Lost},
-	ErrTimeout:         {record.ErrorTimeout, Lost},
+	ErrTimeout:         {record.ErrorCallTimeout, Lost},
 	ErrServer:          {record.ErrorServer, Lost},
 	ErrBadReply:        {record.ErrorBadReply, Lost},
 	ErrAuth:            {record.ErrorRefused, Stops},

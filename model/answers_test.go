@@ -33,7 +33,7 @@ func TestAnswersOfEveryStatus(t *testing.T) {
 		{403, "forbidden", model.ErrAuth, record.ErrorRefused, model.Stops, 1},
 		{404, "model 'qwen3:8b' not found", model.ErrModelNotFound, record.ErrorRefused, model.Stops, 1},
 		{405, "method not allowed", model.ErrRequest, record.ErrorRefused, model.Stops, 1},
-		{408, "request timeout", model.ErrTimeout, record.ErrorTimeout, model.Lost, 4},
+		{408, "request timeout", model.ErrTimeout, record.ErrorCallTimeout, model.Lost, 4},
 		{413, "request entity too large", model.ErrRequestTooLarge, record.ErrorRequestTooLarge, model.Stands, 1},
 		{422, "unprocessable", model.ErrRequest, record.ErrorRefused, model.Stops, 1},
 		{429, "slow down", model.ErrServer, record.ErrorServer, model.Lost, 4},

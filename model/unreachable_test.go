@@ -98,7 +98,7 @@ func TestKind(t *testing.T) {
 		{errors.New("disk full"), ""},
 		{&model.Error{Kind: model.ErrInterrupted}, ""},
 		{&model.Error{Kind: model.ErrUnreachable}, record.ErrorUnreachable},
-		{&model.Error{Kind: model.ErrTimeout}, record.ErrorTimeout},
+		{&model.Error{Kind: model.ErrTimeout}, record.ErrorCallTimeout},
 		{&model.Error{Kind: model.ErrServer}, record.ErrorServer},
 		{&model.Error{Kind: model.ErrBadReply}, record.ErrorBadReply},
 		{&model.Error{Kind: model.ErrModelNotFound}, record.ErrorRefused},
@@ -108,7 +108,7 @@ func TestKind(t *testing.T) {
 		{&model.Error{Kind: model.ErrAuth}, record.ErrorRefused},
 		{&model.Error{Kind: model.ErrRequestTooLarge}, record.ErrorRequestTooLarge},
 		{&model.Error{Kind: model.ErrReplyTooLarge}, record.ErrorReplyTooLarge},
-		{fmt.Errorf("turn 3: %w", &model.Error{Kind: model.ErrTimeout}), record.ErrorTimeout},
+		{fmt.Errorf("turn 3: %w", &model.Error{Kind: model.ErrTimeout}), record.ErrorCallTimeout},
 	}
 	for _, c := range cases {
 		if got := model.Kind(c.err); got != c.want {

@@ -35,7 +35,7 @@ func TestProgressCounts(t *testing.T) {
 		{Task: "a", Track: "oracle", Seed: 1, Passed: true, TestsPassed: 2, TestsTotal: 3, ExitReason: "done"}, // inconsistent: a failure
 		{Task: "a", Track: "agent", Seed: 1, ExitReason: "max_turns"},
 		{Task: "b", Track: "agent", Seed: 1, ExitReason: record.ExitError, ErrorKind: "tool"},
-		{Task: "b", Track: "workflow", Seed: 1, ExitReason: record.ExitError, ErrorKind: record.ErrorTimeout},
+		{Task: "b", Track: "workflow", Seed: 1, ExitReason: record.ExitError, ErrorKind: record.ErrorCallTimeout},
 	} {
 		s = s.add(ep)
 	}

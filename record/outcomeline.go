@@ -50,6 +50,9 @@ func decodeOutcomeLine(b []byte, l *outcomeLine) error {
 		}
 		*l = lineOf(&ep)
 	}
+	if formatOneCallTimeout(l.format, string(l.errorKind)) {
+		l.errorKind = []byte(ErrorCallTimeout)
+	}
 	l.size = len(b)
 	return nil
 }

@@ -2,6 +2,7 @@ package record
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -39,7 +40,7 @@ func read(dir string) (Data, jsonlTail, error) {
 	path := filepath.Join(dir, EpisodesFile)
 	data := Data{Dir: dir, Run: run, UID: uid, Episodes: make([]Episode, 0, lineCount(path)+1)}
 	var seen latest[episodeKey]
-	tail, err := scanFile(path, decodeJSON[Episode], func(line int, ep *Episode) error {
+	tail, err := scanFile(path, decodeEpisode, func(line int, ep *Episode) error {
 		if ep.Format > FormatVersion {
 			return newerFormat(path, line, ep.Format)
 		}
@@ -60,6 +61,18 @@ func read(dir string) (Data, jsonlTail, error) {
 	}
 	data.Warnings = append(data.Warnings, tail.warnings...)
 	return data, tail, nil
+}
+
+// decodeEpisode decodes an episode line, with format 1's spelling of an
+// error kind read as this bench spells it.
+func decodeEpisode(line []byte, ep *Episode) error {
+	if err := json.Unmarshal(line, ep); err != nil {
+		return err
+	}
+	if formatOneCallTimeout(ep.Format, string(ep.ErrorKind)) {
+		ep.ErrorKind = ErrorCallTimeout
+	}
+	return nil
 }
 
 // lineCount counts the lines of the file at path (0 when it cannot be

@@ -8,7 +8,10 @@ import (
 )
 
 // FormatVersion is written into every record; readers refuse newer versions.
-const FormatVersion = 1
+// Format 2 spells a model call's timeout ErrorCallTimeout, where format 1
+// wrote "timeout", the word of the exit reason ExitTimeout (CallTimeout
+// reads format 1's spelling).
+const FormatVersion = 2
 
 // ExitReason is why an episode ended, recorded on every episode (a
 // contract: the values below are written to episodes.jsonl as they are).
@@ -26,9 +29,8 @@ const (
 )
 
 // ErrorKind is whose failure an episode that ended in ExitError was
-// (a contract, as ExitReason). A type of its own, so that the exit reason
-// "timeout" (the episode's limit) and the error kind "timeout" (a model
-// call's) cannot be mistaken for each other.
+// (a contract, as ExitReason). A type of its own, and no kind is spelled as
+// an exit reason, so that neither can be mistaken for the other.
 type ErrorKind string
 
 // The error kinds, by whose failure it was (model.Answers and
@@ -37,12 +39,12 @@ type ErrorKind string
 // model, is left out of every rate, and is redone by --resume. The others
 // stand.
 const (
-	ErrorUnreachable ErrorKind = "unreachable" // the server refused or dropped the connection
-	ErrorTimeout     ErrorKind = "timeout"     // a model call ran past --timeout (or the server answered 408)
-	ErrorServer      ErrorKind = "server"      // the server answered 5xx or 429
-	ErrorBadReply    ErrorKind = "bad_reply"   // the server's reply could not be read
-	ErrorRefused     ErrorKind = "refused"     // the server refused the request for a reason of the setup (401, 403, model not found, a bad option): the run stops
-	ErrorFault       ErrorKind = "fault"       // the machine failed bench: no space, no memory, a workspace that could not be made or cleaned, a result that could not be written
+	ErrorUnreachable ErrorKind = "unreachable"  // the server refused or dropped the connection
+	ErrorCallTimeout ErrorKind = "call_timeout" // a model call ran past --timeout (or the server answered 408)
+	ErrorServer      ErrorKind = "server"       // the server answered 5xx or 429
+	ErrorBadReply    ErrorKind = "bad_reply"    // the server's reply could not be read
+	ErrorRefused     ErrorKind = "refused"      // the server refused the request for a reason of the setup (401, 403, model not found, a bad option): the run stops
+	ErrorFault       ErrorKind = "fault"        // the machine failed bench: no space, no memory, a workspace that could not be made or cleaned, a result that could not be written
 
 	ErrorReplyTooLarge   ErrorKind = "reply_too_large"   // the model's reply ran past the size cap (--max-reply-bytes): the model's failure
 	ErrorRequestTooLarge ErrorKind = "request_too_large" // the conversation outgrew what the server accepts (413, or a context-length refusal): a limit the episode ran into
@@ -50,11 +52,19 @@ const (
 	ErrorHarness         ErrorKind = "harness"           // bench failed after the track acted, not for the machine's resources (a track that panicked, grading that could not run): stands, since a model can provoke it
 )
 
+// formatOneCallTimeout reports whether kind, read from a record of the
+// given format, is format 1's spelling of ErrorCallTimeout. Both readers
+// of episode lines (decodeEpisode, decodeOutcomeLine) ask it, so that a
+// run written before format 2 counts as it did.
+func formatOneCallTimeout(format int, kind string) bool {
+	return format < 2 && kind == "timeout"
+}
+
 // InfraError reports whether an error kind is the infrastructure's rather
 // than the model's or bench's: an episode that ended with it is lost.
 func InfraError(kind ErrorKind) bool {
 	switch kind {
-	case ErrorUnreachable, ErrorTimeout, ErrorServer, ErrorBadReply, ErrorRefused, ErrorFault:
+	case ErrorUnreachable, ErrorCallTimeout, ErrorServer, ErrorBadReply, ErrorRefused, ErrorFault:
 		return true
 	}
 	return false

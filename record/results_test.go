@@ -375,18 +375,18 @@ func TestNewerFormatRefused(t *testing.T) {
 		dir := t.TempDir()
 		path, _ := writeRun(t, dir, 1)
 		f, _ := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
-		f.WriteString(`{"format": 2, "task": "x"}` + "\n")
+		fmt.Fprintf(f, `{"format": %d, "task": "x"}`+"\n", FormatVersion+1)
 		f.Close()
 		_, err := Read(dir)
-		if err == nil || !strings.Contains(err.Error(), EpisodesFile+":2") || !strings.Contains(err.Error(), "format 2") {
+		if err == nil || !strings.Contains(err.Error(), EpisodesFile+":2") || !strings.Contains(err.Error(), fmt.Sprintf("format %d", FormatVersion+1)) {
 			t.Fatalf("err = %v", err)
 		}
 	})
 	t.Run("trajectory", func(t *testing.T) {
 		path := filepath.Join(t.TempDir(), "seed-1.jsonl")
-		os.WriteFile(path, []byte(`{"format": 3, "kind": "end"}`+"\n"), 0o644)
+		os.WriteFile(path, fmt.Appendf(nil, `{"format": %d, "kind": "end"}`+"\n", FormatVersion+1), 0o644)
 		_, _, err := ReadTrajectory(path)
-		if err == nil || !strings.Contains(err.Error(), "format 3") {
+		if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("format %d", FormatVersion+1)) {
 			t.Fatalf("err = %v", err)
 		}
 	})

@@ -200,10 +200,10 @@ func TestScanReadsAsRead(t *testing.T) {
 
 func TestLineKeepsWhatViewsRead(t *testing.T) {
 	ep := sampleEpisode(3)
-	ep.ExitReason, ep.ErrorKind, ep.GradingTimedOut, ep.Retries, ep.CutReplies = ExitError, ErrorTimeout, true, 2, 1
+	ep.ExitReason, ep.ErrorKind, ep.GradingTimedOut, ep.Retries, ep.CutReplies = ExitError, ErrorCallTimeout, true, 2, 1
 	got := collect(t, Data{Episodes: []Episode{ep}}.Scan)
 	want := []scanned{{
-		Task: "leap_year", Track: "agent", ExitReason: string(ExitError), ErrorKind: string(ErrorTimeout),
+		Task: "leap_year", Track: "agent", ExitReason: string(ExitError), ErrorKind: string(ErrorCallTimeout),
 		ToolCalls: ep.ToolCalls, Steps: ep.Steps, Seed: 3, Repeat: 1, TestsPassed: 3, TestsTotal: 4, Turns: 4,
 		Tokens: 1003 + 200, EstTokens: 990 + 210, Retries: 2, CutReplies: 1, GradingTimedOut: true,
 		Verdict: Verdict{StatusLost, FlawNone},

@@ -27,7 +27,7 @@ func TestLineVerdict(t *testing.T) {
 		{"a model error", false, 0, 5, ExitError, ErrorModel, false, Verdict{StatusFailed, FlawNone}},
 		{"a lost one that graded", true, 5, 5, ExitError, ErrorServer, false, Verdict{StatusLost, FlawNone}},
 		{"each infrastructure kind", false, 0, 0, ExitError, ErrorUnreachable, false, Verdict{StatusLost, FlawNone}},
-		{"timeout kind", false, 0, 0, ExitError, ErrorTimeout, false, Verdict{StatusLost, FlawNone}},
+		{"timeout kind", false, 0, 0, ExitError, ErrorCallTimeout, false, Verdict{StatusLost, FlawNone}},
 		{"bad reply", false, 0, 0, ExitError, ErrorBadReply, false, Verdict{StatusLost, FlawNone}},
 		{"interrupted", true, 5, 5, ExitInterrupted, "", false, Verdict{StatusInterrupted, FlawNone}},
 		{"says passed, counts disagree", true, 4, 5, ExitDone, "", false, Verdict{StatusInconsistent, FlawContradicts}},

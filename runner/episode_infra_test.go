@@ -82,7 +82,7 @@ func TestEpisodeErrorKinds(t *testing.T) {
 		retries int
 	}{
 		{fmt.Errorf("calling: %w", &model.Error{Kind: model.ErrServer, Retries: 3}), record.ErrorServer, 3},
-		{&model.Error{Kind: model.ErrTimeout}, record.ErrorTimeout, 0},
+		{&model.Error{Kind: model.ErrTimeout}, record.ErrorCallTimeout, 0},
 		{&model.Error{Kind: model.ErrBadReply, Retries: 1}, record.ErrorBadReply, 1},
 		{&model.Error{Kind: model.ErrUnreachable}, record.ErrorUnreachable, 0},
 		{&model.Error{Kind: model.ErrRequest}, record.ErrorRefused, 0},

@@ -96,7 +96,7 @@ func TestFaultsLostAnswersAreRetriedThenLost(t *testing.T) {
 		// Every answer of the model clients' table is tested there
 		// (model.TestAnswersOfEveryStatus); here one of each kind of
 		// loss goes through bench run and --resume, one on each protocol.
-		{408, record.ErrorTimeout, 4, model.BackendOpenAI},
+		{408, record.ErrorCallTimeout, 4, model.BackendOpenAI},
 		{503, record.ErrorServer, 4, model.BackendOllama},
 	}
 	for _, c := range cases {
@@ -250,7 +250,7 @@ func TestFaultsSlowLorisIsATimeout(t *testing.T) {
 				t.Fatalf("%d episodes:\n%s", len(data.Episodes), stderr)
 			}
 			ep := data.Episodes[0]
-			if !ep.Lost() || ep.ErrorKind != record.ErrorTimeout || !strings.Contains(ep.Error, "--timeout") {
+			if !ep.Lost() || ep.ErrorKind != record.ErrorCallTimeout || !strings.Contains(ep.Error, "--timeout") {
 				t.Fatalf("slow-loris: kind %q, lost %v, error %q; want a lost timeout naming --timeout", ep.ErrorKind, ep.Lost(), ep.Error)
 			}
 		})
