@@ -44,7 +44,7 @@ func Grade(ctx context.Context, t tasks.Task, dir string) (Result, error) {
 // Options are the settings of one grading; the zero value is the default.
 type Options struct {
 	// WorkspaceLimit is the most the workspace may hold and still be
-	// graded (--workspace-limit, bytes; 0 = DefaultWorkspaceLimit). A
+	// graded (--workspace-limit, bytes; 0 = record.DefaultWorkspaceLimit). A
 	// workspace over it is not copied: it fails, saying why.
 	WorkspaceLimit int64
 }

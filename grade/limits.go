@@ -9,12 +9,9 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-)
 
-// DefaultWorkspaceLimit is how much a workspace may hold and still be
-// graded (--workspace-limit): its files' sizes as they claim them, sparse
-// or not, and a block for every entry.
-const DefaultWorkspaceLimit = 256 << 20
+	"bench/record"
+)
 
 // entryCost is what each file or folder counts toward the limit besides
 // its size: a block, so that a million empty files are too many.
@@ -45,12 +42,12 @@ func ParseSize(s string) (int64, error) {
 var errOverLimit = errors.New("over the workspace limit")
 
 // overLimit says why dir is too large to grade, or "" when it is not:
-// the sum of its entries' sizes (as stat reports them) and a block per
-// entry exceeds limit (0: DefaultWorkspaceLimit). It stops reading at the
-// limit.
+// the sum of its entries' sizes (as stat reports them, sparse or not) and
+// a block per entry exceeds limit (0: record.DefaultWorkspaceLimit). It
+// stops reading at the limit.
 func overLimit(dir string, limit int64) string {
 	if limit <= 0 {
-		limit = DefaultWorkspaceLimit
+		limit = record.DefaultWorkspaceLimit
 	}
 	var total int64
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {

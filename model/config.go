@@ -24,7 +24,6 @@ const (
 	DefaultModel       = "qwen3:8b" // the model bench suggests and uses when none is named
 	DefaultOllamaHost  = "http://127.0.0.1:11434"
 	DefaultOpenAIHost  = "http://127.0.0.1:8080/v1" // mlx_lm.server and llama.cpp's server listen on 8080
-	DefaultNumCtx      = 8192                       // pinned context window: never the server's default
 	DefaultTimeout     = 10 * time.Minute           // one model call, each attempt
 	DefaultMaxRetries  = 3
 	DefaultRetryWindow = 60 * time.Second // how long an unreachable server is waited for
@@ -32,6 +31,15 @@ const (
 	DefaultDial        = 3 * time.Second  // a down host fails in seconds, not minutes
 	InspectTimeout     = 10 * time.Second // one Inspect call
 )
+
+// CheckTimeout refuses a --timeout no model call can be made with. The
+// run's check and --resume's ask it.
+func CheckTimeout(d time.Duration) error {
+	if d <= 0 {
+		return fmt.Errorf("--timeout must be positive, got %s", d)
+	}
+	return nil
+}
 
 // ollamaPort is the port Ollama listens on unless told otherwise.
 const ollamaPort = "11434"

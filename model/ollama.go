@@ -18,6 +18,8 @@ import (
 	"sync"
 	"time"
 
+	"bench/record"
+
 	"github.com/ollama/ollama/api"
 )
 
@@ -341,7 +343,7 @@ func clip(s string, n int) string {
 func ollamaOptions(o Options) map[string]any {
 	numCtx := o.NumCtx
 	if numCtx <= 0 {
-		numCtx = DefaultNumCtx
+		numCtx = record.DefaultNumCtx
 	}
 	m := map[string]any{
 		"seed":        o.Seed,

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"bench/record"
+
 	"bench/model"
 	"bench/model/modeltest"
 )
@@ -122,7 +124,7 @@ func TestOllamaSendsSamplingOptionsEveryTime(t *testing.T) {
 			t.Errorf("request %d: think not sent", i)
 		}
 	}
-	if reqs[0].Options["num_ctx"] != float64(model.DefaultNumCtx) || reqs[0].Options["seed"] != float64(0) {
+	if reqs[0].Options["num_ctx"] != float64(record.DefaultNumCtx) || reqs[0].Options["seed"] != float64(0) {
 		t.Errorf("defaults: %v", reqs[0].Options)
 	}
 	if _, ok := reqs[0].Options["top_p"]; ok {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"io"
 	"net/http"
+
+	"bench/record"
 )
 
 // BytesPerToken is the generous number of bytes one token of a reply is
@@ -30,7 +32,7 @@ func (cfg Config) ReplyCap(o Options) int64 {
 		tokens = o.NumCtx
 	}
 	if tokens <= 0 {
-		tokens = DefaultNumCtx
+		tokens = record.DefaultNumCtx
 	}
 	return int64(ReplyCapTokensFactor) * int64(tokens) * BytesPerToken
 }

@@ -162,15 +162,24 @@ func (r Run) checkTracks() error {
 	return nil
 }
 
-// checkSeeds checks the seeds: at least one, none negative.
+// checkSeeds checks the seeds: at least one, each as CheckSeed says.
 func (r Run) checkSeeds() error {
 	if len(r.Seeds) == 0 {
 		return errors.New("field \"seeds\" is empty or missing: a run has at least one seed")
 	}
 	for i, s := range r.Seeds {
-		if s < 0 {
-			return fmt.Errorf("field \"seeds[%d]\" is %d: seeds are 0 or more", i, s)
+		if err := CheckSeed(s); err != nil {
+			return fmt.Errorf("field \"seeds[%d]\": %w", i, err)
 		}
+	}
+	return nil
+}
+
+// CheckSeed refuses a seed no run can be made with: a negative one.
+// Every check of a seed (the flag's, the spec's, run.json's) asks it.
+func CheckSeed(s int) error {
+	if s < 0 {
+		return fmt.Errorf("seed %d is negative; seeds are 0 or more (servers take -1 as \"pick a random seed\", which no run can repeat)", s)
 	}
 	return nil
 }

@@ -58,7 +58,7 @@ func malformedRuns(t testing.TB) []struct{ name, body, want string } {
 		{"no tracks", f("tracks", "[]"), `field "tracks" is empty or missing`},
 		{"track named twice", f("tracks", `["agent","agent"]`), `field "tracks[1]" names the track agent a second time`},
 		{"no seeds", f("seeds", "[]"), `field "seeds" is empty or missing`},
-		{"negative seed", f("seeds", "[1,-1]"), `field "seeds[1]" is -1`},
+		{"negative seed", f("seeds", "[1,-1]"), `field "seeds[1]": seed -1 is negative`},
 		{"seed a string", f("seeds", `["1"]`), `field "seeds" holds a JSON string where a whole number belongs`},
 		{"fractional seed", f("seeds", `[1.5]`), `field "seeds" holds a JSON number 1.5 where a whole number belongs`},
 		{"shard past its count", f("shard", `{"index":3,"count":2}`), `field "shard" is part 3 of 2`},

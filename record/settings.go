@@ -22,7 +22,13 @@ const (
 	DefaultParallel       = 1
 	MaxParallel           = 64 // more episodes at once than any machine bench targets runs well
 	DefaultEpisodeTimeout = 10 * time.Minute
+	// DefaultWorkspaceLimit is how much an episode's workspace may hold, in
+	// bytes, and still be graded; run.json records it as 0.
+	DefaultWorkspaceLimit = 256 << 20
 )
+
+// defaultWorkspaceLimit is DefaultWorkspaceLimit as --workspace-limit spells it.
+var defaultWorkspaceLimit = fmt.Sprintf("%dMiB", DefaultWorkspaceLimit>>20)
 
 // Values of --posture.
 const (
@@ -138,7 +144,7 @@ var Table = []Def{
 		Help: "cap on one reply's tokens, sent with every request as num_predict / max_tokens (0 = the server's default, unlimited on Ollama)"},
 	{Name: "max-reply-bytes", Field: "MaxReplyBytes", Defines: true, Check: atLeast(0, "0 (the default: 4 × --max-tokens × 16 bytes) or more"),
 		Help: "cap on the bytes of one reply bench reads (text, thinking, tool calls); a reply past it is the model's failure, reply_too_large (0 = 4 × --max-tokens × 16 bytes: 256 KiB for 4096)"},
-	{Name: "workspace-limit", Field: "WorkspaceLimit", Unit: UnitBytes, Shown: "256MiB", Defines: true, Check: atLeast(0, "0 (the default, 256MiB) or more"),
+	{Name: "workspace-limit", Field: "WorkspaceLimit", Unit: UnitBytes, Shown: defaultWorkspaceLimit, Defines: true, Check: atLeast(0, "0 (the default, "+defaultWorkspaceLimit+") or more"),
 		Help: "the most an episode's workspace may hold (its files' sizes, sparse or not) and still be graded; over it the episode fails, saying why"},
 	{Name: "think", Field: "Think", Defines: true, Help: "let thinking models think"},
 	{Name: "max-turns", Field: "MaxTurns", Default: DefaultMaxTurns, Defines: true, Dimension: true, Check: atLeast(1, "at least 1"),

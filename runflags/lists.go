@@ -7,6 +7,7 @@ import (
 
 	"bench/internal/cliexit"
 	"bench/internal/suggest"
+	"bench/record"
 	"bench/runner"
 	"bench/tasks"
 )
@@ -123,8 +124,8 @@ func parseSeed(s, p string) (int, error) {
 	if err != nil {
 		return 0, cliexit.Usagef("bad --seeds %q: %q is not a whole number; give a comma-separated list such as 1,2,3 or a range such as 1..8", s, p)
 	}
-	if n < 0 {
-		return 0, cliexit.Usagef("bad --seeds %q: %d is negative; seeds are 0 or more (servers take -1 as \"pick a random seed\", which no run can repeat)", s, n)
+	if err := record.CheckSeed(n); err != nil {
+		return 0, cliexit.Usagef("bad --seeds %q: %w", s, err)
 	}
 	return n, nil
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"bench/internal/cliexit"
+	"bench/model"
 	"bench/record"
 	"bench/runner"
 )
@@ -37,8 +38,8 @@ func Resume(c *cli.Context, dir string) (runner.ResumeOptions, error) {
 			return runner.ResumeOptions{}, cliexit.Usagef("--resume continues the run as %s describes it; drop --%s (start a new run with --out to change it)", filepath.Join(dir, "run.json"), f)
 		}
 	}
-	if c.Duration("timeout") <= 0 {
-		return runner.ResumeOptions{}, cliexit.Usagef("--timeout must be positive, got %s", c.Duration("timeout"))
+	if err := model.CheckTimeout(c.Duration("timeout")); err != nil {
+		return runner.ResumeOptions{}, cliexit.UsageOf(err)
 	}
 	window, err := retryWindow(c)
 	if err != nil {

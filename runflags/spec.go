@@ -109,7 +109,7 @@ func settingsFrom(c *cli.Context) (record.RunSettings, []record.Dimension, error
 			if err != nil {
 				return s, nil, cliexit.Usagef("--%s: %w", d.Name, err)
 			}
-			if n == grade.DefaultWorkspaceLimit {
+			if def, _ := grade.ParseSize(d.Shown); n == def {
 				n = 0 // run.json leaves the default out, as runs before the flag did
 			}
 			v = n

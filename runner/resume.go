@@ -34,8 +34,10 @@ type ResumeOptions struct {
 // writer holds (record.LockedError). Nothing is written: Execute reopens
 // the folder, under its lock.
 func Resume(dir string, all []tasks.Task, opts ResumeOptions) (*Session, error) {
-	if opts.Timeout < 0 {
-		return nil, fmt.Errorf("--timeout must be positive, got %s", opts.Timeout)
+	if opts.Timeout != 0 { // 0 = the default
+		if err := model.CheckTimeout(opts.Timeout); err != nil {
+			return nil, err
+		}
 	}
 	if opts.Parallel != 0 {
 		if err := CheckParallel(opts.Parallel); err != nil {

@@ -54,8 +54,8 @@ func (s Spec) Check() error {
 		return fmt.Errorf("--seeds is empty: give a comma-separated list of whole numbers such as 1,2,3")
 	}
 	for _, n := range s.Seeds {
-		if n < 0 {
-			return fmt.Errorf("seed %d is negative; seeds are 0 or more (servers take -1 as \"pick a random seed\", which no run can repeat)", n)
+		if err := record.CheckSeed(n); err != nil {
+			return err
 		}
 	}
 	if err := s.RunSettings.Check(); err != nil {
@@ -64,8 +64,8 @@ func (s Spec) Check() error {
 	if err := record.CheckDimensions(s.Dimensions, s.RunSettings); err != nil {
 		return err
 	}
-	if s.Model.Timeout <= 0 {
-		return fmt.Errorf("--timeout must be positive, got %s", s.Model.Timeout)
+	if err := model.CheckTimeout(s.Model.Timeout); err != nil {
+		return err
 	}
 	if err := checkSweep(s); err != nil {
 		return err
