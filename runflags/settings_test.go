@@ -2,6 +2,7 @@ package runflags
 
 import (
 	"io"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"bench/record"
+	"bench/runner"
 )
 
 // runFlags are the flags of bench run that this package makes, and those
@@ -33,7 +35,7 @@ func settingsParse(t *testing.T, args ...string) (record.RunSettings, error) {
 	cmd := runCommand()
 	cmd.Action = func(c *cli.Context) error {
 		var err error
-		got, _, err = settingsFrom(c)
+		got, _, err = settingsFrom(c, runSetting)
 		return err
 	}
 	app := &cli.App{Name: "bench", Commands: []*cli.Command{cmd}, Writer: io.Discard, ErrWriter: io.Discard, ExitErrHandler: func(*cli.Context, error) {}}
@@ -74,6 +76,45 @@ func TestSettingsFlagsComeFromTheTable(t *testing.T) {
 	got, err := settingsParse(t)
 	if err != nil || got != record.DefaultSettings() {
 		t.Errorf("no flags read as %+v, %v; want the table's defaults %+v", got, err, record.DefaultSettings())
+	}
+}
+
+// TestDoctorSettingsComeFromTheTable: bench doctor's settings are flags of
+// the same kind and default as bench run's, and read into the spec it
+// checks (with the table's checks, which refuse a bad value).
+func TestDoctorSettingsComeFromTheTable(t *testing.T) {
+	run := map[string]cli.Flag{}
+	for _, f := range runCommand().Flags {
+		run[f.Names()[0]] = f
+	}
+	doctor := DoctorSettings()
+	if len(doctor) != len(doctorChecks) {
+		t.Fatalf("doctor takes %d settings, its table of checks %d", len(doctor), len(doctorChecks))
+	}
+	for _, f := range doctor {
+		r, ok := run[f.Names()[0]]
+		if !ok || reflect.TypeOf(f) != reflect.TypeOf(r) || f.(cli.DocGenerationFlag).GetValue() != r.(cli.DocGenerationFlag).GetValue() {
+			t.Errorf("doctor's --%s is %T (default %q), bench run's %T", f.Names()[0], f, f.(cli.DocGenerationFlag).GetValue(), r)
+		}
+	}
+	var got runner.Spec
+	var err error
+	cmd := &cli.Command{Name: "doctor", Flags: slices.Concat(Model(), DoctorSettings(), []cli.Flag{Tasks(""), Tracks("", ""), TasksDir()}), Action: func(c *cli.Context) error {
+		got, err = DoctorSpec(c)
+		return err
+	}}
+	app := &cli.App{Name: "bench", Commands: []*cli.Command{cmd}, Writer: io.Discard, ErrWriter: io.Discard, ExitErrHandler: func(*cli.Context, error) {}}
+	if err := app.Run([]string{"bench", "doctor", "--think", "--workflow-model", "e:1b"}); err != nil {
+		t.Fatal(err)
+	}
+	want := record.DefaultSettings()
+	want.Think, want.WorkflowModel = true, "e:1b"
+	if got.RunSettings != want {
+		t.Errorf("doctor read %+v, want %+v", got.RunSettings, want)
+	}
+	got.Tracks, got.WorkflowModel = []string{"hybrid"}, "a,b"
+	if err := got.Check(); err == nil || !strings.Contains(err.Error(), "--workflow-model") {
+		t.Errorf("a bad --workflow-model passed the spec's check: %v", err)
 	}
 }
 

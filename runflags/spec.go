@@ -37,7 +37,7 @@ func Spec(c *cli.Context, benchVersion string) (runner.Spec, error) {
 	if err := record.CheckUID(c.String("run-uid")); err != nil {
 		return runner.Spec{}, cliexit.Usagef("--run-uid: %w", err)
 	}
-	settings, dims, err := settingsFrom(c)
+	settings, dims, err := settingsFrom(c, runSetting)
 	if err != nil {
 		return runner.Spec{}, err
 	}
@@ -64,8 +64,10 @@ func DoctorSpec(c *cli.Context) (runner.Spec, error) {
 	if err != nil {
 		return runner.Spec{}, err
 	}
-	settings := record.DefaultSettings()
-	settings.Think, settings.WorkflowModel = c.Bool("think"), c.String("workflow-model")
+	settings, _, err := settingsFrom(c, doctorSetting)
+	if err != nil {
+		return runner.Spec{}, err
+	}
 	return runner.Spec{Model: mcfg, Models: splitRaw(mcfg.Model), Hosts: hosts(c), Tasks: selected, Tracks: tracks, Seeds: []int{1}, RunSettings: settings}, nil
 }
 
@@ -79,14 +81,15 @@ func runTasks(c *cli.Context) ([]tasks.Task, error) {
 	return PickRunTasks(all, c.String("tasks"))
 }
 
-// settingsFrom reads the flags of the settings' table into the run's
-// settings, and the dimensions: the settings that may be one given
+// settingsFrom reads the flags of the settings' table that the command
+// takes (has says which) into the run's settings, the others left at
+// their defaults, and the dimensions: the settings that may be one given
 // several values, which hold their first.
-func settingsFrom(c *cli.Context) (record.RunSettings, []record.Dimension, error) {
+func settingsFrom(c *cli.Context, has func(record.Def) bool) (record.RunSettings, []record.Dimension, error) {
 	s := record.DefaultSettings()
 	var dims []record.Dimension
 	for _, d := range record.Table {
-		if d.Source != record.FromTable {
+		if !has(d) {
 			continue
 		}
 		v := c.Value(d.Name)

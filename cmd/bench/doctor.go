@@ -1,6 +1,8 @@
 package main
 
 import (
+	"slices"
+
 	"github.com/urfave/cli/v2"
 
 	"bench/internal/cliexit"
@@ -14,14 +16,14 @@ func doctorCommand() *cli.Command {
 		Name:      "doctor",
 		Usage:     "check that a run can start: model server, model, tool support, python3, the sandbox, tasks",
 		ArgsUsage: " ",
-		Flags: append(runflags.Model(),
-			&cli.StringFlag{Name: "tracks", Aliases: []string{"track"}, Usage: "check only what these comma-separated tracks need (default: all)"},
-			&cli.StringFlag{Name: "tasks", Aliases: []string{"task"}, Usage: "comma-separated tasks to give the oracle check, or all (default: those bench run takes)"},
-			&cli.BoolFlag{Name: "think", Usage: "check that the model can think, as bench run --think needs"},
-			&cli.StringFlag{Name: "workflow-model", Usage: "check also the hybrid's second model, as bench run --workflow-model asks it (without tools)"},
+		Flags: slices.Concat(runflags.Model(), []cli.Flag{
+			runflags.Tracks("", "check only what these comma-separated tracks need (default: all)"),
+			runflags.Tasks("comma-separated tasks to give the oracle check, or all (default: those bench run takes)"),
+		}, runflags.DoctorSettings(), []cli.Flag{
 			runflags.Sandbox(),
 			formatFlag("text", "json"),
-			runflags.TasksDir()),
+			runflags.TasksDir(),
+		}),
 		Description: "Prints one line per check, with the fix for each that fails, and exits 1 unless all pass.\n" +
 			"--host and --model take comma-separated lists, as bench run does: every server and model is checked.\n" +
 			"With --tracks, checks only what those tracks need: tool support only for a track that gives the\n" +

@@ -41,7 +41,7 @@ func predictCommand() *cli.Command {
 			"  bench predict --out predictions.json --answer " + courseAnswers(),
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Value: "predictions.json", Usage: "write the predictions to `FILE`"},
-			&cli.StringFlag{Name: "tasks", Aliases: []string{"task"}, Usage: "comma-separated task names, or one, or all (default: those bench run takes)"},
+			runflags.Tasks("comma-separated task names, or one, or all (default: those bench run takes)"),
 			&cli.StringSliceFlag{Name: "answer", Usage: "answers for a task, one letter per question: `TASK=yyn` (repeatable)"},
 			&cli.BoolFlag{Name: "force", Usage: "replace an existing predictions file"},
 			runflags.TasksDir(),

@@ -34,9 +34,9 @@ func runCommand() *cli.Command {
 			"  bench run --shard 2/3 --seeds 1,2,3 --out results/sweep/shard-2   # one of three machines\n" +
 			"  bench run --resume results/lesson",
 		Flags: slices.Concat(runflags.Model(), []cli.Flag{
-			&cli.StringFlag{Name: "tasks", Aliases: []string{"task"}, Usage: "comma-separated task names, or all (default: the four course tasks)"},
+			runflags.Tasks("comma-separated task names, or all (default: the four course tasks)"),
 			runflags.TasksDir(),
-			&cli.StringFlag{Name: "tracks", Aliases: []string{"track"}, Value: "workflow,agent", Usage: "comma-separated tracks: " + strings.Join(runner.TrackWords(), ", ")},
+			runflags.Tracks("workflow,agent", "comma-separated tracks: "+strings.Join(runner.TrackWords(), ", ")),
 			&cli.StringFlag{Name: "seeds", Aliases: []string{"seed"}, Value: "1", Usage: "comma-separated seeds and ranges (1..8); a repeated seed is a twin run"},
 		}, runflags.Settings(), []cli.Flag{
 			&cli.StringFlag{Name: "shard", Usage: "run part i of n of the plan (i/n, e.g. 2/3): the same split on every machine; merge the parts with bench report A B C"},
