@@ -19,6 +19,10 @@ type ChartStyle struct {
 	// Within is the colour that marks the steps a tool made for the agent
 	// (the hybrid's run_workflow): the hybrid's own.
 	Within string
+	// Pass and Fail mark an episode's outcome (a border, a band);
+	// PassText and FailText are their darker shades for text, which on
+	// white the palette's own are too light to read.
+	Pass, Fail, PassText, FailText string
 }
 
 // MinFontPx is the smallest text a chart may have, in CSS pixels.
@@ -29,4 +33,5 @@ var Chart = ChartStyle{
 	FontPx: 12, BarPx: 14, GroupShare: 0.3,
 	Grid: "#e6e6e6", Axis: "#333333", Whisker: "#222222",
 	Within: ReddishPurple, // the hybrid's colour
+	Pass:   BluishGreen, Fail: Vermillion, PassText: "#00704f", FailText: "#b34a00",
 }

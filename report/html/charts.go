@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"bench/record"
 	"bench/report"
@@ -239,9 +240,17 @@ func group(rep *report.Report, r report.Row) string {
 }
 
 // chartCSS sets the page's chart variables from the one chart style
-// (trackfacts.Chart), which the SVG plot reads too.
+// (trackfacts.Chart), which the SVG plot reads too, and the palette's
+// colours the page uses: the outcomes' and the timeline's kinds'. page.css
+// names none of them (TestPageCSSTakesThePaletteFromGo).
 func chartCSS() string {
 	c := trackfacts.Chart
-	return fmt.Sprintf(":root{--chart-font:%gpx;--bar:%gpx;--grid:%s;--axis:%s;--whisker:%s;--within:%s}\n",
-		c.FontPx, c.BarPx, c.Grid, c.Axis, c.Whisker, c.Within)
+	var b strings.Builder
+	fmt.Fprintf(&b, ":root{--chart-font:%gpx;--bar:%gpx;--grid:%s;--axis:%s;--whisker:%s;--within:%s;--pass:%s;--fail:%s;--pass-text:%s;--fail-text:%s}\n",
+		c.FontPx, c.BarPx, c.Grid, c.Axis, c.Whisker, c.Within, c.Pass, c.Fail, c.PassText, c.FailText)
+	for _, k := range kindLabels {
+		fmt.Fprintf(&b, ".k-%s{--c:%s}", k.Kind, k.Colour)
+	}
+	b.WriteString("\n")
+	return b.String()
 }

@@ -84,3 +84,27 @@ func TestPlotAndPageShareOnePalette(t *testing.T) {
 		t.Errorf("the plot's colours %v are not the page's %v", got, page)
 	}
 }
+
+// TestPageCSSTakesThePaletteFromGo: page.css names no colour of the
+// palette or the chart style; they reach the page as variables that
+// chartCSS sets from trackfacts, and every variable page.css reads of
+// them is set there (or by the page itself, its bars' sizes).
+func TestPageCSSTakesThePaletteFromGo(t *testing.T) {
+	c := trackfacts.Chart
+	for _, colour := range slices.Concat(trackfacts.Palette, []string{c.Grid, c.Axis, c.Whisker, c.PassText, c.FailText}) {
+		if strings.Contains(strings.ToUpper(pageCSS), strings.ToUpper(colour)) {
+			t.Errorf("page.css names %s, a colour trackfacts declares", colour)
+		}
+	}
+	set := chartCSS()
+	for _, m := range regexp.MustCompile(`var\((--[a-z-]+)\)`).FindAllStringSubmatch(pageCSS, -1) {
+		if !strings.Contains(set+pageCSS+pageTemplate+pageJS, m[1]+":") {
+			t.Errorf("page.css reads %s, which neither chartCSS nor the page sets", m[1])
+		}
+	}
+	for _, k := range kindLabels {
+		if !strings.Contains(set, ".k-"+k.Kind+"{--c:"+k.Colour+"}") {
+			t.Errorf("chartCSS gives the step kind %s no colour", k.Kind)
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 
 	"bench/record"
 	"bench/report/transcript"
+	"bench/trackfacts"
 )
 
 // Step kinds: one timeline row each, coloured by kind.
@@ -19,10 +20,14 @@ const (
 	kindFallback = "fallback"
 )
 
-// kindLabels name the step kinds in the legend.
-var kindLabels = []struct{ Kind, Label string }{
-	{kindModel, "model call"}, {kindTool, "tool call"}, {kindTest, "test run"},
-	{kindWrite, "write"}, {kindReject, "reject"}, {kindFallback, "fallback write"},
+// kindLabel is a step kind, its name in the legend and its colour.
+type kindLabel struct{ Kind, Label, Colour string }
+
+// kindLabels name the step kinds in the legend, with their colours in
+// the timeline (chartCSS), from the palette.
+var kindLabels = []kindLabel{
+	{kindModel, "model call", trackfacts.Blue}, {kindTool, "tool call", trackfacts.Orange}, {kindTest, "test run", trackfacts.BluishGreen},
+	{kindWrite, "write", trackfacts.ReddishPurple}, {kindReject, "reject", trackfacts.Vermillion}, {kindFallback, "fallback write", trackfacts.Yellow},
 }
 
 // step is one row of an episode's timeline.

@@ -73,7 +73,7 @@ type page struct {
 	Sequences   []sequenceView
 	Predictions *predictView
 	Charts      []chart
-	Kinds       []struct{ Kind, Label string }
+	Kinds       []kindLabel
 	Twins       []twinGroup
 	Episodes    []*episode
 	Footnotes   []report.Footnote
