@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"strconv"
 	"strings"
 	"time"
@@ -200,18 +201,17 @@ func (r Run) checkModels() error {
 	return nil
 }
 
-// checkNumbers checks that no count, limit or sampling option is negative.
+// checkNumbers checks that no whole-number setting of the table (a count
+// or a limit) is negative, and that the sampling options are in range.
+// run.json holds 0 for a setting a run left at its default or older runs
+// did not have, so the flags' stricter checks do not apply here.
 func (r Run) checkNumbers() error {
-	for _, f := range []struct {
-		name string
-		v    int64
-	}{
-		{"num_ctx", int64(r.NumCtx)}, {"max_tokens", int64(r.MaxTokens)}, {"max_turns", int64(r.MaxTurns)},
-		{"token_limit", int64(r.TokenLimit)}, {"tries", int64(r.Tries)}, {"parallel", int64(r.Parallel)},
-		{"parallel_per_host", int64(r.ParallelPerHost)}, {"episode_timeout_ms", r.EpisodeTimeoutMS},
-	} {
-		if f.v < 0 {
-			return fmt.Errorf("field %q is %d: it cannot be negative", f.name, f.v)
+	for _, d := range Table {
+		if d.Source != FromTable {
+			continue
+		}
+		if f := reflect.ValueOf(r.RunSettings).FieldByName(d.Field); f.CanInt() && f.Int() < 0 {
+			return fmt.Errorf("field %q is %d: it cannot be negative", d.Key(), f.Int())
 		}
 	}
 	if r.Temperature < 0 || math.IsNaN(r.Temperature) || math.IsInf(r.Temperature, 0) {

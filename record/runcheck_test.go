@@ -67,6 +67,8 @@ func malformedRuns(t testing.TB) []struct{ name, body, want string } {
 		{"model twice", f("models", `[{"name":"m"},{"name":"m"}]`), `names the model m a second time`},
 		{"negative turns", f("max_turns", "-3"), `field "max_turns" is -3`},
 		{"negative timeout", f("episode_timeout_ms", "-1"), `field "episode_timeout_ms" is -1`},
+		{"negative workspace limit", f("workspace_limit", "-1"), `field "workspace_limit" is -1`},
+		{"negative reply cap", f("max_reply_bytes", "-5"), `field "max_reply_bytes" is -5`},
 		{"top_p above 1", f("top_p", "2"), `field "top_p" is 2`},
 		{"negative temperature", f("temperature", "-0.5"), `field "temperature" is -0.5`},
 		{"uid with a newline", f("uid", `"a\nb"`), `field "uid" is "a\nb"`},

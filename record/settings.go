@@ -266,6 +266,12 @@ func (s RunSettings) Check() error {
 	return nil
 }
 
+// Key is the setting's key in run.json: its field's json tag.
+func (d Def) Key() string {
+	f, _ := reflect.TypeFor[Run]().FieldByName(d.Field)
+	return strings.Split(f.Tag.Get("json"), ",")[0]
+}
+
 // Typed is a field's value as the setting's flag reads it: a duration for
 // UnitMillis, the field's value otherwise.
 func (d Def) Typed(v any) any {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -114,6 +115,9 @@ func TestTableAgreesWithRunSettings(t *testing.T) {
 			if d.Help == "" || (d.Check == nil && f.Type.Kind() != reflect.Bool) {
 				t.Errorf("%s: a flag of the table needs help and a check", d.Name)
 			}
+		}
+		if want := strings.ReplaceAll(d.Name, "-", "_"); !strings.HasPrefix(d.Key(), want) {
+			t.Errorf("%s is recorded in run.json as %q, want a key that starts %q", d.Name, d.Key(), want)
 		}
 		if d.Dimension && !d.Defines {
 			t.Errorf("%s is a dimension but does not define the run", d.Name)
