@@ -4,7 +4,8 @@ import "slices"
 
 // Course names the lesson's four tasks in the lesson's order: the order the
 // README, its --answer example and bench predict ask them in, and the order
-// bench run takes them in by default. Embedded holds exactly these.
+// bench run takes them in by default. Embedded holds exactly these, of the
+// suite.
 var Course = []string{"parse_date", "slugify", "word_freq", "leap_year"}
 
 // InCourse reports whether the task called name is one of the lesson's.

@@ -1,8 +1,11 @@
 package tasks
 
 import (
+	"errors"
+	"io/fs"
 	"slices"
 	"testing"
+	"testing/fstest"
 )
 
 // TestCourseIsTheEmbeddedSet: Course names exactly the tasks Embedded
@@ -51,5 +54,23 @@ func TestPlaceholders(t *testing.T) {
 		if ph := tk.Placeholders(); len(ph) > 0 {
 			t.Errorf("built-in task %s holds a placeholder in %v", tk.Name, ph)
 		}
+	}
+}
+
+// TestEmbeddedIsAFileSystem: Embedded, the suite narrowed to the course
+// tasks, behaves as an fs.FS must (fstest.TestFS reads every file and
+// folder every way, ReadDir a few entries at a time included), shows no
+// other task, and its files are the suite's.
+func TestEmbeddedIsAFileSystem(t *testing.T) {
+	course := Embedded()
+	if err := fstest.TestFS(course, "leap_year/task.toml", "parse_date/repo"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fs.Stat(course, "temp_convert/task.toml"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("Stat of a suite task outside the course: %v, want not found", err)
+	}
+	want, _ := fs.ReadFile(Suite(), "leap_year/task.toml")
+	if got, err := fs.ReadFile(course, "leap_year/task.toml"); err != nil || string(got) != string(want) || len(want) == 0 {
+		t.Errorf("leap_year/task.toml reads %d bytes (%v), the suite's %d", len(got), err, len(want))
 	}
 }
