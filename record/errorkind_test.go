@@ -38,18 +38,7 @@ func TestFormatOneCallTimeoutReadsAsOne(t *testing.T) {
 		return line
 	}
 	dir := writeLines(t, timedOut(1, 1, false), timedOut(2, 0, true), timedOut(3, FormatVersion, false))
-	data, err := Read(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := OpenFolder(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	scanned := collect(t, func(visit func(*Line) error) error {
-		_, err := f.Scan(visit)
-		return err
-	})
+	data, scanned, _, _ := readBothWays(t, dir)
 	if len(data.Episodes) != 3 || len(scanned) != 3 {
 		t.Fatalf("read %d episodes, scanned %d; want 3", len(data.Episodes), len(scanned))
 	}

@@ -163,10 +163,10 @@ func collect(t *testing.T, scan func(func(*Line) error) error) []scanned {
 	return out
 }
 
-// TestScanReadsAsRead: streaming a folder passes the episodes Read keeps,
-// in its order, with the same warnings, whichever decoder reads a line.
-func TestScanReadsAsRead(t *testing.T) {
-	dir := writeLines(t, trickyLines(t)...)
+// readBothWays reads the run folder dir with Read and streams it with
+// Folder.Scan, and returns the two, Scan's warnings and the folder.
+func readBothWays(t *testing.T, dir string) (Data, []scanned, []string, Folder) {
+	t.Helper()
 	data, err := Read(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -181,6 +181,14 @@ func TestScanReadsAsRead(t *testing.T) {
 		warnings, err = f.Scan(visit)
 		return err
 	})
+	return data, got, warnings, f
+}
+
+// TestScanReadsAsRead: streaming a folder passes the episodes Read keeps,
+// in its order, with the same warnings, whichever decoder reads a line.
+func TestScanReadsAsRead(t *testing.T) {
+	dir := writeLines(t, trickyLines(t)...)
+	data, got, warnings, f := readBothWays(t, dir)
 	want := collect(t, data.Scan)
 	if len(data.Warnings) < 5 || len(want) < 16 {
 		t.Fatalf("the fixture lost its point: %d episodes, warnings %q", len(want), data.Warnings)
