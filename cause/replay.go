@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"bench/workflow/replytext"
+
 	"bench/model"
 	"bench/record"
 )
@@ -122,8 +124,8 @@ func toolContent(call *record.Event, w *written) (string, bool) {
 // line, the whole reply); the first of them of exactly size bytes is the
 // one written. It also returns the number of code blocks in the reply.
 func replyContent(text string, fallback bool, size int) (string, int, bool) {
-	text = stripThinking(strings.ReplaceAll(text, "\r\n", "\n"))
-	blocks, afterMark, rest := readBlocks(text)
+	r := replytext.Parse(text)
+	text, blocks, afterMark, rest := r.Text, r.Blocks, r.AfterMark, r.Rests
 	var want []string
 	switch {
 	case fallback && len(blocks) > 0:
@@ -141,83 +143,6 @@ func replyContent(text string, fallback bool, size int) (string, int, bool) {
 		return "", len(blocks), false
 	}
 	return want[i], len(blocks), true
-}
-
-// readBlocks reads the fenced code blocks of a reply (``` or ~~~, three or
-// more, an optional language tag; a block never closed runs to the end),
-// those after the first FILE: line, and for each FILE: line the trimmed
-// text after it.
-func readBlocks(text string) (blocks, afterMark, rest []string) {
-	lines := strings.Split(text, "\n")
-	marked := false
-	var fence string
-	var body []string
-	for i, line := range lines {
-		trim := strings.TrimSpace(line)
-		if fence != "" {
-			if strings.HasPrefix(trim, fence) && strings.Trim(trim, fence[:1]) == "" {
-				blocks = append(blocks, strings.Join(body, "\n")+"\n")
-				if marked {
-					afterMark = append(afterMark, blocks[len(blocks)-1])
-				}
-				fence, body = "", nil
-				continue
-			}
-			body = append(body, line)
-			continue
-		}
-		if f := fenceOf(trim); f != "" {
-			fence = f
-			continue
-		}
-		if isMarker(trim) {
-			marked = true
-			rest = append(rest, strings.TrimSpace(strings.Join(lines[i+1:], "\n"))+"\n")
-		}
-	}
-	if fence != "" {
-		if n := len(body); n > 0 && body[n-1] == "" {
-			body = body[:n-1]
-		}
-		blocks = append(blocks, strings.Join(body, "\n")+"\n")
-		if marked {
-			afterMark = append(afterMark, blocks[len(blocks)-1])
-		}
-	}
-	return blocks, afterMark, rest
-}
-
-// fenceOf returns the fence a trimmed line opens, or "".
-func fenceOf(trim string) string {
-	for _, c := range []string{"`", "~"} {
-		if strings.HasPrefix(trim, c+c+c) {
-			return strings.Repeat(c, len(trim)-len(strings.TrimLeft(trim, c)))
-		}
-	}
-	return ""
-}
-
-// isMarker reports a "FILE: <path>" line, with markdown emphasis allowed.
-func isMarker(trim string) bool {
-	t := strings.Trim(trim, "*_#` ")
-	return len(t) > 5 && strings.EqualFold(t[:5], "FILE:") && strings.Trim(strings.TrimSpace(t[5:]), "*_`\"' ") != ""
-}
-
-// stripThinking drops the closed <think>…</think> spans at the start of a
-// reply, which the workflows do not read as the answer.
-func stripThinking(text string) string {
-	for {
-		rest := strings.TrimLeft(text, " \t\n")
-		body, ok := strings.CutPrefix(rest, "<think>")
-		if !ok {
-			return text
-		}
-		_, after, ok := strings.Cut(body, "</think>")
-		if !ok {
-			return text
-		}
-		text = strings.TrimLeft(after, "\n")
-	}
 }
 
 // unchanged reports whether the writes left every file as the task had

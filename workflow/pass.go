@@ -5,6 +5,8 @@ import (
 	"context"
 	"fmt"
 
+	"bench/workflow/replytext"
+
 	"bench/model"
 	"bench/record"
 	"bench/testrun"
@@ -67,7 +69,7 @@ func (f Fix) Run(ctx context.Context, conv *track.Conversation) (Pass, error) {
 		return p, err
 	}
 	p.Reply = resp.Message.Content
-	r := parseReply(p.Reply)
+	r := replytext.Parse(p.Reply)
 	if f.Naive {
 		err = naiveWrite(conv, p.File, r, &p)
 	} else {
@@ -124,7 +126,7 @@ func (p Pass) exit(ctx context.Context, err error) record.ExitReason {
 // code block after it (or, with none, the text after the marker) goes to the
 // named path; without one, the first code block or the whole reply goes over
 // file.
-func naiveWrite(conv *track.Conversation, file string, r reply, p *Pass) error {
+func naiveWrite(conv *track.Conversation, file string, r replytext.Reply, p *Pass) error {
 	if !r.HasMarker {
 		content, what := r.Text, "the whole reply"
 		if len(r.Blocks) > 0 {
@@ -134,7 +136,7 @@ func naiveWrite(conv *track.Conversation, file string, r reply, p *Pass) error {
 		return write(conv, file, content, record.EventFallbackWrite,
 			fmt.Sprintf("no FILE: line; wrote %s over %s", what, file), p)
 	}
-	content := r.Rest
+	content := r.Rest()
 	if len(r.AfterMark) > 0 {
 		content = r.AfterMark[0]
 	}
@@ -143,7 +145,7 @@ func naiveWrite(conv *track.Conversation, file string, r reply, p *Pass) error {
 
 // strictWrite writes a reply that keeps the format strictly (see strict)
 // over file, and records a reject naming the problem of one that does not.
-func strictWrite(conv *track.Conversation, file string, r reply, cut bool, p *Pass) error {
+func strictWrite(conv *track.Conversation, file string, r replytext.Reply, cut bool, p *Pass) error {
 	content, problem := strict(file, r, cut)
 	if problem != "" {
 		conv.Record(record.Event{Kind: record.EventReject, Path: r.Path, Reason: problem})

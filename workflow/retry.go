@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"bench/workflow/replytext"
+
 	"bench/model"
 	"bench/record"
 	"bench/track"
@@ -34,7 +36,7 @@ func Retry(ctx context.Context, env *track.Env) track.Outcome {
 		if err != nil {
 			return end(conv, track.ExitFor(ctx, err), err)
 		}
-		r := parseReply(resp.Message.Content)
+		r := replytext.Parse(resp.Message.Content)
 		content, problem := strict(env.Task.Source, r, track.IsCut(resp))
 		if problem != "" {
 			conv.Record(record.Event{Kind: record.EventReject, Path: r.Path, Reason: problem})
@@ -63,7 +65,7 @@ func Retry(ctx context.Context, env *track.Env) track.Outcome {
 // strict checks a reply against the format, for the file to fix, and
 // returns the content to write, or the problem that makes it unusable; cut
 // says the server cut the reply off at the reply cap.
-func strict(file string, r reply, cut bool) (content, problem string) {
+func strict(file string, r replytext.Reply, cut bool) (content, problem string) {
 	if !r.HasMarker {
 		return "", "the reply has no \"FILE: <path>\" line"
 	}

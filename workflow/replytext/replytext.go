@@ -1,34 +1,45 @@
-package workflow
+// Package replytext reads a model's reply as the workflows read it: its
+// fenced code blocks and its "FILE: <path>" lines, without the reasoning
+// that thinking models put first. The workflows take their answer from
+// it, and package cause reads a recorded reply through it again to tell
+// which of its readings a write took, so that the two cannot disagree.
+package replytext
 
-import (
-	"strings"
-)
+import "strings"
 
-// reply is what the workflow reads from a model's answer.
-type reply struct {
-	Text      string   // the reply without its <think>…</think> spans
-	Path      string   // the path of the FILE: line; "" when there is none
+// Reply is a model's reply as the workflows read it.
+type Reply struct {
+	Text      string   // the reply, its line ends LF, without its leading <think>…</think> spans
+	Path      string   // the path of the first FILE: line; "" when there is none
 	HasMarker bool     // a line "FILE: <path>" was found
 	Blocks    []string // the fenced code blocks, in order, without their fences
-	AfterMark []string // the code blocks that follow the FILE: line
-	Rest      string   // the text after the FILE: line, when it holds no code block
+	AfterMark []string // the code blocks that follow the first FILE: line
+	Rests     []string // for each FILE: line, in order, the trimmed text after it
 	Unclosed  bool     // the last code block has no closing fence (a reply cut off)
 }
 
-// parseReply finds the first "FILE: <path>" line and the fenced code blocks
-// (``` or ~~~ fences, with an optional language tag) of a reply. Line ends
-// may be CRLF. The model's reasoning, the <think>…</think> spans that
-// reasoning models put at the start of their answer, is dropped first: a
-// path or a draft it mentions is not the answer (both the strict and the
-// naive path read only what follows it). An unclosed <think> is left as it is. A code
-// block whose closing fence never comes (the reply was cut off) runs to the
-// end of the reply, as in CommonMark, and is marked Unclosed.
-func parseReply(text string) reply {
-	r := reply{Text: stripThinking(strings.ReplaceAll(text, "\r\n", "\n"))}
+// Rest is the text after the first FILE: line when no code block follows
+// it, else "".
+func (r Reply) Rest() string {
+	if r.HasMarker && len(r.AfterMark) == 0 {
+		return r.Rests[0]
+	}
+	return ""
+}
+
+// Parse finds the "FILE: <path>" lines and the fenced code blocks (``` or
+// ~~~ fences, three or more, with an optional language tag) of a reply.
+// Line ends may be CRLF. The model's reasoning, the <think>…</think> spans
+// that reasoning models put at the start of their answer, is dropped
+// first: a path or a draft it mentions is not the answer. An unclosed
+// <think> is left as it is. A code block whose closing fence never comes
+// (the reply was cut off) runs to the end of the reply, as in CommonMark,
+// and is marked Unclosed. A FILE: line inside a block is code.
+func Parse(text string) Reply {
+	r := Reply{Text: stripThinking(strings.ReplaceAll(text, "\r\n", "\n"))}
 	lines := strings.Split(r.Text, "\n")
 	var block []string
 	fence := ""
-	markLine := -1
 	for i, line := range lines {
 		trim := strings.TrimSpace(line)
 		if fence != "" {
@@ -44,10 +55,11 @@ func parseReply(text string) reply {
 			fence = f
 			continue
 		}
-		if !r.HasMarker {
-			if p, ok := fileMarker(trim); ok {
-				r.HasMarker, r.Path, markLine = true, p, i
+		if p, ok := fileMarker(trim); ok {
+			if !r.HasMarker {
+				r.HasMarker, r.Path = true, p
 			}
+			r.Rests = append(r.Rests, strings.TrimSpace(strings.Join(lines[i+1:], "\n"))+"\n")
 		}
 	}
 	if fence != "" { // as in CommonMark, an unclosed block runs to the end
@@ -57,14 +69,11 @@ func parseReply(text string) reply {
 		r.addBlock(block)
 		r.Unclosed = true
 	}
-	if r.HasMarker && len(r.AfterMark) == 0 {
-		r.Rest = strings.TrimSpace(strings.Join(lines[markLine+1:], "\n")) + "\n"
-	}
 	return r
 }
 
 // addBlock adds the lines of one code block.
-func (r *reply) addBlock(lines []string) {
+func (r *Reply) addBlock(lines []string) {
 	content := strings.Join(lines, "\n") + "\n"
 	r.Blocks = append(r.Blocks, content)
 	if r.HasMarker {
