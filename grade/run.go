@@ -270,24 +270,13 @@ func runGo(ctx context.Context, t tasks.Task, ws string, opts testrun.Options, g
 	r := newReport()
 	r.done, r.loadError = res.Ended, all.BuildFailed
 	for _, name := range slices.Sorted(maps.Keys(all.Outcomes)) {
-		r.record(name, name, goOutcome(all.Outcomes[name]), "")
+		r.record(name, name, testrun.GoOutcome(all.Outcomes[name]), "")
 	}
 	judge(t, p, r, res, g, func(name string) bool {
 		return strings.HasPrefix(name, "Example") || strings.HasPrefix(name, "Fuzz")
 	})
 	fill(&res, p, r, gojson.Parse(p.goEvents(res.Channel), t.Tests).Text, ws)
 	return res, err
-}
-
-// goOutcome maps a gojson outcome to a unittest one.
-func goOutcome(o string) string {
-	switch o {
-	case gojson.Pass:
-		return testrun.OK
-	case gojson.Skip:
-		return testrun.Skipped
-	}
-	return testrun.Fail
 }
 
 // goEvents is the events of a Go run without those of the controls, and

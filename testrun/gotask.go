@@ -327,12 +327,13 @@ func (g *GoRun) apply(r *Result) {
 	slices.Sort(names)
 	r.Cases = nil
 	for _, n := range slices.Compact(names) {
-		r.Cases = append(r.Cases, Case{Name: n, Outcome: goOutcome(p.Outcomes[n])})
+		r.Cases = append(r.Cases, Case{Name: n, Outcome: GoOutcome(p.Outcomes[n])})
 	}
 }
 
-// goOutcome maps a gojson outcome to a unittest one.
-func goOutcome(o string) string {
+// GoOutcome maps a gojson outcome to a unittest one: a test with none (it
+// never reported one: its binary crashed or was killed) is an error.
+func GoOutcome(o string) string {
 	switch o {
 	case gojson.Pass:
 		return OK
