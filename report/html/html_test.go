@@ -2,7 +2,9 @@ package html
 
 import (
 	"bytes"
+	"cmp"
 	"flag"
+	"html/template"
 	"os"
 	"path/filepath"
 	"strings"
@@ -102,6 +104,26 @@ func TestPageHolds(t *testing.T) {
 	}
 	if n, rows := strings.Count(page, `<a class="bar`), strings.Count(page, `<tr id="row-`); n != 2*rows || rows == 0 {
 		t.Errorf("%d bars in the charts for %d table rows; want two charts of one bar per row", n, rows)
+	}
+}
+
+// TestPageListsEveryRunSetting: the page shows each run's value of every
+// setting of the table that defines a run, by its flag's name, as
+// Run.Settings spells it (a setting added to the table shows too).
+func TestPageListsEveryRunSetting(t *testing.T) {
+	page := string(renderFixture(t))
+	run := readFixture(t)[0].Run
+	n := 0
+	for _, s := range run.Settings() {
+		if d, _ := record.Lookup(s.Name); d.Source == record.FromTable {
+			n++
+			if row := "<dt>" + s.Name + "</dt><dd>" + template.HTMLEscapeString(cmp.Or(s.Value, "default")) + "</dd>"; !strings.Contains(page, row) {
+				t.Errorf("the page lacks the setting %s: %s", s.Name, row)
+			}
+		}
+	}
+	if n < 10 {
+		t.Errorf("only %d settings define a run; the test lost its point", n)
 	}
 }
 

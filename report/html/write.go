@@ -240,6 +240,21 @@ type runView struct {
 	Settings [][2]string
 }
 
+// runSettings are the settings that define the run, one row each by its
+// flag's name, as Run.Settings gives them: the table's (record.Table), so
+// that a new setting shows here too. The model and the digests it records
+// are left out (the rows above show the model and its digest); a
+// setting left empty shows as "default".
+func runSettings(r record.Run) [][2]string {
+	var out [][2]string
+	for _, s := range r.Settings() {
+		if d, _ := record.Lookup(s.Name); d.Source == record.FromTable {
+			out = append(out, [2]string{s.Name, cmp.Or(s.Value, "default")})
+		}
+	}
+	return out
+}
+
 // runViews lists each run's settings.
 func runViews(rep *report.Report, runs []record.Data) []runView {
 	var out []runView
@@ -257,21 +272,16 @@ func runViews(rep *report.Report, runs []record.Data) []runView {
 		for i, s := range r.Seeds {
 			seeds[i] = strconv.Itoa(s)
 		}
-		limits := fmt.Sprintf("%d turns", r.MaxTurns)
-		if r.MaxTokens > 0 {
-			limits += fmt.Sprintf(", %d tokens", r.MaxTokens)
-		}
 		started := ""
 		if !r.Started.IsZero() {
 			started = r.Started.UTC().Format("2006-01-02 15:04:05 UTC")
 		}
-		out = append(out, runView{ID: r.ID, Settings: [][2]string{
-			{"folder", d.Dir}, {"bench", r.BenchVersion}, {"model", model}, {"digest", digest},
-			{"sampling", fmt.Sprintf("temperature %g, top-p %g, context %d, think %t", r.Temperature, r.TopP, r.NumCtx, r.Think)},
+		settings := [][2]string{{"folder", d.Dir}, {"bench", r.BenchVersion}, {"model", model}, {"digest", digest}}
+		settings = append(settings, runSettings(r)...)
+		out = append(out, runView{ID: r.ID, Settings: append(settings, [][2]string{
 			{"seeds", strings.Join(seeds, ", ")}, {"tracks", strings.Join(r.Tracks, ", ")},
-			{"posture", r.Posture}, {"limits", limits + fmt.Sprintf(", %d tries", r.Tries)},
 			{"started", started}, {"episodes", strconv.Itoa(len(d.Episodes))},
-		}})
+		}...)})
 		if i < len(rep.Runs) {
 			if rp := rep.Runs[i].Replay; rp != nil {
 				out[len(out)-1].Settings = append(out[len(out)-1].Settings, [2]string{"replay", rp.String()})
