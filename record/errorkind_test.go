@@ -2,6 +2,7 @@ package record
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -11,7 +12,7 @@ import (
 // a model call's, until format 2.
 func TestErrorKindsAndExitReasonsAreSpelledApart(t *testing.T) {
 	exits := map[string]bool{}
-	for _, e := range []ExitReason{ExitDone, ExitMaxTurns, ExitTokenBudget, ExitInterrupted, ExitError, ExitTimeout, ExitDiverged} {
+	for _, e := range append(slices.Clone(ExitReasons), ExitDiverged) {
 		exits[string(e)] = true
 	}
 	for _, k := range []ErrorKind{ErrorUnreachable, ErrorCallTimeout, ErrorServer, ErrorBadReply, ErrorRefused, ErrorFault,

@@ -28,6 +28,11 @@ const (
 	// ExitDiverged (replay.go) ends a replayed episode that could not follow its recording.
 )
 
+// ExitReasons are the exit reasons above, in the order the reports list
+// them (and the CSV's columns); ExitDiverged, a replay's alone, is not
+// among them.
+var ExitReasons = []ExitReason{ExitDone, ExitMaxTurns, ExitTokenBudget, ExitTimeout, ExitInterrupted, ExitError}
+
 // ErrorKind is whose failure an episode that ended in ExitError was
 // (a contract, as ExitReason). A type of its own, and no kind is spelled as
 // an exit reason, so that neither can be mistaken for the other.

@@ -13,7 +13,7 @@ import (
 func compareTracks(a, b string) int { return trackfacts.Compare(a, b) }
 
 // exitOrder is the order of the contract exit reasons; others follow by name.
-var exitOrder = []record.ExitReason{record.ExitDone, record.ExitMaxTurns, record.ExitTokenBudget, record.ExitTimeout, record.ExitInterrupted, record.ExitError}
+var exitOrder = record.ExitReasons
 
 // exitNames are exit reasons as the report's rows name them.
 func exitNames(exits []record.ExitReason) []string {

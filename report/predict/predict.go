@@ -12,13 +12,14 @@ import (
 	"time"
 
 	"bench/lesson"
+	"bench/trackfacts"
 )
 
 // Outcomes: a prediction is Workflow or Agent; an observation may also be Neither.
 const (
-	Workflow = "workflow" // the fixed workflow is enough
-	Agent    = "agent"    // the task needs an agent loop
-	Neither  = "neither"  // neither track passed in most of its episodes
+	Workflow = trackfacts.Workflow // the fixed workflow is enough; the outcome is named, and counted, by the track
+	Agent    = trackfacts.Agent    // the task needs an agent loop
+	Neither  = "neither"           // neither track passed in most of its episodes
 )
 
 // Predicts is what the answers predict: Workflow when every answer is
