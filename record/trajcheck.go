@@ -142,8 +142,15 @@ func trajectoryEdited(path, digest string) (bool, error) {
 	if _, err := io.CopyBuffer(h, struct{ io.Reader }{f}, *buf); err != nil { // the file's WriteTo would take a buffer of its own
 		return false, err
 	}
-	digest = strings.TrimPrefix(strings.ToLower(digest), "sha256:") // the form of the tasks' checksums, too
-	return hex.EncodeToString(h.Sum(nil)) != digest, nil
+	return !SameDigest(hex.EncodeToString(h.Sum(nil)), digest), nil
+}
+
+// SameDigest reports whether sum, a SHA-256 in lower-case hex, is the
+// digest recorded: in hex of either case, with or without the "sha256:"
+// prefix of the tasks' checksums. Every check of a recorded digest asks
+// it, so that a line that one accepts no other refuses.
+func SameDigest(sum, recorded string) bool {
+	return sum == strings.TrimPrefix(strings.ToLower(recorded), "sha256:")
 }
 
 // copyBuffers are the buffers trajectories are hashed through, one for

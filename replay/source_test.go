@@ -157,3 +157,36 @@ func TestOpenNeedsTheRecordedTasks(t *testing.T) {
 		t.Fatalf("no recording: %v", err)
 	}
 }
+
+// TestOpenReadsADigestAsTheReportDoes: a digest recorded in upper case
+// with the "sha256:" prefix of the tasks' checksums, which the report's
+// trajectory check accepts (record.SameDigest), is accepted by the replay
+// too: the two never disagree on one line.
+func TestOpenReadsADigestAsTheReportDoes(t *testing.T) {
+	fixture.ParallelPython(t)
+	r := sharedRun(t)
+	dir := copyRun(t, r.dir)
+	path := filepath.Join(dir, record.EpisodesFile)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := r.episode(t, "agent").TrajectorySHA256
+	if sum == "" || !strings.Contains(string(b), sum) {
+		t.Fatal("the agent's episode has no digest to spell another way")
+	}
+	write(t, path, []byte(strings.Replace(string(b), sum, "sha256:"+strings.ToUpper(sum), 1)))
+	data, err := record.Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	verdicts := data.Verdicts()
+	for i, ep := range data.Episodes {
+		if st := verdicts[i].Status; ep.Track == "agent" && st != record.StatusPassed {
+			t.Fatalf("the report counts the agent's episode %s", st)
+		}
+	}
+	if _, err := replay.Open(dir, loadTasks(t, r.taskRoot)); err != nil {
+		t.Errorf("the replay refuses what the report accepts: %v", err)
+	}
+}
