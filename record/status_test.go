@@ -130,12 +130,12 @@ func TestTrajectoryDecidesPasses(t *testing.T) {
 
 func TestParseTrajectoryName(t *testing.T) {
 	for name, want := range map[string]seedRepeat{"seed-3.jsonl": {3, 0}, "seed-3-r2.jsonl": {3, 2}, "seed--1-r1.jsonl": {-1, 1}, "seed-0.jsonl": {0, 0}} {
-		if got, ok := parseTrajectoryName(name); !ok || got != want {
-			t.Errorf("%s: %v %v", name, got, ok)
+		if s, r, ok := ParseTrajectoryName(name); !ok || (seedRepeat{s, r}) != want {
+			t.Errorf("%s: %d %d %v", name, s, r, ok)
 		}
 	}
 	for _, name := range []string{"seed-01.jsonl", "seed-3-r0.jsonl", "seed-3.json", "seed-.jsonl", "x-3.jsonl", "seed-3-r.jsonl", "3.jsonl", "3-r1.jsonl"} {
-		if _, ok := parseTrajectoryName(name); ok {
+		if _, _, ok := ParseTrajectoryName(name); ok {
 			t.Errorf("%s read as a trajectory", name)
 		}
 	}

@@ -96,24 +96,25 @@ func (f *listing) holds(seed, repeat int) bool {
 		f.files = map[seedRepeat]bool{}
 		entries, _ := os.ReadDir(f.path)
 		for _, e := range entries {
-			if k, ok := parseTrajectoryName(e.Name()); ok {
-				f.files[k] = true
+			if s, r, ok := ParseTrajectoryName(e.Name()); ok {
+				f.files[seedRepeat{s, r}] = true
 			}
 		}
 	})
 	return f.files[seedRepeat{seed, repeat}]
 }
 
-// parseTrajectoryName reads the seed and repeat of a trajectory's file
+// ParseTrajectoryName reads the seed and repeat of a trajectory's file
 // name, seed-<s>[-r<k>].jsonl, as TrajectoryName writes it (and only so:
-// "seed-01.jsonl" names no episode).
-func parseTrajectoryName(name string) (seedRepeat, bool) {
+// "seed-01.jsonl" names no episode). Every reader of the names on disk
+// asks it.
+func ParseTrajectoryName(name string) (seed, repeat int, ok bool) {
 	rest, ok := strings.CutPrefix(name, "seed-")
 	if !ok {
-		return seedRepeat{}, false
+		return 0, 0, false
 	}
 	if rest, ok = strings.CutSuffix(rest, ".jsonl"); !ok {
-		return seedRepeat{}, false
+		return 0, 0, false
 	}
 	seedText, repeatText := rest, "0"
 	if i := strings.LastIndex(rest, "-r"); i > 0 {
@@ -122,9 +123,9 @@ func parseTrajectoryName(name string) (seedRepeat, bool) {
 	seed, err1 := strconv.Atoi(seedText)
 	repeat, err2 := strconv.Atoi(repeatText)
 	if err1 != nil || err2 != nil || TrajectoryName(seed, repeat)+".jsonl" != name {
-		return seedRepeat{}, false
+		return 0, 0, false
 	}
-	return seedRepeat{seed, repeat}, true
+	return seed, repeat, true
 }
 
 // trajectoryEdited reports whether the file at path differs from the

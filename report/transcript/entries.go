@@ -7,9 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
-	"strconv"
 
 	"bench/record"
 )
@@ -42,9 +40,6 @@ func (e Entry) Name() string { return e.episode().Key() }
 func (e Entry) episode() record.Episode {
 	return record.Episode{Task: e.Task, Track: e.Track, Model: e.Model, Variant: e.Variant, Seed: e.Seed, Repeat: e.Repeat}
 }
-
-// trajectoryFile matches a trajectory's file name: seed-<s>[-r<k>].jsonl.
-var trajectoryFile = regexp.MustCompile(`^seed-(-?[0-9]+)(?:-r([0-9]+))?\.jsonl$`)
 
 // Entries lists the episodes of a run folder, from its episodes.jsonl and
 // the trajectory files on disk, sorted by task, track, model, seed and
@@ -138,19 +133,9 @@ func trajectoryFiles(dir string, run record.Run) ([]found, error) {
 // variant (when variants: the folder's, record.VariantDir read back), seed
 // and repeat from a trajectory's path.
 func parseTrajectoryPath(path string, models map[string]string, variants bool) (Entry, bool) {
-	sub := trajectoryFile.FindStringSubmatch(filepath.Base(path))
-	if sub == nil {
+	seed, repeat, ok := record.ParseTrajectoryName(filepath.Base(path))
+	if !ok {
 		return Entry{}, false
-	}
-	seed, err := strconv.Atoi(sub[1])
-	if err != nil {
-		return Entry{}, false
-	}
-	repeat := 0
-	if sub[2] != "" {
-		if repeat, err = strconv.Atoi(sub[2]); err != nil {
-			return Entry{}, false
-		}
 	}
 	e := Entry{Seed: seed, Repeat: repeat}
 	dir := filepath.Dir(path)

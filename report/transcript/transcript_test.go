@@ -147,6 +147,8 @@ func TestEntriesUnion(t *testing.T) {
 	write("trajectories/leap_year/agent/seed-1.jsonl")    // finished
 	write("trajectories/leap_year/agent/notes.txt")       // not a trajectory
 	write("trajectories/leap_year/agent/seed-x.jsonl")    // not a trajectory
+	write("trajectories/leap_year/agent/seed-01.jsonl")   // not as bench names seed 1: the report's check does not read it either
+	write("trajectories/leap_year/agent/seed-3-r0.jsonl") // neither
 	data := record.Data{Dir: dir, Episodes: []record.Episode{
 		{Task: "leap_year", Track: "agent", Seed: 1, Passed: true},
 		{Task: "leap_year", Track: "workflow", Seed: 1}, // its trajectory is missing
