@@ -326,21 +326,21 @@ func toolCodes(list []byte) []byte {
 	return codes
 }
 
+// toolIndexes maps each of trackfacts.AgentTools to its index.
+var toolIndexes = func() map[string]int {
+	m := make(map[string]int, len(trackfacts.AgentTools))
+	for i, t := range trackfacts.AgentTools {
+		m[t] = i
+	}
+	return m
+}()
+
 // toolIndex is name's index in trackfacts.AgentTools, or -1.
 func toolIndex(name []byte) int {
-	switch string(name) { // compared in place, not copied
-	case "edit_file":
-		return 0
-	case "list_files":
-		return 1
-	case "read_file":
-		return 2
-	case "run_tests":
-		return 3
-	case "write_file":
-		return 4
+	if i, ok := toolIndexes[string(name)]; ok { // looked up in place, not copied
+		return i
 	}
-	return slices.IndexFunc(trackfacts.AgentTools, func(t string) bool { return t == string(name) }) // a tool added since
+	return -1
 }
 
 // Strings yields each string of list, the JSON text of a list of strings
