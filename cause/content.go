@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"bench/trackfacts"
+
 	"bench/model"
 	"bench/record"
 )
@@ -170,7 +172,7 @@ func (d *deriver) noChange() []Cause {
 func (d *deriver) writeCalls() int {
 	n := 0
 	for _, ev := range d.in.Events {
-		if ev.Kind == record.EventToolCall && (ev.Tool == "write_file" || ev.Tool == "edit_file") {
+		if ev.Kind == record.EventToolCall && (ev.Tool == trackfacts.WriteFile || ev.Tool == trackfacts.EditFile) {
 			n++
 		}
 	}

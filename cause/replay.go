@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"bench/trackfacts"
+
 	"bench/workflow/replytext"
 
 	"bench/model"
@@ -104,10 +106,10 @@ func toolContent(call *record.Event, w *written) (string, bool) {
 		return "", false
 	}
 	switch call.Tool {
-	case "write_file":
+	case trackfacts.WriteFile:
 		c, ok := args["content"]
 		return c, ok
-	case "edit_file":
+	case trackfacts.EditFile:
 		if !w.known || args["old"] == "" || strings.Count(w.content, args["old"]) != 1 {
 			return "", false
 		}

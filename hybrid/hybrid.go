@@ -10,6 +10,8 @@ package hybrid
 import (
 	"context"
 
+	"bench/trackfacts"
+
 	"bench/loop"
 	"bench/track"
 	"bench/workflow"
@@ -17,7 +19,7 @@ import (
 
 // ToolName is the name of the workflow tool; the events of its runs are
 // marked with it (record.Event.Within).
-const ToolName = "run_workflow"
+const ToolName = trackfacts.RunWorkflow
 
 // Config is a hybrid track. The zero Config is the registered one.
 type Config struct {

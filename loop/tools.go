@@ -9,6 +9,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"bench/trackfacts"
+
 	"bench/model"
 	"bench/track"
 	"bench/workspace"
@@ -41,15 +43,15 @@ type registry map[string]tool
 // newRegistry returns the agent's five tools and the added ones.
 func newRegistry(added []Tool) registry {
 	r := registry{}
-	r.add("list_files", "List the files under a directory of the workspace, recursively, one relative path per line. Use \".\" for the whole workspace.",
+	r.add(trackfacts.ListFiles, "List the files under a directory of the workspace, recursively, one relative path per line. Use \".\" for the whole workspace.",
 		[]Param{{Name: "path", Description: "directory relative to the workspace root"}}, listFiles)
-	r.add("read_file", "Return the full text of a file in the workspace.",
+	r.add(trackfacts.ReadFile, "Return the full text of a file in the workspace.",
 		[]Param{{Name: "path", Description: "file path relative to the workspace root"}}, readFile)
-	r.add("write_file", "Create or replace a file in the workspace with the given content.",
+	r.add(trackfacts.WriteFile, "Create or replace a file in the workspace with the given content.",
 		[]Param{{Name: "path", Description: "file path relative to the workspace root"}, {Name: "content", Description: "the complete new content of the file"}}, writeFile)
-	r.add("edit_file", "Replace one exact piece of text in a file. The old text must occur exactly once in the file; include enough surrounding lines to make it unique.",
+	r.add(trackfacts.EditFile, "Replace one exact piece of text in a file. The old text must occur exactly once in the file; include enough surrounding lines to make it unique.",
 		[]Param{{Name: "path", Description: "file path relative to the workspace root"}, {Name: "old", Description: "the exact text to replace"}, {Name: "new", Description: "the text to put in its place"}}, editFile)
-	r.add("run_tests", "Run the project's test command in the workspace and return its output with a summary line.",
+	r.add(trackfacts.RunTests, "Run the project's test command in the workspace and return its output with a summary line.",
 		nil, runTests)
 	for _, t := range added {
 		if _, ok := r[t.Name]; ok {

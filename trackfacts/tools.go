@@ -6,13 +6,23 @@ import (
 	"bench/internal/inert"
 )
 
+// The tools' names, as the model calls them.
+const (
+	EditFile    = "edit_file"
+	ListFiles   = "list_files"
+	ReadFile    = "read_file"
+	RunTests    = "run_tests"
+	WriteFile   = "write_file"
+	RunWorkflow = "run_workflow" // the hybrid's
+)
+
 // AgentTools are the names of the tools the agent track offers, sorted.
 // A tool call of another name is the model's invention: views show such a
 // name quoted and escaped, never as a tool of bench's.
-var AgentTools = []string{"edit_file", "list_files", "read_file", "run_tests", "write_file"}
+var AgentTools = []string{EditFile, ListFiles, ReadFile, RunTests, WriteFile}
 
 // HybridTools are the tools the hybrid track offers beside AgentTools.
-var HybridTools = []string{"run_workflow"}
+var HybridTools = []string{RunWorkflow}
 
 // KnownTool reports whether name is one of AgentTools or HybridTools.
 func KnownTool(name string) bool {
