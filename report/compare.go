@@ -12,7 +12,7 @@ import (
 
 // Alpha is the default significance level below which compare shows a
 // change instead of "~", and the level of the report's McNemar notes.
-const Alpha = 0.05
+const Alpha = paired.DefaultAlpha
 
 // Comparison is the result of Compare: its JSON form is the document of
 // `bench compare --format json`.
@@ -100,7 +100,7 @@ func CompareWith(old, new *Aggregate, o CompareOptions) (Comparison, error) {
 	if o.Alpha == 0 {
 		o.Alpha = Alpha
 	}
-	c := Comparison{Alpha: o.Alpha, Need: neededPerSide(o.Alpha), NeedPairs: NeedDiscordant(o.Alpha)}
+	c := Comparison{Alpha: o.Alpha, Need: neededPerSide(o.Alpha), NeedPairs: paired.McNemarNeeds(o.Alpha)}
 	oc, nc := old.group(), new.group()
 	old.prepareCells(oc)
 	new.prepareCells(nc)

@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 
+	"bench/report/paired"
 	"bench/trackfacts"
 )
 
@@ -40,7 +41,7 @@ func (a *Aggregate) pairs(cells []*cell, notes *footnotes) ([]Ratio, []McNemar) 
 	}
 	var ratios []Ratio
 	var tests []McNemar
-	need := NeedDiscordant(Alpha)
+	need := paired.McNemarNeeds(Alpha)
 	for _, task := range tasks {
 		for _, p := range pairedTracks {
 			x, y := byTask[task][p[0]], byTask[task][p[1]]
@@ -65,16 +66,6 @@ func (a *Aggregate) pairs(cells []*cell, notes *footnotes) ([]Ratio, []McNemar) 
 		}
 	}
 	return ratios, tests
-}
-
-// NeedDiscordant is the fewest discordant pairs with which the exact
-// McNemar test can give p below alpha (all of them on one side): 6 at 0.05.
-func NeedDiscordant(alpha float64) int {
-	d := 1
-	for !below(McNemarExact(0, d), alpha) && d < 1000 {
-		d++
-	}
-	return d
 }
 
 // ratio compares the median tokens of num and den (tokensAcross picks
@@ -149,7 +140,7 @@ func (a *Aggregate) mcnemar(x, y *cell) McNemar {
 			i, j = i+1, j+1
 		}
 	}
-	t.P = McNemarExact(t.OnlyA, t.OnlyB)
+	t.P = paired.McNemar(t.OnlyA, t.OnlyB).P
 	return t
 }
 

@@ -5,36 +5,25 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"bench/report/paired"
+
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
-// Confidence is the level of every interval in the report.
-const Confidence = 0.95
+// Confidence is the level of every interval in the report: the paired
+// comparison's default.
+const Confidence = paired.DefaultConfidence
 
 // z95 is the two-sided normal quantile for Confidence.
-var z95 = distuv.UnitNormal.Quantile(1 - (1-Confidence)/2)
+var z95 = paired.ZFor(Confidence)
 
 // Interval is a closed interval [Low, High].
-type Interval struct {
-	Low  float64 `json:"low"`
-	High float64 `json:"high"`
-}
+type Interval = paired.Interval
 
 // Wilson returns the Wilson score interval at the report's Confidence for
-// passed successes out of n trials. It returns [0, 1] when n is 0.
-func Wilson(passed, n int) Interval {
-	if n <= 0 {
-		return Interval{0, 1}
-	}
-	nf := float64(n)
-	p := float64(passed) / nf
-	z2 := z95 * z95
-	denom := 1 + z2/nf
-	center := (p + z2/(2*nf)) / denom
-	half := z95 / denom * math.Sqrt(p*(1-p)/nf+z2/(4*nf*nf))
-	return Interval{math.Max(0, center-half), math.Min(1, center+half)}
-}
+// passed successes out of n trials ([0, 1] when n is 0): paired.Wilson's.
+func Wilson(passed, n int) Interval { return paired.Wilson(passed, n, z95) }
 
 // PassAtK is the unbiased estimator of the chance that at least one of k
 // samples passes, given c passes out of n (Chen et al., 2021):
@@ -54,18 +43,6 @@ func PassAtK(n, c, k int) float64 {
 	return 1 - q
 }
 
-// McNemarExact returns the two-sided exact McNemar p-value for b and c
-// discordant pairs: a binomial test of min(b, c) against Binomial(b+c, ½).
-// With no discordant pair the p-value is 1.
-func McNemarExact(b, c int) float64 {
-	n := b + c
-	if n == 0 {
-		return 1
-	}
-	d := distuv.Binomial{N: float64(n), P: 0.5}
-	return math.Min(1, 2*d.CDF(float64(min(b, c))))
-}
-
 // median returns the median of sorted: its middle value for odd n, the
 // midpoint of its two middle values for even n; NaN when it is empty.
 func median(sorted []float64) float64 {
@@ -76,8 +53,9 @@ func median(sorted []float64) float64 {
 	return (sorted[(n-1)/2] + sorted[n/2]) / 2
 }
 
-// bootstrapResamples is the number of resamples behind a bootstrap interval.
-const bootstrapResamples = 2000
+// bootstrapResamples is the number of resamples behind a bootstrap
+// interval: the paired comparison's default.
+const bootstrapResamples = paired.DefaultResamples
 
 // RatioInterval returns a percentile-bootstrap interval for
 // median(num)/median(den), both sorted ascending, drawing from a PCG

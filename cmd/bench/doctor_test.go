@@ -6,11 +6,13 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"bench/model/modeltest"
+	"bench/preflight"
 )
 
 // doctor runs `bench doctor` over the leap_year task alone and returns its
@@ -168,8 +170,10 @@ func TestDoctorOracleNeedsNoModel(t *testing.T) {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
 	wantLines(t, out, "- server   not needed: --tracks oracle calls no model", "✓ python3", "✓ tasks    1 pass")
-	if strings.Contains(out, "version") || strings.Contains(out, "model ") {
-		t.Errorf("oracle checked the model:\n%s", out)
+	for _, check := range []string{preflight.Version, preflight.Model, preflight.Tools, preflight.Think} {
+		if regexp.MustCompile(`(?m)^\s*\S+ ` + check + ` `).MatchString(out) {
+			t.Errorf("oracle made the %s check:\n%s", check, out)
+		}
 	}
 }
 

@@ -124,7 +124,7 @@ func cellResult(s *stratum, o Options) CellResult {
 			r.Caveats = append(r.Caveats, caveat(CaveatLeftOut, "%d old and %d new episodes have no pair: they are in no test of this cell", r.LeftOutOld, r.LeftOutNew))
 		}
 		r.Pass.Test = McNemar(table.OnlyOld, table.OnlyNew)
-		iv, _ := NewcombePaired(table, zFor(o.Confidence))
+		iv, _ := NewcombePaired(table, ZFor(o.Confidence))
 		r.Pass.Difference = &Effect{Estimate: rate(table.NewPass, table.NewN) - rate(table.OldPass, table.OldN), Interval: &iv, Method: IntervalNewcombePaired}
 		var notes []Caveat
 		r.Pass.Seeds, notes = SeedsNeeded(table.OnlyOld, table.OnlyNew, table.Pairs, distinctSeeds([]*stratum{s}), o.Effect, o.Alpha, o.Power)
@@ -143,7 +143,7 @@ func cellResult(s *stratum, o Options) CellResult {
 	} else {
 		r.Caveats = append(r.Caveats, caveat(CaveatUnpaired, "no old and new episode share seed and repeat: unpaired tests (Fisher, Mann-Whitney), which are weaker"))
 		r.Pass.Test = Fisher(table.OldPass, table.OldN, table.NewPass, table.NewN)
-		iv, ok := NewcombeIndependent(table.OldPass, table.OldN, table.NewPass, table.NewN, zFor(o.Confidence))
+		iv, ok := NewcombeIndependent(table.OldPass, table.OldN, table.NewPass, table.NewN, ZFor(o.Confidence))
 		if ok {
 			r.Pass.Difference = &Effect{Estimate: rate(table.NewPass, table.NewN) - rate(table.OldPass, table.OldN), Interval: &iv, Method: IntervalNewcombeIndependent}
 		}
@@ -198,7 +198,7 @@ func pooledResult(g Group, strata []*stratum, o Options) PooledResult {
 		diff.Interval = &over
 	}
 	if len(tables) == 0 {
-		iv, _ := NewcombePaired(table, zFor(o.Confidence))
+		iv, _ := NewcombePaired(table, ZFor(o.Confidence))
 		diff.Interval, diff.Method = &iv, IntervalNewcombePaired
 		if overOK && len(strata) > 1 {
 			diff.OverTasks = &over
@@ -323,7 +323,7 @@ func testCaveats(what string, r PassResult, discordant int, mcnemar bool, alpha 
 	case t.MinP >= alpha && mcnemar && discordant == 0:
 		return []Caveat{caveat(CaveatNoDifference, "%s: no discordant pair: no evidence of a change either way", what)}
 	case t.MinP >= alpha && mcnemar:
-		return []Caveat{caveat(CaveatCannotReach, "%s: %d discordant pairs: the exact McNemar test needs >= %d to reach %g%s", what, discordant, mcnemarNeeds(alpha), alpha, seeds)}
+		return []Caveat{caveat(CaveatCannotReach, "%s: %d discordant pairs: the exact McNemar test needs >= %d to reach %g%s", what, discordant, McNemarNeeds(alpha), alpha, seeds)}
 	case t.MinP >= alpha:
 		return []Caveat{caveat(CaveatCannotReach, "%s: no outcome with these episodes could reach p < %g (smallest possible p = %.3g)", what, alpha, t.MinP)}
 	case !t.Significant:
@@ -342,7 +342,7 @@ func measureCaveats(what string, m Measure, nonzero int, alpha float64) []Caveat
 	case nonzero == 0:
 		out = append(out, caveat(CaveatNoDifference, "%s: unchanged in every pair (new equals old)", what))
 	case t.MinP >= alpha && nonzero > 0:
-		out = append(out, caveat(CaveatCannotReach, "%s: %d non-zero differences: the signed-rank test needs >= %d to reach %g", what, nonzero, mcnemarNeeds(alpha), alpha))
+		out = append(out, caveat(CaveatCannotReach, "%s: %d non-zero differences: the signed-rank test needs >= %d to reach %g", what, nonzero, McNemarNeeds(alpha), alpha))
 	case t.MinP >= alpha:
 		out = append(out, caveat(CaveatCannotReach, "%s: no outcome with these episodes could reach p < %g (smallest possible p = %.3g)", what, alpha, t.MinP))
 	case !t.Significant:

@@ -12,8 +12,8 @@ type Interval struct {
 	High float64 `json:"high"`
 }
 
-// zFor is the two-sided normal quantile of a confidence level.
-func zFor(confidence float64) float64 {
+// ZFor is the two-sided normal quantile of a confidence level.
+func ZFor(confidence float64) float64 {
 	return distuv.UnitNormal.Quantile(1 - (1-confidence)/2)
 }
 

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-var z95 = zFor(0.95)
+var z95 = ZFor(0.95)
 
 // wilsonByBisection solves the score equation |p̂ − p| = z·√(p(1−p)/n)
 // for its two roots by bisection: the Wilson limits, found without the
@@ -131,5 +131,27 @@ func TestNewcombePairedCoverage(t *testing.T) {
 		if rate := float64(covered) / float64(trials); rate < 0.925 || rate > 0.985 {
 			t.Errorf("%+v: coverage %.3f, want near 0.95", c, rate)
 		}
+	}
+}
+
+// TestWilsonKnownValues: the interval at 95% of worked examples.
+func TestWilsonKnownValues(t *testing.T) {
+	for _, c := range []struct {
+		passed, n int
+		low, high float64
+	}{
+		{81, 263, 0.2553, 0.3662}, // the worked example of the Wilson interval on Wikipedia
+		{5, 10, 0.2366, 0.7634},
+		{0, 10, 0, 0.2775},
+		{10, 10, 0.7225, 1},
+		{1, 4, 0.0456, 0.6994},
+	} {
+		got := Wilson(c.passed, c.n, ZFor(0.95))
+		if !near(got.Low, c.low, 5e-5) || !near(got.High, c.high, 5e-5) {
+			t.Errorf("Wilson(%d, %d) = [%.4f, %.4f], want [%.4f, %.4f]", c.passed, c.n, got.Low, got.High, c.low, c.high)
+		}
+	}
+	if got := Wilson(0, 0, ZFor(0.95)); got != (Interval{0, 1}) {
+		t.Errorf("Wilson(0, 0, ZFor(0.95)) = %v, want [0, 1]", got)
 	}
 }

@@ -116,10 +116,10 @@ func StratifiedExact(onlyOld, onlyNew int, tables []Table2x2) Test {
 	return Test{Name: TestStratifiedExact, P: d.atMostAsLikely(observed), N: n, MinP: d.minAtMostAsLikely()}
 }
 
-// mcnemarNeeds is the fewest discordant pairs with which the exact McNemar
+// McNemarNeeds is the fewest discordant pairs with which the exact McNemar
 // test can reach p < alpha: the smallest m with 2·2⁻ᵐ < alpha (6 for
 // alpha = 0.05), or 0 when none below 1024 can.
-func mcnemarNeeds(alpha float64) int {
+func McNemarNeeds(alpha float64) int {
 	for m := 1; m < 1024; m++ {
 		if math.Ldexp(1, 1-m) < alpha {
 			return m

@@ -40,14 +40,14 @@ func TestMcNemarKnownValues(t *testing.T) {
 			t.Errorf("McNemar(%d, %d) = p %v min %v, want %v and %v", c.onlyOld, c.onlyNew, got.P, got.MinP, c.p, c.minP)
 		}
 	}
-	if got := mcnemarNeeds(0.05); got != 6 {
-		t.Errorf("mcnemarNeeds(0.05) = %d, want 6 (2/2^5 = 0.0625, 2/2^6 = 0.03125)", got)
+	if got := McNemarNeeds(0.05); got != 6 {
+		t.Errorf("McNemarNeeds(0.05) = %d, want 6 (2/2^5 = 0.0625, 2/2^6 = 0.03125)", got)
 	}
-	if got := mcnemarNeeds(0.0625); got != 6 { // p < alpha, strictly
-		t.Errorf("mcnemarNeeds(0.0625) = %d, want 6", got)
+	if got := McNemarNeeds(0.0625); got != 6 { // p < alpha, strictly
+		t.Errorf("McNemarNeeds(0.0625) = %d, want 6", got)
 	}
-	if got := mcnemarNeeds(0.01); got != 8 {
-		t.Errorf("mcnemarNeeds(0.01) = %d, want 8", got)
+	if got := McNemarNeeds(0.01); got != 8 {
+		t.Errorf("McNemarNeeds(0.01) = %d, want 8", got)
 	}
 }
 
