@@ -10,13 +10,16 @@ import (
 	"strings"
 	"time"
 
+	"bench/record"
+
 	"github.com/ollama/ollama/envconfig"
 )
 
-// Backends New understands.
+// Backends New understands: record's, which the settings' table checks
+// --backend against.
 const (
-	BackendOllama = "ollama"
-	BackendOpenAI = "openai"
+	BackendOllama = record.BackendOllama
+	BackendOpenAI = record.BackendOpenAI
 )
 
 // Defaults applied by New and by the clients when a field is left zero.

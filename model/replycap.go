@@ -8,20 +8,11 @@ import (
 	"bench/record"
 )
 
-// BytesPerToken is the generous number of bytes one token of a reply is
-// allowed in the default reply cap: text averages about 4, and a long
-// token of whitespace or an escape sequence takes more.
-const BytesPerToken = 16
-
-// ReplyCapTokensFactor is how many times the reply's token cap the default
-// reply cap allows, so that an honest reply is never cut by bench.
-const ReplyCapTokensFactor = 4
-
 // ReplyCap is the most bytes of one reply (its text, thinking and tool
 // calls' names and arguments) bench reads for a request with options o:
-// cfg.MaxReplyBytes when set, else ReplyCapTokensFactor × the reply's
+// cfg.MaxReplyBytes when set, else record.ReplyCapTokensFactor × the reply's
 // token cap (o.MaxReplyTokens, or the context window when there is none)
-// × BytesPerToken: 256 KiB for the default --max-tokens 4096. A reply
+// × record.BytesPerToken: 256 KiB for the default --max-tokens 4096. A reply
 // past it is the model's failure (ErrReplyTooLarge).
 func (cfg Config) ReplyCap(o Options) int64 {
 	if cfg.MaxReplyBytes > 0 {
@@ -34,7 +25,7 @@ func (cfg Config) ReplyCap(o Options) int64 {
 	if tokens <= 0 {
 		tokens = record.DefaultNumCtx
 	}
-	return int64(ReplyCapTokensFactor) * int64(tokens) * BytesPerToken
+	return int64(record.ReplyCapTokensFactor) * int64(tokens) * record.BytesPerToken
 }
 
 // wireCap is the most bytes of a reply's HTTP body bench reads for a reply

@@ -30,6 +30,28 @@ const (
 // defaultWorkspaceLimit is DefaultWorkspaceLimit as --workspace-limit spells it.
 var defaultWorkspaceLimit = fmt.Sprintf("%dMiB", DefaultWorkspaceLimit>>20)
 
+// Backends of --backend: the model server protocols bench speaks (package
+// model's clients).
+const (
+	BackendOllama = "ollama"
+	BackendOpenAI = "openai"
+)
+
+// The default reply cap (--max-reply-bytes 0), which package model
+// applies: ReplyCapTokensFactor × the reply's token cap × BytesPerToken.
+const (
+	// BytesPerToken is the generous number of bytes one token of a reply
+	// is allowed: text averages about 4, and a long token of whitespace
+	// or an escape sequence takes more.
+	BytesPerToken = 16
+	// ReplyCapTokensFactor is how many times the reply's token cap the
+	// default cap allows, so that an honest reply is never cut by bench.
+	ReplyCapTokensFactor = 4
+)
+
+// defaultReplyCap says the default reply cap in --max-reply-bytes' words.
+var defaultReplyCap = fmt.Sprintf("%d × --max-tokens × %d bytes: %d KiB for %d", ReplyCapTokensFactor, BytesPerToken, ReplyCapTokensFactor*BytesPerToken*DefaultMaxTokens>>10, DefaultMaxTokens)
+
 // Values of --posture.
 const (
 	PostureOff  = "off"
@@ -130,7 +152,7 @@ type Def struct {
 // Run.Settings lists them, the checks run and a run's dimensions are
 // named (Run.Dimensions).
 var Table = []Def{
-	{Name: "backend", Field: "Backend", Source: FromModelFlags, Defines: true, Check: oneOf("ollama", "openai"),
+	{Name: "backend", Field: "Backend", Source: FromModelFlags, Defines: true, Check: oneOf(BackendOllama, BackendOpenAI),
 		Help: "model server protocol: ollama or openai (mlx_lm.server, llama.cpp, vLLM)"},
 	{Name: "model", Field: "Model", Source: FromModelFlags, Defines: true, Help: "model name as the server knows it"},
 	{Name: "model-digest", Field: "ModelDigest", Source: Recorded, Defines: true, Value: Run.digests},
@@ -142,8 +164,8 @@ var Table = []Def{
 		Help: "nucleus sampling; 0 leaves the server's default"},
 	{Name: "max-tokens", Field: "MaxTokens", Default: DefaultMaxTokens, Defines: true, Check: atLeast(0, "0 (the server's default) or more"),
 		Help: "cap on one reply's tokens, sent with every request as num_predict / max_tokens (0 = the server's default, unlimited on Ollama)"},
-	{Name: "max-reply-bytes", Field: "MaxReplyBytes", Defines: true, Check: atLeast(0, "0 (the default: 4 × --max-tokens × 16 bytes) or more"),
-		Help: "cap on the bytes of one reply bench reads (text, thinking, tool calls); a reply past it is the model's failure, reply_too_large (0 = 4 × --max-tokens × 16 bytes: 256 KiB for 4096)"},
+	{Name: "max-reply-bytes", Field: "MaxReplyBytes", Defines: true, Check: atLeast(0, "0 (the default: "+defaultReplyCap+") or more"),
+		Help: "cap on the bytes of one reply bench reads (text, thinking, tool calls); a reply past it is the model's failure, reply_too_large (0 = " + defaultReplyCap + ")"},
 	{Name: "workspace-limit", Field: "WorkspaceLimit", Unit: UnitBytes, Shown: defaultWorkspaceLimit, Defines: true, Check: atLeast(0, "0 (the default, "+defaultWorkspaceLimit+") or more"),
 		Help: "the most an episode's workspace may hold (its files' sizes, sparse or not) and still be graded; over it the episode fails, saying why"},
 	{Name: "think", Field: "Think", Defines: true, Help: "let thinking models think"},

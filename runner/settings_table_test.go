@@ -15,7 +15,8 @@ import (
 // checked here against theirs, so that the help and the checks cannot
 // drift from what the client and grading do.
 func TestTableAgreesWithTheModelPackage(t *testing.T) {
-	cap := fmt.Sprintf("%d × --max-tokens × %d bytes", model.ReplyCapTokensFactor, model.BytesPerToken)
+	defaultCap := (model.Config{}).ReplyCap(model.Options{MaxReplyTokens: record.DefaultMaxTokens})
+	cap := fmt.Sprintf("%d KiB for %d", defaultCap>>10, record.DefaultMaxTokens)
 	d, _ := record.Lookup("max-reply-bytes")
 	if !strings.Contains(d.Help, cap) {
 		t.Errorf("--max-reply-bytes' help %q does not say the default cap, %s", d.Help, cap)
