@@ -163,7 +163,7 @@ func TestSettingsChecks(t *testing.T) {
 		"max-tokens < 0":    {func(s *RunSettings) { s.MaxTokens = -1 }, "--max-tokens must be 0 (the server's default) or more, got -1"},
 		"token-limit < 0":   {func(s *RunSettings) { s.TokenLimit = -1 }, "--token-limit must be 0 (no limit) or more, got -1"},
 		"workspace < 0":     {func(s *RunSettings) { s.WorkspaceLimit = -1 }, "--workspace-limit must be 0 (the default, 256MiB) or more, got -1"},
-		"reply bytes < 0":   {func(s *RunSettings) { s.MaxReplyBytes = -1 }, "--max-reply-bytes must be 0 (the default: 4 × --max-tokens × 16 bytes) or more, got -1"},
+		"reply bytes < 0":   {func(s *RunSettings) { s.MaxReplyBytes = -1 }, "--max-reply-bytes must be 0 (the default: 4 × --max-tokens × 16 bytes: 256 KiB for 4096) or more, got -1"},
 		"posture":           {func(s *RunSettings) { s.Posture = "coding" }, `unknown --posture "coding": use off, auto or on`},
 		"episode timeout":   {func(s *RunSettings) { s.EpisodeTimeoutMS = 0 }, "--episode-timeout must be positive, got 0s"},
 		"two workflow":      {func(s *RunSettings) { s.WorkflowModel = "a,b" }, `--workflow-model "a,b": give one model name, such as qwen3:0.6b`},
