@@ -8,14 +8,16 @@ package model
 import (
 	"context"
 	"time"
+
+	"bench/record"
 )
 
-// Roles of chat messages.
+// Roles of chat messages: those a trajectory records.
 const (
-	RoleSystem    = "system"
-	RoleUser      = "user"
-	RoleAssistant = "assistant"
-	RoleTool      = "tool"
+	RoleSystem    = record.RoleSystem
+	RoleUser      = record.RoleUser
+	RoleAssistant = record.RoleAssistant
+	RoleTool      = record.RoleTool
 )
 
 // Message is one chat message in the backend-neutral form the tracks use.

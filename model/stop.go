@@ -1,13 +1,18 @@
 package model
 
-import "strings"
+import (
+	"strings"
 
-// Stop reasons of a reply (Response.DoneReason), the same for every backend:
-// Ollama's done_reason and OpenAI's finish_reason are normalised to these.
+	"bench/record"
+)
+
+// Stop reasons of a reply (Response.DoneReason), the same for every backend
+// and those a trajectory records: Ollama's done_reason and OpenAI's
+// finish_reason are normalised to these.
 const (
-	StopEnd       = "stop"       // the model ended its reply
-	StopLength    = "length"     // the server cut the reply at the reply cap (num_predict / max_tokens) or the context window
-	StopToolCalls = "tool_calls" // the model ended its reply with tool calls
+	StopEnd       = record.StopEnd
+	StopLength    = record.StopLength
+	StopToolCalls = record.StopToolCalls
 )
 
 // stopReason normalises a server's stop reason: case and spaces are

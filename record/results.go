@@ -314,6 +314,23 @@ const (
 	EventEnd           = "end"
 )
 
+// Roles of chat messages, as a trajectory stores them (package model's
+// messages take these).
+const (
+	RoleSystem    = "system"
+	RoleUser      = "user"
+	RoleAssistant = "assistant"
+	RoleTool      = "tool"
+)
+
+// Stop reasons of a reply (Event.StopReason), the same for every backend:
+// package model normalises the servers' to these.
+const (
+	StopEnd       = "stop"       // the model ended its reply
+	StopLength    = "length"     // the server cut the reply at the reply cap (num_predict / max_tokens) or the context window
+	StopToolCalls = "tool_calls" // the model ended its reply with tool calls
+)
+
 // Message is a chat message as stored in a trajectory.
 type Message struct {
 	Role      string     `json:"role"`

@@ -164,11 +164,11 @@ func (b *builder) response(ev record.Event) {
 			s.Tokens, s.TokEst = req.EstTokens+ev.EstCompletion, true
 		}
 		for _, m := range req.Messages {
-			if m.Role == "user" {
+			if m.Role == record.RoleUser {
 				s.Blocks = append(s.Blocks, b.block("bench → model", m.Content))
 			}
 		}
-		if len(req.Tools) == 0 && len(req.Messages) > 0 && req.Messages[0].Role == "tool" {
+		if len(req.Tools) == 0 && len(req.Messages) > 0 && req.Messages[0].Role == record.RoleTool {
 			s.Blocks = append(s.Blocks, block{Title: "final call without tools", Text: "the turn budget is spent: the model must answer in text"})
 		}
 	}
@@ -177,7 +177,7 @@ func (b *builder) response(ev record.Event) {
 	if ev.Retries > 0 {
 		head += fmt.Sprintf(", %d retries", ev.Retries)
 	}
-	if ev.StopReason == "length" {
+	if ev.StopReason == record.StopLength {
 		head += ", cut at the reply cap"
 	}
 	if ev.Reply == nil {

@@ -203,7 +203,7 @@ func (p *printer) systemPrompt(events []record.Event) {
 			continue
 		}
 		for _, m := range ev.Messages {
-			if m.Role == "system" {
+			if m.Role == record.RoleSystem {
 				kept, more := shorten(m.Content, systemLines, p.full)
 				p.s.section("System prompt")
 				p.s.line(fmt.Sprintf("%s, sent unchanged with every request of the episode:", lines(lineCount(m.Content))))
@@ -225,7 +225,7 @@ func (p *printer) request(ev record.Event) {
 	}
 	for _, m := range ev.Messages {
 		switch m.Role {
-		case "user":
+		case record.RoleUser:
 			kept, more := shorten(m.Content, userLines, p.full)
 			p.s.line("bench → model:")
 			p.s.block(kept, moreNote(more))
