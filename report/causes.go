@@ -74,9 +74,9 @@ func (r Row) CauseCount(name record.CauseName) int {
 // Failed is the number of the row's counted episodes that did not pass.
 func (r Row) Failed() int { return r.N - r.Passed }
 
-// causesText is the row's causes as "masked_failure 3, lost_content 1",
+// CausesText is the row's causes as "masked_failure 3, lost_content 1",
 // with the failures that carry none.
-func causesText(r Row) string {
+func (r Row) CausesText() string {
 	parts := []string{}
 	if t := countsText(r.Causes); t != "" {
 		parts = append(parts, t)
@@ -103,7 +103,7 @@ func causesTable(rep *Report) table {
 		if r.Failed() == 0 {
 			continue
 		}
-		t.rows = append(t.rows, []string{r.Task, variantLabel(trackLabel(r.Track, r.Model, several), r.Variant), fraction(r.Failed(), r.N), causesText(r),
+		t.rows = append(t.rows, []string{r.Task, VariantLabel(trackLabel(r.Track, r.Model, several), r.Variant), Fraction(r.Failed(), r.N), r.CausesText(),
 			"bench show " + showArgs(rep, r)})
 	}
 	return t
@@ -173,8 +173,8 @@ func delegationTable(rep *Report) table {
 		if d.Share != nil {
 			share = strconv.FormatFloat(100**d.Share, 'f', 0, 64) + "%"
 		}
-		t.rows = append(t.rows, []string{d.Task, variantLabel(trackLabel(d.Track, d.Model, several), d.Variant), fraction(d.Delegated, d.N),
-			fraction(d.DelegatedPassed, d.Delegated), fraction(d.OwnPassed, d.N-d.Delegated),
+		t.rows = append(t.rows, []string{d.Task, VariantLabel(trackLabel(d.Track, d.Model, several), d.Variant), Fraction(d.Delegated, d.N),
+			Fraction(d.DelegatedPassed, d.Delegated), Fraction(d.OwnPassed, d.N-d.Delegated),
 			strconv.Itoa(d.WorkflowCalls), strconv.Itoa(d.WorkflowTokens), share})
 	}
 	return t

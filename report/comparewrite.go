@@ -62,10 +62,10 @@ func compareTable(c Comparison, notes *footnotes) table {
 		tests += mark(d.LeftOutOld+d.LeftOutNew > 0, "episodes without a pair (the other side has none of the same task, track, seed and repeat) are in no test of their row: its tests, changes and medians are of its pairs") +
 			mark(!d.Paired, "no episode of the row pairs (the runs share none of its seeds and repeats): the unpaired tests, which are weaker")
 		row := []string{
-			d.Task, variantLabel(d.Track, d.Variant),
-			fraction(d.OldPassed, d.OldN), fraction(d.NewPassed, d.NewN),
+			d.Task, VariantLabel(d.Track, d.Variant),
+			Fraction(d.OldPassed, d.OldN), Fraction(d.NewPassed, d.NewN),
 			fmt.Sprintf("%s (p=%.3f %s)%s", rate, d.RateP, sizes, rateMark),
-			num(d.OldTokens) + est, num(d.NewTokens) + est,
+			NumberText(d.OldTokens) + est, NumberText(d.NewTokens) + est,
 			fmt.Sprintf("%s (p=%.3f %s)%s", tokens, d.TokensP, sizes, tokensMark),
 			tests, seedsText(d.Seeds, d.RateSignificant),
 		}
@@ -165,8 +165,8 @@ func WriteCompareCSV(w io.Writer, c Comparison) error {
 	b := strconv.FormatBool
 	for _, d := range c.Deltas {
 		writeCSVRecord(cw, []string{d.Task, d.Track, d.Model, d.OldModel, itoa(d.OldN), itoa(d.NewN), itoa(d.OldPassed), itoa(d.NewPassed),
-			f4(d.RateChange), f4(d.RateP), b(d.RateSignificant), b(d.RateTooFew), d.TokenBasis, num(d.OldTokens), num(d.NewTokens),
-			f4(d.TokensP), b(d.TokensSignificant), b(d.TokensTooFew), b(d.TooFew), num(c.Alpha),
+			f4(d.RateChange), f4(d.RateP), b(d.RateSignificant), b(d.RateTooFew), d.TokenBasis, NumberText(d.OldTokens), NumberText(d.NewTokens),
+			f4(d.TokensP), b(d.TokensSignificant), b(d.TokensTooFew), b(d.TooFew), NumberText(c.Alpha),
 			b(d.Paired), itoa(d.Pairs), d.RateTest, d.TokensTest})
 	}
 	cw.Flush()

@@ -104,7 +104,7 @@ func csvRecord(r Row, models map[string]string, texts map[int]string) []string {
 		if m == nil {
 			rec = append(rec, "")
 		} else {
-			rec = append(rec, num(*m))
+			rec = append(rec, NumberText(*m))
 		}
 	}
 	exits := map[string]int{}

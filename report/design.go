@@ -156,9 +156,9 @@ func designTable(rep *Report, title, what string, pick func(DesignRow) (string, 
 		}
 		if len(t.rows) == 0 {
 			for _, c := range r.Tracks {
-				t.header = append(t.header, variantLabel(trackLabel(c.Track, c.Model, rep.severalModels()), c.Variant)+" passed")
+				t.header = append(t.header, VariantLabel(trackLabel(c.Track, c.Model, rep.severalModels()), c.Variant)+" passed")
 				if r.Question > 0 {
-					t.header = append(t.header, variantLabel(trackLabel(c.Track, c.Model, rep.severalModels()), c.Variant)+" failed by "+questionCauses(r.Question))
+					t.header = append(t.header, VariantLabel(trackLabel(c.Track, c.Model, rep.severalModels()), c.Variant)+" failed by "+QuestionCauses(r.Question))
 				}
 			}
 		}
@@ -167,9 +167,9 @@ func designTable(rep *Report, title, what string, pick func(DesignRow) (string, 
 			row[1] = strconv.Itoa(len(r.Tasks))
 		}
 		for _, c := range r.Tracks {
-			row = append(row, fraction(c.Passed, c.N))
+			row = append(row, Fraction(c.Passed, c.N))
 			if r.Question > 0 {
-				row = append(row, fraction(c.QuestionCauses, c.N-c.Passed))
+				row = append(row, Fraction(c.QuestionCauses, c.N-c.Passed))
 			}
 		}
 		t.rows = append(t.rows, row)
@@ -177,8 +177,8 @@ func designTable(rep *Report, title, what string, pick func(DesignRow) (string, 
 	return t
 }
 
-// questionCauses names the causes that belong to question q, joined by "/".
-func questionCauses(q int) string {
+// QuestionCauses names the causes that belong to question q, joined by "/".
+func QuestionCauses(q int) string {
 	var names []string
 	for _, c := range record.CausesFor(q) {
 		names = append(names, string(c))

@@ -64,7 +64,7 @@ func axes(rep *Report) (tasks, tracks []string) {
 	slices.SortStableFunc(ss, func(a, b series) int { return cmp.Or(cmp.Compare(a.model, b.model), compareTracks(a.track, b.track)) }) // stable: the rows hold the variants in order
 	several := rep.severalModels()
 	for _, s := range ss {
-		if l := variantLabel(trackLabel(s.track, s.model, several), s.variant); !slices.Contains(tracks, l) {
+		if l := VariantLabel(trackLabel(s.track, s.model, several), s.variant); !slices.Contains(tracks, l) {
 			tracks = append(tracks, l)
 		}
 	}
@@ -73,7 +73,7 @@ func axes(rep *Report) (tasks, tracks []string) {
 
 // inSeries reports whether row r belongs to the plot series named track.
 func inSeries(rep *Report, r Row, track string) bool {
-	return variantLabel(trackLabel(r.Track, r.Model, rep.severalModels()), r.Variant) == track
+	return VariantLabel(trackLabel(r.Track, r.Model, rep.severalModels()), r.Variant) == track
 }
 
 // offset is the horizontal shift, in task units, of track j of m.

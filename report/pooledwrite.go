@@ -18,7 +18,7 @@ var pooledHeader = []string{"tasks", "old passed", "new passed", "pass rate Δ [
 func pooledCells(p Pooled) []string {
 	tasks := fmt.Sprintf("%d (%d paired)", p.Tasks, p.PairedTasks)
 	t := p.Pass.Table
-	return []string{tasks, fraction(t.OldPass, t.OldN), fraction(t.NewPass, t.NewN),
+	return []string{tasks, Fraction(t.OldPass, t.OldN), Fraction(t.NewPass, t.NewN),
 		differenceText(p.Pass.Difference), testText(p.Pass.Test), ratioText(p.Tokens.Ratio), testText(p.Tokens.Test),
 		seedsText(p.Pass.Seeds, p.Pass.Test.Significant)}
 }

@@ -36,15 +36,15 @@ func tracksTable(rep *Report) table {
 	}
 	several := rep.severalModels()
 	for _, r := range rep.Tracks {
-		solved := fraction(r.TasksSolved, r.Tasks)
+		solved := Fraction(r.TasksSolved, r.Tasks)
 		if r.NotCounted > 0 {
 			solved += fmt.Sprintf(" (%d not counted)", r.NotCounted)
 		}
 		t.rows = append(t.rows, []string{
-			variantLabel(trackLabel(r.Track, r.Model, several), r.Variant),
+			VariantLabel(trackLabel(r.Track, r.Model, several), r.Variant),
 			solved,
-			fraction(r.Passed, r.N),
-			rateText(r.Rate, r.Wilson),
+			Fraction(r.Passed, r.N),
+			RateText(r.Rate, r.Wilson),
 			strconv.Itoa(r.Lost), strconv.Itoa(r.Interrupted + r.NotRun),
 			strconv.Itoa(r.Tokens), strconv.Itoa(r.EstTokens),
 			strconv.Itoa(r.Retries), strconv.Itoa(r.CutReplies),
@@ -62,12 +62,12 @@ func resultsTable(rep *Report) table {
 	several := rep.severalModels()
 	for _, r := range rep.Rows {
 		t.rows = append(t.rows, []string{
-			r.Task, variantLabel(trackLabel(r.Track, r.Model, several), r.Variant),
-			fraction(r.Passed, r.N),
+			r.Task, VariantLabel(trackLabel(r.Track, r.Model, several), r.Variant),
+			Fraction(r.Passed, r.N),
 			strconv.Itoa(r.Lost), strconv.Itoa(r.Interrupted + r.NotRun),
-			rateText(r.Rate, r.Wilson),
+			RateText(r.Rate, r.Wilson),
 			passAtKText(r.PassAtK),
-			medianText(r.MedianTokens), medianText(r.MedianEstTokens), medianText(r.MedianTurns),
+			MedianText(r.MedianTokens), MedianText(r.MedianEstTokens), MedianText(r.MedianTurns),
 			countsText(r.Exits),
 			noteMarks(r.Notes),
 		})
@@ -84,12 +84,12 @@ func pairsTable(rep *Report) table {
 	}
 	several := rep.severalModels()
 	for _, m := range rep.McNemar {
-		row := []string{m.Task, variantLabel(trackLabel(m.A+"/"+m.B, m.Model, several), m.Variant), "–", "–", "–", strconv.Itoa(m.Pairs), strconv.Itoa(m.OnlyA), strconv.Itoa(m.OnlyB), fmt.Sprintf("%.3f", m.P), noteMarks(m.Notes)}
+		row := []string{m.Task, VariantLabel(trackLabel(m.A+"/"+m.B, m.Model, several), m.Variant), "–", "–", "–", strconv.Itoa(m.Pairs), strconv.Itoa(m.OnlyA), strconv.Itoa(m.OnlyB), fmt.Sprintf("%.3f", m.P), noteMarks(m.Notes)}
 		if m.Pairs == 0 {
 			row[5], row[6], row[7], row[8] = "no pair", "", "", ""
 		}
 		if r := rep.ratioOf(m); r != nil {
-			row[2] = num(r.NumMedian) + "/" + num(r.DenMedian)
+			row[2] = NumberText(r.NumMedian) + "/" + NumberText(r.DenMedian)
 			if r.Basis == "estimated" {
 				row[2] += " (est.)"
 			}
@@ -114,7 +114,7 @@ func sequencesTable(rep *Report) table {
 	t := table{title: "Tool sequences (counted episodes)", header: []string{"task", "track", "episodes", "tool calls"}}
 	several := rep.severalModels()
 	for _, g := range GroupSequences(rep, SequencesShown) {
-		label := variantLabel(trackLabel(g.Track, g.Model, several), g.Variant)
+		label := VariantLabel(trackLabel(g.Track, g.Model, several), g.Variant)
 		for _, s := range g.Shown {
 			t.rows = append(t.rows, []string{s.Task, label, strconv.Itoa(s.Count), CollapseLoops(s.Tools)})
 		}
@@ -206,7 +206,7 @@ func twinsTable(rep *Report) table {
 					result += " (" + m.Hint + ")"
 				}
 			}
-			t.rows = append(t.rows, []string{g.Task, variantLabel(trackLabel(g.Track, g.Model, rep.severalModels()), g.Variant), strconv.Itoa(g.Seed), label(m), label(g.Members[0]), result, noteMarks(g.Notes)})
+			t.rows = append(t.rows, []string{g.Task, VariantLabel(trackLabel(g.Track, g.Model, rep.severalModels()), g.Variant), strconv.Itoa(g.Seed), label(m), label(g.Members[0]), result, noteMarks(g.Notes)})
 		}
 	}
 	return t
@@ -227,7 +227,7 @@ func twinsSummary(rep *Report) table {
 	var keys [][2]string
 	sums := map[[2]string]*sum{}
 	for _, g := range rep.Twins {
-		k := [2]string{g.Task, variantLabel(trackLabel(g.Track, g.Model, rep.severalModels()), g.Variant)}
+		k := [2]string{g.Task, VariantLabel(trackLabel(g.Track, g.Model, rep.severalModels()), g.Variant)}
 		s := sums[k]
 		if s == nil {
 			s = &sum{at: map[int]int{}}
@@ -267,26 +267,26 @@ func twinsSummary(rep *Report) table {
 // undefined: a rate, an interval, a median, a count of passes.
 const Undefined = "–"
 
-// rateText formats a rate and its interval, or Undefined when there is
+// RateText formats a rate and its interval, or Undefined when there is
 // none (n is 0).
-func rateText(rate *float64, iv *Interval) string {
+func RateText(rate *float64, iv *Interval) string {
 	if rate == nil || iv == nil {
 		return Undefined
 	}
 	return fmt.Sprintf("%.2f [%.2f, %.2f]", *rate, iv.Low, iv.High)
 }
 
-// medianText formats a median, or Undefined when there is none.
-func medianText(x *float64) string {
+// MedianText formats a median, or Undefined when there is none.
+func MedianText(x *float64) string {
 	if x == nil {
 		return Undefined
 	}
-	return num(*x)
+	return NumberText(*x)
 }
 
-// fraction formats passes out of n as "3/4", or Undefined when n is 0:
+// Fraction formats passes out of n as "3/4", or Undefined when n is 0:
 // nothing was counted, which is not "0 of 0 passed".
-func fraction(passed, n int) string {
+func Fraction(passed, n int) string {
 	if n == 0 {
 		return Undefined
 	}
@@ -320,8 +320,8 @@ func noteMarks(ids []int) string {
 	return b.String()
 }
 
-// num formats a median: a data value, or the midpoint of two for even n.
-func num(x float64) string {
+// NumberText formats a median: a data value, or the midpoint of two for even n.
+func NumberText(x float64) string {
 	return strconv.FormatFloat(x, 'f', -1, 64)
 }
 
@@ -336,9 +336,9 @@ func (rep *Report) severalModels() bool {
 	return false
 }
 
-// variantLabel is a label followed by its variant in square brackets,
+// VariantLabel is a label followed by its variant in square brackets,
 // when the runs have dimensions ("agent [posture=on]").
-func variantLabel(label, variant string) string {
+func VariantLabel(label, variant string) string {
 	if variant == "" {
 		return label
 	}

@@ -33,7 +33,7 @@ func causeRows(rep *report.Report, eps []*episode) []causeRow {
 		if model != "" {
 			track += " · " + model
 		}
-		v := causeRow{Task: r.Task, Track: variantText(track, r.Variant), Failed: fraction(r.Failed(), r.N), Causes: causesText(r), Href: "#" + rowID(r.Task, r.Track, model, r.Variant)}
+		v := causeRow{Task: r.Task, Track: report.VariantLabel(track, r.Variant), Failed: report.Fraction(r.Failed(), r.N), Causes: r.CausesText(), Href: "#" + rowID(r.Task, r.Track, model, r.Variant)}
 		for _, e := range eps {
 			if e.Task != r.Task || e.Track != r.Track || e.Model != model || e.Variant != r.Variant || !e.Finished || e.Passed || len(e.Causes) == 0 {
 				continue
@@ -44,29 +44,6 @@ func causeRows(rep *report.Report, eps []*episode) []causeRow {
 		out = append(out, v)
 	}
 	return out
-}
-
-// causesText is a row's cause counts, with its failures that carry none.
-func causesText(r report.Row) string {
-	s := ""
-	for _, c := range r.Causes {
-		s += fmt.Sprintf("%s%s %d", sep(s), c.Name, c.Count)
-	}
-	if r.Unexplained > 0 {
-		s += fmt.Sprintf("%sno cause found %d", sep(s), r.Unexplained)
-	}
-	if r.CausesAbsent > 0 {
-		s += fmt.Sprintf("%snot recorded %d", sep(s), r.CausesAbsent)
-	}
-	return s
-}
-
-// sep is ", " after a non-empty s.
-func sep(s string) string {
-	if s == "" {
-		return ""
-	}
-	return ", "
 }
 
 // causeFacts are an episode's causes as lines of its facts, first.
@@ -89,10 +66,10 @@ func delegationRows(rep *report.Report) []delegationRow {
 	var out []delegationRow
 	for _, d := range rep.Delegation {
 		model := shownModel(rep, d.Model)
-		v := delegationRow{Task: d.Task, Track: d.Track, Delegated: fraction(d.Delegated, d.N), PassedWhen: fraction(d.DelegatedPassed, d.Delegated),
-			PassedWithout: fraction(d.OwnPassed, d.N-d.Delegated), Share: report.Undefined, Calls: d.WorkflowCalls, Tokens: d.WorkflowTokens,
+		v := delegationRow{Task: d.Task, Track: d.Track, Delegated: report.Fraction(d.Delegated, d.N), PassedWhen: report.Fraction(d.DelegatedPassed, d.Delegated),
+			PassedWithout: report.Fraction(d.OwnPassed, d.N-d.Delegated), Share: report.Undefined, Calls: d.WorkflowCalls, Tokens: d.WorkflowTokens,
 			Href: "#" + rowID(d.Task, d.Track, model, d.Variant)}
-		v.Track = variantText(v.Track, d.Variant)
+		v.Track = report.VariantLabel(v.Track, d.Variant)
 		if model != "" {
 			v.Track += " · " + model
 		}

@@ -234,9 +234,9 @@ func shownModel(rep *report.Report, model string) string {
 // model in a report of several models.
 func group(rep *report.Report, r report.Row) string {
 	if m := shownModel(rep, r.Model); m != "" {
-		return variantText(r.Task+" · "+m, r.Variant)
+		return report.VariantLabel(r.Task+" · "+m, r.Variant)
 	}
-	return variantText(r.Task, r.Variant)
+	return report.VariantLabel(r.Task, r.Variant)
 }
 
 // chartCSS sets the page's chart variables from the one chart style

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"bench/lesson"
-	"bench/record"
 	"bench/report"
 )
 
@@ -65,25 +64,16 @@ func (t *designTable) add(rep *report.Report, label, taskText string, r report.D
 			if m := shownModel(rep, c.Model); m != "" {
 				name += " · " + m
 			}
-			name = variantText(name, c.Variant)
+			name = report.VariantLabel(name, c.Variant)
 			t.Tracks = append(t.Tracks, name+" passed")
 			if r.Question > 0 {
-				t.Tracks = append(t.Tracks, name+" failed by "+questionCauses(r.Question))
+				t.Tracks = append(t.Tracks, name+" failed by "+report.QuestionCauses(r.Question))
 			}
 		}
-		row.Counts = append(row.Counts, fraction(c.Passed, c.N))
+		row.Counts = append(row.Counts, report.Fraction(c.Passed, c.N))
 		if r.Question > 0 {
-			row.Counts = append(row.Counts, fraction(c.QuestionCauses, c.N-c.Passed))
+			row.Counts = append(row.Counts, report.Fraction(c.QuestionCauses, c.N-c.Passed))
 		}
 	}
 	t.Rows = append(t.Rows, row)
-}
-
-// questionCauses names the causes that belong to question q.
-func questionCauses(q int) string {
-	var names []string
-	for _, c := range record.CausesFor(q) {
-		names = append(names, string(c))
-	}
-	return strings.Join(names, "/")
 }

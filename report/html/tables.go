@@ -26,12 +26,12 @@ type trackView struct {
 func trackViews(rep *report.Report, colours map[string]string) []trackView {
 	var out []trackView
 	for _, t := range rep.Tracks {
-		v := trackView{TrackRow: t, Label: t.Track, Colour: colours[t.Track], Rate: rateText(t.Rate, t.Wilson), Unfinished: t.Interrupted + t.NotRun,
-			SolvedText: fraction(t.TasksSolved, t.Tasks), PassedText: fraction(t.Passed, t.N)}
+		v := trackView{TrackRow: t, Label: t.Track, Colour: colours[t.Track], Rate: report.RateText(t.Rate, t.Wilson), Unfinished: t.Interrupted + t.NotRun,
+			SolvedText: report.Fraction(t.TasksSolved, t.Tasks), PassedText: report.Fraction(t.Passed, t.N)}
 		if m := shownModel(rep, t.Model); m != "" {
 			v.Label += " · " + m
 		}
-		v.Label = variantText(v.Label, t.Variant)
+		v.Label = report.VariantLabel(v.Label, t.Variant)
 		if t.NotCounted > 0 {
 			v.SolvedText += fmt.Sprintf(" (%d not counted)", t.NotCounted)
 		}
@@ -67,8 +67,8 @@ func rowViews(rep *report.Report, eps []*episode) []rowView {
 	var out []rowView
 	for _, r := range rep.Rows {
 		model := shownModel(rep, r.Model)
-		v := rowView{Row: r, ID: rowID(r.Task, r.Track, model, r.Variant), PassedText: fraction(r.Passed, r.N), Rate: rateText(r.Rate, r.Wilson),
-			Tokens: median(r.MedianTokens), Est: median(r.MedianEstTokens), Turns: median(r.MedianTurns), Unfinished: r.Interrupted + r.NotRun}
+		v := rowView{Row: r, ID: rowID(r.Task, r.Track, model, r.Variant), PassedText: report.Fraction(r.Passed, r.N), Rate: report.RateText(r.Rate, r.Wilson),
+			Tokens: report.MedianText(r.MedianTokens), Est: report.MedianText(r.MedianEstTokens), Turns: report.MedianText(r.MedianTurns), Unfinished: r.Interrupted + r.NotRun}
 		var ks, exits []string
 		for _, k := range r.PassAtK {
 			ks = append(ks, fmt.Sprintf("%d:%.2f", k.K, k.P))
@@ -103,11 +103,11 @@ type pairView struct {
 func pairViews(rep *report.Report) []pairView {
 	var out []pairView
 	for _, m := range rep.McNemar {
-		v := pairView{Task: m.Task, Tracks: variantText(m.A+"/"+m.B, m.Variant), Pairs: m.Pairs, OnlyA: m.OnlyA, OnlyB: m.OnlyB,
+		v := pairView{Task: m.Task, Tracks: report.VariantLabel(m.A+"/"+m.B, m.Variant), Pairs: m.Pairs, OnlyA: m.OnlyA, OnlyB: m.OnlyB,
 			P: fmt.Sprintf("%.3f", m.P), Href: "#" + rowID(m.Task, m.A, shownModel(rep, m.Model), m.Variant)}
 		for _, r := range rep.Ratios {
 			if r.Task == m.Task && r.Model == m.Model && r.Variant == m.Variant && r.Num == m.A && r.Den == m.B {
-				v.Medians = num(r.NumMedian) + "/" + num(r.DenMedian)
+				v.Medians = report.NumberText(r.NumMedian) + "/" + report.NumberText(r.DenMedian)
 				if r.Basis == "estimated" {
 					v.Medians += " (est.)"
 				}
@@ -165,42 +165,4 @@ type predictView struct {
 // newPredictView shows a score with the questions behind the answers.
 func newPredictView(s predict.Score) *predictView {
 	return &predictView{Score: s, QuestionTexts: lesson.Questions[:]}
-}
-
-// rateText writes a rate and its interval, "0.88 [0.53, 0.98]", or
-// report.Undefined when n is 0.
-func rateText(rate *float64, iv *report.Interval) string {
-	if rate == nil || iv == nil {
-		return report.Undefined
-	}
-	return fmt.Sprintf("%.2f [%.2f, %.2f]", *rate, iv.Low, iv.High)
-}
-
-// fraction writes passes out of n, or report.Undefined when n is 0.
-func fraction(passed, n int) string {
-	if n == 0 {
-		return report.Undefined
-	}
-	return strconv.Itoa(passed) + "/" + strconv.Itoa(n)
-}
-
-// median writes a median, a data value or the midpoint of two, or
-// report.Undefined when n is 0.
-func median(x *float64) string {
-	if x == nil {
-		return report.Undefined
-	}
-	return num(*x)
-}
-
-// num writes a median, which is always one of the data values.
-func num(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
-
-// variantText is a label followed by its variant in square brackets, when
-// the runs have dimensions ("agent [posture=on]").
-func variantText(label, variant string) string {
-	if variant == "" {
-		return label
-	}
-	return label + " [" + variant + "]"
 }
