@@ -65,7 +65,7 @@ type Delta struct {
 	RateSignificant   bool             `json:"rate_significant"`
 	RateTooFew        bool             `json:"rate_too_few"`      // with these episodes no change of pass rate can be significant at alpha
 	Seeds             *paired.Seeds    `json:"seeds,omitempty"`   // paired cells: the seeds per task that would detect the change
-	TokenBasis        string           `json:"token_basis"`       // "reported" or "estimated"
+	TokenBasis        string           `json:"token_basis"`       // BasisReported or BasisEstimated
 	OldTokens         float64          `json:"old_median_tokens"` // of the episodes tested
 	NewTokens         float64          `json:"new_median_tokens"`
 	TokensTest        string           `json:"tokens_test"`  // a Wilcoxon signed-rank test (paired) or a Mann-Whitney U test
@@ -262,9 +262,9 @@ func delta(old, new *Aggregate, o, n *cell, r paired.CellResult, basis string, a
 func tokensAcross(old, new *Aggregate, o, n *cell) (xs, ys []float64, basis string) {
 	xs, ys = old.tokensOf(o, false), new.tokensOf(n, false)
 	if median(xs) > 0 && median(ys) > 0 {
-		return xs, ys, "reported"
+		return xs, ys, BasisReported
 	}
-	return old.tokensOf(o, true), new.tokensOf(n, true), "estimated"
+	return old.tokensOf(o, true), new.tokensOf(n, true), BasisEstimated
 }
 
 // below reports whether the p-value p is below alpha by more than the last

@@ -145,7 +145,7 @@ type Ratio struct {
 	DenN      int     `json:"den_n"`
 	NumMedian float64 `json:"num_median"`
 	DenMedian float64 `json:"den_median"`
-	Basis     string  `json:"basis"` // "reported" or "estimated" tokens
+	Basis     string  `json:"basis"` // BasisReported or BasisEstimated tokens
 	Ratio     float64 `json:"ratio"`
 	// Interval is the percentile-bootstrap 95% interval, null when either
 	// side has fewer than MinBootstrapN episodes (its coverage falls

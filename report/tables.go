@@ -90,7 +90,7 @@ func pairsTable(rep *Report) table {
 		}
 		if r := rep.ratioOf(m); r != nil {
 			row[2] = NumberText(r.NumMedian) + "/" + NumberText(r.DenMedian)
-			if r.Basis == "estimated" {
+			if r.Basis == BasisEstimated {
 				row[2] += " (est.)"
 			}
 			row[3] = fmt.Sprintf("%.2f", r.Ratio)

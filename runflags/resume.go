@@ -35,7 +35,7 @@ func definingSettings() []string {
 func Resume(c *cli.Context, dir string) (runner.ResumeOptions, error) {
 	for _, f := range Defining {
 		if c.IsSet(f) {
-			return runner.ResumeOptions{}, cliexit.Usagef("--resume continues the run as %s describes it; drop --%s (start a new run with --out to change it)", filepath.Join(dir, "run.json"), f)
+			return runner.ResumeOptions{}, cliexit.Usagef("--resume continues the run as %s describes it; drop --%s (start a new run with --out to change it)", filepath.Join(dir, record.RunFile), f)
 		}
 	}
 	if err := model.CheckTimeout(c.Duration("timeout")); err != nil {

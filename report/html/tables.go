@@ -108,7 +108,7 @@ func pairViews(rep *report.Report) []pairView {
 		for _, r := range rep.Ratios {
 			if r.Task == m.Task && r.Model == m.Model && r.Variant == m.Variant && r.Num == m.A && r.Den == m.B {
 				v.Medians = report.NumberText(r.NumMedian) + "/" + report.NumberText(r.DenMedian)
-				if r.Basis == "estimated" {
+				if r.Basis == report.BasisEstimated {
 					v.Medians += " (est.)"
 				}
 				v.Ratio = fmt.Sprintf("%.2f", r.Ratio)
