@@ -6,6 +6,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"bench/internal/cliexit"
+	"bench/internal/table"
 	"bench/preflight"
 	"bench/runflags"
 	"bench/runner"
@@ -21,7 +22,7 @@ func doctorCommand() *cli.Command {
 			runflags.Tasks("comma-separated tasks to give the oracle check, or all (default: those bench run takes)"),
 		}, runflags.DoctorSettings(), []cli.Flag{
 			runflags.Sandbox(),
-			formatFlag("text", "json"),
+			formatFlag(table.Text, table.JSON),
 			runflags.TasksDir(),
 		}),
 		Description: "Prints one line per check, with the fix for each that fails, and exits 1 unless all pass.\n" +
@@ -44,7 +45,7 @@ func doctorAction(c *cli.Context) error {
 	if c.Args().Present() {
 		return usagef("doctor takes no arguments, got %q; bench doctor --help lists the flags", c.Args().First())
 	}
-	format, err := pickFormat(c, "text", "json")
+	format, err := pickFormat(c, table.Text, table.JSON)
 	if err != nil {
 		return err
 	}
@@ -65,7 +66,7 @@ func doctorAction(c *cli.Context) error {
 	}
 	checks := preflight.ForSession(c.Context, s, mode).Checks
 	write := preflight.WriteText
-	if format == "json" {
+	if format == table.JSON {
 		write = preflight.WriteJSON
 	}
 	if err := write(c.App.Writer, checks); err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"bench/internal/suggest"
+	"bench/internal/table"
 )
 
 // formatFlag is --format (short -f), accepting the given formats; the first is the default.
@@ -20,10 +21,7 @@ func formatFlag(formats ...string) cli.Flag {
 // pickFormat reads --format, accepting "md" for markdown, and refuses a
 // format the command does not write.
 func pickFormat(c *cli.Context, formats ...string) (string, error) {
-	f := strings.ToLower(strings.TrimSpace(c.String("format")))
-	if f == "md" {
-		f = "markdown"
-	}
+	f := table.Normalize(c.String("format"))
 	if f == "" {
 		return formats[0], nil
 	}

@@ -4,10 +4,10 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
+	"bench/internal/table"
 	"bench/report"
 	"bench/report/output"
 )
@@ -49,7 +49,7 @@ func reportCommand() *cli.Command {
 			if len(dirs) == 0 {
 				return usagef("report needs at least one run folder: bench report DIR... (for example results/<run-id>)")
 			}
-			if c.String("predictions") != "" && !strings.EqualFold(c.String("format"), "html") {
+			if c.String("predictions") != "" && table.Normalize(c.String("format")) != table.HTML {
 				return usagef("--predictions is shown on the html page; add --format html, or use bench check --predictions %s for a table", c.String("predictions"))
 			}
 			if e := c.Float64("effect"); !(e >= 0 && e <= 1) {
@@ -84,7 +84,7 @@ func writeReport(w io.Writer, dirs []string, o output.Options) error {
 // reportWriter checks a --format value of the report (run's checkFormat
 // calls it before any work): an unknown one is a usage error.
 func reportWriter(format string) (string, error) {
-	return output.Normalize(format), usage(output.CheckReportFormat(format))
+	return table.Normalize(format), usage(output.CheckReportFormat(format))
 }
 
 // tightGC has the collector keep the heap within half its live size again

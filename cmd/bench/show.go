@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"bench/cause"
+	"bench/internal/table"
 	"bench/record"
 	"bench/report/output"
 	"bench/report/transcript"
@@ -35,7 +36,7 @@ func showCommand() *cli.Command {
 			&cli.StringFlag{Name: "variant", Usage: "the episode's values of the run's dimensions, in a run of a setting given several values: posture=on, or max-turns=5,posture=on"},
 			&cli.StringFlag{Name: "seed", Aliases: []string{"seeds"}, Usage: "the episode's seed"},
 			&cli.StringFlag{Name: "repeat", Usage: "the twin: 0 for the first use of the seed, k for its k-th repeat; with --diff, two of them: A,B"},
-			formatFlag("text", "markdown", "json"),
+			formatFlag(table.Text, table.Markdown, table.JSON),
 			&cli.BoolFlag{Name: "full", Usage: "show long texts (system prompt, files, test output) whole"},
 			&cli.BoolFlag{Name: "diff", Usage: "compare two twin episodes step by step"},
 		},
@@ -53,7 +54,7 @@ func showAction(c *cli.Context) error {
 	if len(args) != 1 {
 		return usagef("show needs one run folder: bench show RUN_DIR [--task T --track K --seed S] (got %d arguments)", len(args))
 	}
-	format, err := pickFormat(c, "text", "markdown", "json")
+	format, err := pickFormat(c, table.Text, table.Markdown, table.JSON)
 	if err != nil {
 		return err
 	}
@@ -68,7 +69,7 @@ func showAction(c *cli.Context) error {
 		return err
 	}
 	switch {
-	case c.Bool("diff") && format == "json":
+	case c.Bool("diff") && format == table.JSON:
 		return usagef("show --diff writes text or markdown, not json; without --diff, --format json writes one episode's events")
 	case c.Bool("diff"):
 		pair, err := showRepeatPair(c.String("repeat"))

@@ -27,8 +27,22 @@ const (
 	JSON     = "json"
 )
 
-// Formats lists the formats, in the order help texts name them.
+// HTML is the format of bench report's page, which package report/html
+// writes; the other commands take the formats above.
+const HTML = "html"
+
+// Formats lists the formats Write knows, in the order help texts name them.
 var Formats = []string{Text, Markdown, CSV, JSON}
+
+// Normalize is a --format value as the commands read it: trimmed, lower
+// case, "md" read as Markdown.
+func Normalize(format string) string {
+	f := strings.ToLower(strings.TrimSpace(format))
+	if f == "md" {
+		return Markdown
+	}
+	return f
+}
 
 // Write writes header and rows to w in format (one of Formats). Every
 // cell is made inert first (package inert): a control character shows as

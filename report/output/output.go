@@ -11,8 +11,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
+	"bench/internal/table"
 	"bench/internal/words"
 	"bench/record"
 	"bench/report"
@@ -21,20 +23,10 @@ import (
 )
 
 // ReportFormats are the values of bench report's --format, the first the default.
-var ReportFormats = []string{"text", "markdown", "csv", "json", "html"}
+var ReportFormats = append(slices.Clone(table.Formats), table.HTML)
 
 // CompareFormats are the values of bench compare's --format, the first the default.
-var CompareFormats = []string{"text", "markdown", "csv", "json"}
-
-// Normalize is a --format value as the registries key it: trimmed, lower
-// case, "md" read as "markdown".
-func Normalize(format string) string {
-	f := strings.ToLower(strings.TrimSpace(format))
-	if f == "md" {
-		return "markdown"
-	}
-	return f
-}
+var CompareFormats = table.Formats
 
 // renderer writes a report; only the html page reads the runs and options.
 type renderer func(io.Writer, *report.Report, []record.Data, reporthtml.Options) error
@@ -46,24 +38,24 @@ func plain(f func(io.Writer, *report.Report) error) renderer {
 
 // reportRenderers are the writers of bench report's formats.
 var reportRenderers = map[string]renderer{
-	"text":     plain(report.WriteText),
-	"markdown": plain(report.WriteMarkdown),
-	"csv":      plain(report.WriteCSV),
-	"json":     plain(report.WriteJSON),
-	"html":     reporthtml.Write,
+	table.Text:     plain(report.WriteText),
+	table.Markdown: plain(report.WriteMarkdown),
+	table.CSV:      plain(report.WriteCSV),
+	table.JSON:     plain(report.WriteJSON),
+	table.HTML:     reporthtml.Write,
 }
 
 // compareRenderers are the writers of bench compare's formats.
 var compareRenderers = map[string]func(io.Writer, report.Comparison) error{
-	"text":     report.WriteCompareText,
-	"markdown": report.WriteCompareMarkdown,
-	"csv":      report.WriteCompareCSV,
-	"json":     report.WriteCompareJSON,
+	table.Text:     report.WriteCompareText,
+	table.Markdown: report.WriteCompareMarkdown,
+	table.CSV:      report.WriteCompareCSV,
+	table.JSON:     report.WriteCompareJSON,
 }
 
 // CheckReportFormat refuses a bench report --format value it has no writer for.
 func CheckReportFormat(format string) error {
-	if _, ok := reportRenderers[Normalize(format)]; !ok {
+	if _, ok := reportRenderers[table.Normalize(format)]; !ok {
 		return fmt.Errorf("unknown --format %q: want one of %s", format, strings.Join(ReportFormats, ", "))
 	}
 	return nil
@@ -71,7 +63,7 @@ func CheckReportFormat(format string) error {
 
 // CompareWriter is the writer of a bench compare --format value.
 func CompareWriter(format string) (func(io.Writer, report.Comparison) error, error) {
-	if write, ok := compareRenderers[Normalize(format)]; ok {
+	if write, ok := compareRenderers[table.Normalize(format)]; ok {
 		return write, nil
 	}
 	return nil, fmt.Errorf("unknown --format %q: want one of %s", format, strings.Join(CompareFormats, ", "))
@@ -110,8 +102,8 @@ func WriteReport(w io.Writer, dirs []string, o Options) error {
 			return err
 		}
 	}
-	format := Normalize(o.Format)
-	rep, inputs, err := build(dirs, format == "html", o.Report)
+	format := table.Normalize(o.Format)
+	rep, inputs, err := build(dirs, format == table.HTML, o.Report)
 	if err != nil {
 		return err
 	}

@@ -20,7 +20,7 @@ func WriteList(w io.Writer, title string, entries []Entry, format string) error 
 		return err
 	}
 	s.title(title)
-	if format == Markdown {
+	if format == table.Markdown {
 		bw.WriteString("\n")
 	}
 	withModel := slices.ContainsFunc(entries, func(e Entry) bool { return e.Model != "" })

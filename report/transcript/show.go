@@ -9,6 +9,7 @@ import (
 
 	"bench/internal/inert"
 	"bench/internal/suggest"
+	"bench/internal/table"
 	"bench/internal/words"
 	"bench/record"
 	"bench/trackfacts"
@@ -42,7 +43,7 @@ func Show(w, warn io.Writer, data record.Data, req Request) error {
 	}
 	picked := req.Filter.Select(entries)
 	if len(picked) != 1 {
-		if req.Format == "json" {
+		if req.Format == table.JSON {
 			return writeListJSON(w, data.Dir, entries, picked)
 		}
 		err := listToPick(w, data.Dir, entries, picked, req.Format, "bench show "+data.Dir)
@@ -59,7 +60,7 @@ func Show(w, warn io.Writer, data record.Data, req Request) error {
 	if ep := picked[0].Episode; ep != nil && req.Explain != nil {
 		t.Causes, t.CausesHow, t.CausesWhy = req.Explain(data, *ep)
 	}
-	if req.Format == "json" {
+	if req.Format == table.JSON {
 		return writeEpisodeJSON(w, t)
 	}
 	if err := WriteTranscript(w, t, Options{Format: req.Format, Full: req.Full}); err != nil {

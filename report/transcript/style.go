@@ -6,12 +6,7 @@ import (
 	"strings"
 
 	"bench/internal/inert"
-)
-
-// Formats a transcript, a listing or a diff can be written in.
-const (
-	Text     = "text"
-	Markdown = "markdown"
+	"bench/internal/table"
 )
 
 // style writes the parts of a document in one format.
@@ -33,13 +28,13 @@ type style interface {
 
 // newStyle returns the writer of a format.
 func newStyle(w *bufio.Writer, format string) (style, error) {
-	switch format {
-	case Text, "":
+	switch table.Normalize(format) {
+	case table.Text, "":
 		return &textStyle{w: w}, nil
-	case Markdown, "md":
+	case table.Markdown:
 		return &mdStyle{w: w}, nil
 	}
-	return nil, fmt.Errorf("unknown format %q: want %s or %s", format, Text, Markdown)
+	return nil, fmt.Errorf("unknown format %q: want %s or %s", format, table.Text, table.Markdown)
 }
 
 // textStyle writes plain text for a terminal.

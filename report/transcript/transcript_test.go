@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"bench/internal/table"
+
 	"bench/record"
 )
 
@@ -188,7 +190,7 @@ func TestWriteTranscriptUnknownFormat(t *testing.T) {
 func TestMarkdownFenceOutgrowsContent(t *testing.T) {
 	var b strings.Builder
 	ev := record.Event{Kind: record.EventRequest, Turn: 1, Messages: []record.Message{{Role: "user", Content: "look:\n```\ncode\n```"}}}
-	if err := WriteTranscript(&b, Transcript{Events: []record.Event{ev}}, Options{Format: Markdown}); err != nil {
+	if err := WriteTranscript(&b, Transcript{Events: []record.Event{ev}}, Options{Format: table.Markdown}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(b.String(), "\n````\nlook:\n```\ncode\n```\n````\n") {
@@ -248,7 +250,7 @@ func TestFinalCallWithoutTools(t *testing.T) {
 // BenchmarkWriteTranscript renders a 100-turn agent trajectory.
 func BenchmarkWriteTranscript(b *testing.B) {
 	tr := Transcript{Entry: Entry{Task: "t", Track: "agent", Seed: 1}, Events: agentEvents(100)}
-	for _, format := range []string{Text, Markdown} {
+	for _, format := range []string{table.Text, table.Markdown} {
 		b.Run(format, func(b *testing.B) {
 			var sb strings.Builder
 			for b.Loop() {

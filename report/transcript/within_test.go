@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"bench/internal/table"
+
 	"bench/record"
 )
 
@@ -35,7 +37,7 @@ func TestWithinNestsUnderTheCall(t *testing.T) {
 		t.Errorf("the agent's own call or result is nested:\n%s", out)
 	}
 	var md bytes.Buffer
-	if err := WriteTranscript(&md, tr, Options{Format: Markdown}); err != nil {
+	if err := WriteTranscript(&md, tr, Options{Format: table.Markdown}); err != nil {
 		t.Fatal(err)
 	}
 	if out := md.String(); !strings.Contains(out, "\n  - wrote `dateparse.py` (10 bytes)\n") || !strings.Contains(out, "\n- result of") {
