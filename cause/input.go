@@ -61,7 +61,7 @@ func TaskOf(t tasks.Task) (Task, error) {
 		TestFiles: slices.Clone(t.TestFiles), Tests: slices.Clone(t.Tests),
 		Files: map[string]string{},
 	}
-	err := fs.WalkDir(t.FS, "repo", func(p string, d fs.DirEntry, err error) error {
+	err := fs.WalkDir(t.FS, tasks.Repo, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}

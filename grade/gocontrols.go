@@ -41,7 +41,7 @@ func parseGoTests(t tasks.Task) ([]*goFile, error) {
 		if !strings.HasSuffix(rel, "_test.go") {
 			continue
 		}
-		src, err := fs.ReadFile(t.FS, path.Join("repo", rel))
+		src, err := fs.ReadFile(t.FS, path.Join(tasks.Repo, rel))
 		if err != nil {
 			return nil, err
 		}

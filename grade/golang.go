@@ -35,7 +35,7 @@ func goLeaveOut(t tasks.Task, p, rel string, d fs.DirEntry) string {
 	if d.IsDir() || !goModuleFile(d.Name()) {
 		return ""
 	}
-	want, err := fs.ReadFile(t.FS, path.Join("repo", rel))
+	want, err := fs.ReadFile(t.FS, path.Join(tasks.Repo, rel))
 	if err != nil {
 		return "is a Go module file the track added; graded without it"
 	}
@@ -64,7 +64,7 @@ func removeExtraGoTests(t tasks.Task, dir string) ([]string, error) {
 		if !goTestPath(rel) {
 			return nil
 		}
-		if _, err := fs.Stat(t.FS, path.Join("repo", rel)); err == nil {
+		if _, err := fs.Stat(t.FS, path.Join(tasks.Repo, rel)); err == nil {
 			return nil
 		}
 		extra = append(extra, rel)

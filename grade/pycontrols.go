@@ -93,7 +93,7 @@ func analyzePython(ctx context.Context, t tasks.Task) (map[string]pyFile, error)
 		if !strings.HasSuffix(f, ".py") {
 			continue
 		}
-		b, err := fs.ReadFile(t.FS, path.Join("repo", f))
+		b, err := fs.ReadFile(t.FS, path.Join(tasks.Repo, f))
 		if err != nil {
 			return nil, err
 		}
@@ -232,7 +232,7 @@ func planPython(ctx context.Context, t tasks.Task, ws string) (*plan, error) {
 		}
 	}
 	for _, f := range slices.Sorted(maps.Keys(files)) {
-		src, err := fs.ReadFile(t.FS, path.Join("repo", f))
+		src, err := fs.ReadFile(t.FS, path.Join(tasks.Repo, f))
 		if err != nil {
 			return nil, err
 		}

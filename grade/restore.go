@@ -20,7 +20,7 @@ import (
 // first, and so is a symlink or file in place of one of its folders, so a
 // track cannot redirect the write outside the workspace.
 func restore(t tasks.Task, dir, name string) (changed bool, err error) {
-	want, err := fs.ReadFile(t.FS, path.Join("repo", name))
+	want, err := fs.ReadFile(t.FS, path.Join(tasks.Repo, name))
 	if err != nil {
 		return false, fmt.Errorf("reading the pristine %s of task %s: %w", name, t.Name, err)
 	}

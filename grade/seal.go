@@ -28,7 +28,7 @@ const maxFile = 4 << 20
 // files over maxFile. It returns root/ws, symlink-resolved.
 func seal(ctx context.Context, t tasks.Task, dir, root string, g *Result) (string, error) {
 	ws := filepath.Join(root, "ws")
-	if err := t.CopyDir("repo", ws); err != nil {
+	if err := t.CopyDir(tasks.Repo, ws); err != nil {
 		return "", err
 	}
 	if real, err := filepath.EvalSymlinks(ws); err == nil {
@@ -165,7 +165,7 @@ func importRoot(t tasks.Task, dir string) bool {
 
 // exists reports whether the task's repo/ holds rel.
 func exists(t tasks.Task, rel string) bool {
-	_, err := fs.Stat(t.FS, path.Join("repo", rel))
+	_, err := fs.Stat(t.FS, path.Join(tasks.Repo, rel))
 	return err == nil
 }
 
@@ -196,7 +196,7 @@ func carry(t tasks.Task, p, rel, ws string, g *Result) error {
 	if err != nil {
 		return err
 	}
-	if want, err := fs.ReadFile(t.FS, path.Join("repo", rel)); err == nil && bytes.Equal(want, data) {
+	if want, err := fs.ReadFile(t.FS, path.Join(tasks.Repo, rel)); err == nil && bytes.Equal(want, data) {
 		return nil
 	}
 	dst := filepath.Join(ws, filepath.FromSlash(rel))
@@ -231,7 +231,7 @@ func readRegular(p string) ([]byte, error) {
 // deleted from its workspace (seen holds what the workspace has); a Go
 // task's module files stay.
 func dropDeleted(t tasks.Task, ws string, seen map[string]bool) error {
-	return fs.WalkDir(t.FS, "repo", func(p string, d fs.DirEntry, err error) error {
+	return fs.WalkDir(t.FS, tasks.Repo, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}

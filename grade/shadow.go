@@ -20,7 +20,7 @@ var shadowNames = []string{"sitecustomize.py", "unittest", "unittest.py", "userc
 // does not itself hold, and returns the names it deleted.
 func removeShadows(t tasks.Task, dir string) (found []string, err error) {
 	for _, name := range shadowNames {
-		if _, err := fs.Stat(t.FS, path.Join("repo", name)); err == nil {
+		if _, err := fs.Stat(t.FS, path.Join(tasks.Repo, name)); err == nil {
 			continue
 		}
 		p := filepath.Join(dir, name)
@@ -58,7 +58,7 @@ func removeExtraTests(t tasks.Task, dir string) ([]string, error) {
 			return err
 		}
 		rel = filepath.ToSlash(rel)
-		if _, err := fs.Stat(t.FS, path.Join("repo", rel)); err == nil {
+		if _, err := fs.Stat(t.FS, path.Join(tasks.Repo, rel)); err == nil {
 			return nil
 		}
 		extra = append(extra, rel)

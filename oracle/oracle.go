@@ -10,6 +10,8 @@ import (
 	"io/fs"
 	"strings"
 
+	"bench/tasks"
+
 	"bench/record"
 	"bench/scratch"
 	"bench/track"
@@ -19,10 +21,10 @@ import (
 // overlays the task's solution/ on the workspace and records one write
 // event a file.
 func Oracle(ctx context.Context, env *track.Env) track.Outcome {
-	if err := scratch.Overlay(env.Task, env.Dir, "solution"); err != nil {
+	if err := scratch.Overlay(env.Task, env.Dir, tasks.Solution); err != nil {
 		return track.Outcome{Exit: record.ExitError, Err: err}
 	}
-	err := fs.WalkDir(env.Task.FS, "solution", func(name string, d fs.DirEntry, err error) error {
+	err := fs.WalkDir(env.Task.FS, tasks.Solution, func(name string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}

@@ -36,7 +36,7 @@ func New(t tasks.Task) (*Workspace, error) {
 	}
 	// Until it is removed or kept, a second Ctrl-C (testrun.KillAll) removes it.
 	w := &Workspace{Dir: dir, forget: testrun.Scratch(dir)}
-	if err := t.CopyDir("repo", dir); err != nil {
+	if err := t.CopyDir(tasks.Repo, dir); err != nil {
 		w.Remove()
 		return nil, err
 	}
@@ -74,7 +74,7 @@ func (w *Workspace) Remove() error {
 // Overlay copies the task's sub folder ("solution" or "partial") over dir,
 // replacing the files it holds and leaving the others.
 func Overlay(t tasks.Task, dir, sub string) error {
-	if sub != "solution" && sub != "partial" {
+	if sub != tasks.Solution && sub != tasks.Partial {
 		return fmt.Errorf("overlay %q: expected \"solution\" or \"partial\"", sub)
 	}
 	if info, err := fs.Stat(t.FS, sub); err != nil || !info.IsDir() {

@@ -91,7 +91,7 @@ var SourceDir = sync.OnceValue(func() string {
 		return ""
 	}
 	dir := filepath.Dir(file)
-	if _, err := os.Stat(filepath.Join(dir, "leap_year", "solution")); err != nil {
+	if _, err := os.Stat(filepath.Join(dir, "leap_year", Solution)); err != nil {
 		return ""
 	}
 	return dir

@@ -24,7 +24,7 @@ func checkGoFiles(t Task, bad badField) error {
 		}
 	}
 	var missing []string
-	err := fs.WalkDir(t.FS, "repo", func(p string, d fs.DirEntry, err error) error {
+	err := fs.WalkDir(t.FS, Repo, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
@@ -53,7 +53,7 @@ func (t Task) testNames() ([]string, error) {
 	if t.Framework != FrameworkGo {
 		return testNames(t.FS, t.TestFiles)
 	}
-	repo, err := fs.Sub(t.FS, "repo")
+	repo, err := fs.Sub(t.FS, Repo)
 	if err != nil {
 		return nil, err
 	}

@@ -33,7 +33,7 @@ type Info struct {
 // Describe is t as Info: its fields and the files of its repo/.
 func Describe(t Task) (Info, error) {
 	var files []string
-	err := fs.WalkDir(t.FS, "repo", func(p string, d fs.DirEntry, err error) error {
+	err := fs.WalkDir(t.FS, Repo, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}

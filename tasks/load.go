@@ -251,10 +251,10 @@ func checkFiles(t Task, bad badField) error {
 			return bad("test_files", "%v", err)
 		}
 	}
-	if err := checkDir(t.FS, "solution"); err != nil {
+	if err := checkDir(t.FS, Solution); err != nil {
 		return bad("", "%v", err)
 	}
-	hasPartial := checkDir(t.FS, "partial") == nil
+	hasPartial := checkDir(t.FS, Partial) == nil
 	switch {
 	case hasPartial && t.PartialExpect == "":
 		return bad("partial_expect", "missing; the task has a partial/ folder, so the text its failure must contain is needed")
@@ -345,7 +345,7 @@ func checkFile(fsys fs.FS, name string) error {
 	if !fs.ValidPath(name) {
 		return fmt.Errorf("%q is not a clean relative path; expected a file name relative to repo/", name)
 	}
-	info, err := fs.Stat(fsys, path.Join("repo", name))
+	info, err := fs.Stat(fsys, path.Join(Repo, name))
 	if err != nil {
 		return fmt.Errorf("%q is not in repo/; expected a file present there", name)
 	}

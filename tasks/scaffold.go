@@ -64,7 +64,7 @@ func writeScaffold(dir, name string) error {
 			return err
 		}
 	}
-	return os.Mkdir(filepath.Join(dir, "solution"), 0o755)
+	return os.Mkdir(filepath.Join(dir, Solution), 0o755)
 }
 
 const scaffoldManifest = `name = "NAME"

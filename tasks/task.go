@@ -9,6 +9,14 @@ import (
 	"bench/lesson"
 )
 
+// The folders of a task: the repository the model is given, the
+// reference fix laid over it, and the optional partial fix.
+const (
+	Repo     = "repo"
+	Solution = "solution"
+	Partial  = "partial"
+)
+
 // Task is one fixture: a small repository with a bug, a reference fix and
 // the instruction both tracks give the model.
 type Task struct {

@@ -21,7 +21,7 @@ func testNames(fsys fs.FS, files []string) ([]string, error) {
 	var names []string
 	seen := map[string]bool{}
 	for _, f := range files {
-		data, err := fs.ReadFile(fsys, path.Join("repo", f))
+		data, err := fs.ReadFile(fsys, path.Join(Repo, f))
 		if err != nil {
 			return nil, fmt.Errorf("reading test file %s: %w", f, err)
 		}

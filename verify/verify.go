@@ -72,7 +72,7 @@ func Task(ctx context.Context, t tasks.Task) Verification {
 		return !g.Passed, fmt.Sprintf("%d/%d passed", g.TestsPassed, g.TestsTotal)
 	}))
 	if t.PartialExpect != "" {
-		g, err := gradeOverlay(ctx, t, "partial")
+		g, err := gradeOverlay(ctx, t, tasks.Partial)
 		v.Checks = append(v.Checks, judge(CheckPartial, g, err, func() (bool, string) {
 			found := strings.Contains(g.Result.Output, t.PartialExpect)
 			switch {
@@ -88,7 +88,7 @@ func Task(ctx context.Context, t tasks.Task) Verification {
 			return true, fmt.Sprintf("%d/%d passed; output has %q", g.TestsPassed, g.TestsTotal, t.PartialExpect)
 		}))
 	}
-	g, err = gradeOverlay(ctx, t, "solution")
+	g, err = gradeOverlay(ctx, t, tasks.Solution)
 	v.Checks = append(v.Checks, judge(CheckSolution, g, err, func() (bool, string) {
 		detail := fmt.Sprintf("%d/%d passed", g.TestsPassed, g.TestsTotal)
 		if !g.Passed {

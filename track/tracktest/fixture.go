@@ -4,6 +4,8 @@ import (
 	"io/fs"
 	"testing"
 
+	"bench/tasks"
+
 	"github.com/otiai10/copy"
 
 	"bench/internal/testsupport/fixture"
@@ -19,7 +21,7 @@ func Fixture(t testing.TB, name string, chat model.Chatter) (*track.Env, *FakeRe
 	t.Helper()
 	task := fixture.CourseTask(t, name)
 	dir := t.TempDir()
-	if err := copy.Copy("repo", dir, copy.Options{FS: task.FS, PermissionControl: copy.AddPermission(0o200)}); err != nil {
+	if err := copy.Copy(tasks.Repo, dir, copy.Options{FS: task.FS, PermissionControl: copy.AddPermission(0o200)}); err != nil {
 		t.Fatal(err)
 	}
 	rec := &FakeRecorder{}
