@@ -238,10 +238,18 @@ func checkFolderName(field, name string) error {
 	switch {
 	case strings.TrimSpace(name) == "":
 		return fmt.Errorf("field %q is empty: want a name", field)
-	case name == "." || name == ".." || strings.ContainsAny(name, `/\`) || !printableName(name):
+	case !PlainName(name):
 		return fmt.Errorf("field %q is %s: a name cannot be . or .., hold a slash or a control character", field, strconv.Quote(name))
 	}
 	return nil
+}
+
+// PlainName reports whether name can name a folder of its own inside a
+// run folder (a task's, a track's, a model's or a variant's): not blank,
+// not "." or "..", no path separator, no control or unprintable
+// character. The writer, run.json's check and the replay all ask it.
+func PlainName(name string) bool {
+	return strings.TrimSpace(name) != "" && name != "." && name != ".." && !strings.ContainsAny(name, `/\`) && printableName(name)
 }
 
 // printableName reports whether s is valid UTF-8 of printable characters

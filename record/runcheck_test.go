@@ -179,3 +179,19 @@ func TestRunCheckTaskAnswers(t *testing.T) {
 		}
 	}
 }
+
+// TestOneRuleForFolderNames: the writer's check of a trajectory folder's
+// name and run.json's check of a name refuse the same names, PlainName's.
+func TestOneRuleForFolderNames(t *testing.T) {
+	for name, plain := range map[string]bool{
+		"leap_year": true, "agent": true, "qwen3-8b": true, "posture=on": true, "a b": true,
+		"": false, " ": false, ".": false, "..": false, "a/b": false, `a\b`: false, "a\x00": false, "a\x1b[2J": false, "\t": false, "a\xff": false,
+	} {
+		if PlainName(name) != plain {
+			t.Errorf("PlainName(%q) = %v, want %v", name, !plain, plain)
+		}
+		if (checkPathPart("track", name) == nil) != plain || (checkFolderName("tracks[0]", name) == nil) != plain {
+			t.Errorf("%q: the writer's check says %v, run.json's %v; want both %v", name, checkPathPart("track", name), checkFolderName("tracks[0]", name), plain)
+		}
+	}
+}

@@ -8,7 +8,6 @@ import (
 	"hash"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"time"
 )
@@ -100,7 +99,7 @@ func mkdirSynced(root string, parts ...string) (string, error) {
 
 // checkPathPart refuses a task or track name that would escape its folder.
 func checkPathPart(what, name string) error {
-	if name == "" || name == "." || name == ".." || strings.ContainsAny(name, `/\`) || strings.ContainsRune(name, 0) {
+	if !PlainName(name) {
 		return fmt.Errorf("%s name %q cannot name a trajectory folder (want a plain name without slashes)", what, name)
 	}
 	return nil

@@ -142,7 +142,10 @@ func (s *Source) checkTasks(byName map[string]tasks.Task, eps []record.Episode) 
 // outside the recording.
 func plainNames(ep record.Episode) error {
 	for _, name := range []struct{ what, name string }{{"track", ep.Track}, {"model", record.ModelDir(ep.Model)}} {
-		if name.name == "." || name.name == ".." || strings.ContainsAny(name.name, "/\\\x00") || (name.what == "track" && name.name == "") {
+		if name.what == "model" && name.name == "" {
+			continue // a run of one model names none
+		}
+		if !record.PlainName(name.name) {
 			return fmt.Errorf("cannot replay %s: episodes.jsonl names the %s %q, which names no folder of the recording's trajectories", ep.Key(), name.what, name.name)
 		}
 	}
