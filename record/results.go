@@ -268,7 +268,7 @@ func ModelDir(name string) string {
 // (VariantDir) only when it has dimensions.
 func TrajectoryRel(run Run, ep Episode) string {
 	folder := TrajectoryFolder(ep.Task, ep.Track, ep.Model, ep.Variant, run.SeveralModels())
-	return filepath.Join(folder, TrajectoryName(ep.Seed, ep.Repeat)+".jsonl")
+	return filepath.Join(folder, TrajectoryFile(ep.Seed, ep.Repeat))
 }
 
 // TrajectoryFolder is the folder, inside a run folder, of the trajectories
@@ -285,6 +285,10 @@ func TrajectoryFolder(task, track, model, variant string, severalModels bool) st
 	}
 	return filepath.Join(parts...)
 }
+
+// TrajectoryFile is the file name of an episode's trajectory:
+// seed-<s>[-r<k>].jsonl (ParseTrajectoryName reads it back).
+func TrajectoryFile(seed, repeat int) string { return TrajectoryName(seed, repeat) + ".jsonl" }
 
 // TrajectoryName is the file stem of an episode's trajectory: seed-<s>[-r<k>].
 func TrajectoryName(seed, repeat int) string {

@@ -63,7 +63,7 @@ func (c *trajectoryCheck) judge(l *outcomeLine) (v Verdict, missing bool) {
 	if !v.Pass() || len(l.trajectorySHA256) == 0 {
 		return v, false
 	}
-	path := filepath.Join(f.path, TrajectoryName(l.seed, l.repeat)+".jsonl")
+	path := filepath.Join(f.path, TrajectoryFile(l.seed, l.repeat))
 	switch edited, err := trajectoryEdited(path, string(l.trajectorySHA256)); {
 	case errors.Is(err, fs.ErrNotExist):
 		return Verdict{StatusInconsistent, FlawTrajectoryMissing}, true
@@ -122,7 +122,7 @@ func ParseTrajectoryName(name string) (seed, repeat int, ok bool) {
 	}
 	seed, err1 := strconv.Atoi(seedText)
 	repeat, err2 := strconv.Atoi(repeatText)
-	if err1 != nil || err2 != nil || TrajectoryName(seed, repeat)+".jsonl" != name {
+	if err1 != nil || err2 != nil || TrajectoryFile(seed, repeat) != name {
 		return 0, 0, false
 	}
 	return seed, repeat, true

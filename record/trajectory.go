@@ -49,7 +49,7 @@ func (w *Writer) trajectory(seed, repeat int, folders [][2]string) (*Trajectory,
 	if err != nil {
 		return nil, err
 	}
-	path := filepath.Join(dir, TrajectoryName(seed, repeat)+".jsonl")
+	path := filepath.Join(dir, TrajectoryFile(seed, repeat))
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("creating trajectory: %w", err)

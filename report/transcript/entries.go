@@ -184,7 +184,7 @@ func (e Entry) Path(dir string) string {
 		return filepath.Join(dir, e.Trajectory)
 	}
 	folder := record.TrajectoryFolder(e.Task, e.Track, e.Model, e.Variant, e.Model != "")
-	return filepath.Join(dir, folder, record.TrajectoryName(e.Seed, e.Repeat)+".jsonl")
+	return filepath.Join(dir, folder, record.TrajectoryFile(e.Seed, e.Repeat))
 }
 
 // missing says whether a path does not exist.
