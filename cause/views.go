@@ -12,12 +12,9 @@ import (
 // they were found.
 type Shown struct {
 	Causes []Cause `json:"causes"`
-	// How is "recorded" (the run recorded them as the episode ended),
-	// "derived" (a run older than causes: derived now from the
-	// trajectory), "none" (the episode passed, or neither an interrupt
-	// nor an error leaves anything to explain) or "absent" (they could
-	// not be derived; Why says why).
-	How string `json:"how"`
+	// How is where they come from (record.CausesHow); Why says why they
+	// are absent.
+	How record.CausesHow `json:"how"`
 	Why string `json:"why,omitempty"`
 }
 
@@ -30,7 +27,7 @@ type Shown struct {
 // absent, saying why.
 func ForEpisode(data record.Data, ep record.Episode) Shown {
 	if !explainable(ep) {
-		return Shown{How: "none"}
+		return Shown{How: record.HowNone}
 	}
 	task, err := taskOfRun(data.Run, ep.Task)
 	if ep.Causes != nil {
@@ -38,16 +35,16 @@ func ForEpisode(data record.Data, ep record.Episode) Shown {
 		if err == nil {
 			causes = AddWitnesses(causes, task, ep.FilesWritten, witnessesOf(data, ep))
 		}
-		return Shown{Causes: causes, How: "recorded"}
+		return Shown{Causes: causes, How: record.HowRecorded}
 	}
 	if err != nil {
-		return Shown{How: "absent", Why: "the run is older than causes, and " + err.Error()}
+		return Shown{How: record.HowAbsent, Why: "the run is older than causes, and " + err.Error()}
 	}
 	in, _, err := Gather(data, ep, task)
 	if err != nil {
-		return Shown{How: "absent", Why: "the run is older than causes, and its trajectory cannot be read: " + err.Error()}
+		return Shown{How: record.HowAbsent, Why: "the run is older than causes, and its trajectory cannot be read: " + err.Error()}
 	}
-	return Shown{Causes: Derive(in), How: "derived"}
+	return Shown{Causes: Derive(in), How: record.HowDerived}
 }
 
 // witnessesOf are the passing episodes of ep's task and model that

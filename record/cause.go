@@ -8,6 +8,18 @@ import "strings"
 // renamed or given another meaning without raising FormatVersion.
 type CauseName string
 
+// CausesHow says where the causes an episode's views show come from
+// (package cause finds them; show and its JSON say which).
+type CausesHow string
+
+// The ways of CausesHow.
+const (
+	HowRecorded CausesHow = "recorded" // the run recorded them as the episode ended
+	HowDerived  CausesHow = "derived"  // a run older than causes: derived now from the trajectory
+	HowNone     CausesHow = "none"     // the episode passed, or neither an interrupt nor an error leaves anything to explain
+	HowAbsent   CausesHow = "absent"   // they could not be had, saying why
+)
+
 // The vocabulary, in rank order (most specific first; see CauseVocabulary).
 const (
 	CauseLostContent    CauseName = "lost_content"     // the write-back removed definitions the tests need

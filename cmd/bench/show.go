@@ -86,7 +86,7 @@ func showAction(c *cli.Context) error {
 }
 
 // explain is why a failed episode failed, as package cause finds it.
-func explain(data record.Data, ep record.Episode) ([]record.Cause, string, string) {
+func explain(data record.Data, ep record.Episode) ([]record.Cause, record.CausesHow, string) {
 	why := cause.ForEpisode(data, ep)
 	return why.Causes, why.How, why.Why
 }

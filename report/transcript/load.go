@@ -13,11 +13,10 @@ type Transcript struct {
 
 	// Causes are why the episode failed, most specific first, as the
 	// caller found them (package cause: recorded by the run, or derived
-	// from the trajectory for an older run), and CausesHow how:
-	// "recorded", "derived", "none" or "absent", with CausesWhy saying
-	// why they are absent. The header shows them first.
+	// from the trajectory for an older run), and CausesHow how, with
+	// CausesWhy saying why they are absent. The header shows them first.
 	Causes    []record.Cause
-	CausesHow string
+	CausesHow record.CausesHow
 	CausesWhy string
 }
 

@@ -25,7 +25,7 @@ type Request struct {
 	Diff   *[2]int
 	// Explain finds why a failed episode failed (package cause); nil
 	// leaves the causes out.
-	Explain func(record.Data, record.Episode) (causes []record.Cause, how, why string)
+	Explain func(record.Data, record.Episode) (causes []record.Cause, how record.CausesHow, why string)
 }
 
 // Show writes to w what req asks of the run folder data, and every warning

@@ -80,7 +80,7 @@ func TestShowNoMatchNamesTheNearest(t *testing.T) {
 func TestShowOneEpisode(t *testing.T) {
 	data := showRun(t)
 	explained := 0
-	explain := func(record.Data, record.Episode) ([]record.Cause, string, string) {
+	explain := func(record.Data, record.Episode) ([]record.Cause, record.CausesHow, string) {
 		explained++
 		return nil, "absent", "a test"
 	}

@@ -66,15 +66,15 @@ func writeEpisodeJSON(w io.Writer, t Transcript) error {
 // causesJSON is why a failed episode failed, in show's JSON: the causes,
 // how they were found (recorded, derived, absent) and why absent.
 type causesJSON struct {
-	List []record.Cause `json:"list"`
-	How  string         `json:"how"`
-	Why  string         `json:"why,omitempty"`
+	List []record.Cause   `json:"list"`
+	How  record.CausesHow `json:"how"`
+	Why  string           `json:"why,omitempty"`
 }
 
 // causesOf is t's causes for the JSON document; nil for an episode with
 // nothing to explain.
 func causesOf(t Transcript) *causesJSON {
-	if t.CausesHow == "" || t.CausesHow == "none" {
+	if t.CausesHow == "" || t.CausesHow == record.HowNone {
 		return nil
 	}
 	list := t.Causes

@@ -84,18 +84,18 @@ func (p *printer) header(t Transcript) {
 // evidence, or that its causes are absent and why.
 func (p *printer) causes(t Transcript) {
 	switch {
-	case t.CausesHow == "absent":
+	case t.CausesHow == record.HowAbsent:
 		p.s.line("why it failed: unknown, " + t.CausesWhy)
 	case len(t.Causes) > 0:
 		head := "why it failed (most specific first; docs/RESULTS.md lists the causes):"
-		if t.CausesHow == "derived" {
+		if t.CausesHow == record.HowDerived {
 			head = "why it failed (derived now from the trajectory: the run is older than recorded causes):"
 		}
 		p.s.line(head)
 		for _, c := range t.Causes {
 			p.s.line("  " + p.s.code(string(c.Name)) + " — " + c.Evidence)
 		}
-	case t.CausesHow == "recorded" || t.CausesHow == "derived":
+	case t.CausesHow == record.HowRecorded || t.CausesHow == record.HowDerived:
 		p.s.line("why it failed: no cause found (the trajectory holds no evidence for any rule)")
 	}
 }
