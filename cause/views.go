@@ -15,7 +15,7 @@ type Shown struct {
 	// How is where they come from (record.CausesHow); Why says why they
 	// are absent.
 	How record.CausesHow `json:"how"`
-	Why string `json:"why,omitempty"`
+	Why string           `json:"why,omitempty"`
 }
 
 // ForEpisode returns the causes of episode ep of the run folder data:
