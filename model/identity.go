@@ -79,25 +79,28 @@ func SameModel(a, b ServerInfo) error {
 	switch {
 	case a.Weights != "" && b.Weights != "" && a.Weights != b.Weights:
 		return fmt.Errorf("the servers hold different weights of %s (%s on %s, %s on %s): a pool must serve one model the same everywhere; pull or create the same %s on every host",
-			name, short(a.Weights), a.Host, short(b.Weights), b.Host, name)
+			name, ShortDigest(a.Weights), a.Host, ShortDigest(b.Weights), b.Host, name)
 	case a.Weights != "" && b.Weights != "" && a.Setup != "" && b.Setup != "" && a.Setup != b.Setup:
 		return fmt.Errorf("the servers hold the same weights of %s with another template, system prompt or parameters (%s on %s, %s on %s): their replies would differ; create %s from the same Modelfile on every host",
 			name, a.Setup, a.Host, b.Setup, b.Host, name)
 	case (a.Weights == "" || b.Weights == "") && a.Digest != "" && b.Digest != "" && a.Digest != b.Digest:
 		return fmt.Errorf("the servers hold different weights of %s (manifests %s on %s, %s on %s, and the servers name no weights): a pool must serve one model the same everywhere; pull the same %s on every host",
-			name, short(a.Digest), a.Host, short(b.Digest), b.Host, name)
+			name, ShortDigest(a.Digest), a.Host, ShortDigest(b.Digest), b.Host, name)
 	}
 	return nil
 }
 
-// short cuts a digest "sha256:<hex>" (or several joined by "+") to 12 hex
-// digits each, for a message.
-func short(d string) string {
+// ShortDigest cuts a digest "sha256:<hex>" (or several joined by "+", or
+// bare hex) to 12 hex digits each, for text output.
+func ShortDigest(d string) string {
 	parts := strings.Split(d, "+")
 	for i, p := range parts {
 		algo, h, ok := strings.Cut(p, ":")
-		if ok && len(h) > 12 {
+		switch {
+		case ok && len(h) > 12:
 			parts[i] = algo + ":" + h[:12]
+		case !ok && len(p) > 12:
+			parts[i] = p[:12]
 		}
 	}
 	return strings.Join(parts, "+")

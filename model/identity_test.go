@@ -76,3 +76,15 @@ func TestIdentityAndMatches(t *testing.T) {
 		t.Error("a server that names nothing refused a recorded digest")
 	}
 }
+
+func TestShortDigest(t *testing.T) {
+	full := "sha256:" + strings.Repeat("ab", 32)
+	for in, want := range map[string]string{
+		full: "sha256:abababababab", "sha256:0123": "sha256:0123", strings.Repeat("f", 64): "ffffffffffff",
+		full + "+" + full: "sha256:abababababab+sha256:abababababab",
+	} {
+		if got := ShortDigest(in); got != want {
+			t.Errorf("ShortDigest(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -189,7 +189,7 @@ func sameModelCheck(infos []model.ServerInfo) (Check, bool) {
 	}
 	t := fmt.Sprintf("%s is the same on all %d hosts", infos[0].Model, len(infos))
 	if id := infos[0].Identity(); id != "" {
-		t += " (" + ShortDigest(id) + ")"
+		t += " (" + model.ShortDigest(id) + ")"
 	}
 	return Check{Name: Model, Status: Pass, Text: t, Digest: infos[0].Identity()}, true
 }

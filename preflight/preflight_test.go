@@ -117,15 +117,6 @@ func TestParseVersion(t *testing.T) {
 	}
 }
 
-func TestShortDigest(t *testing.T) {
-	full := "sha256:" + strings.Repeat("ab", 32)
-	for in, want := range map[string]string{full: "sha256:abababababab", "sha256:0123": "sha256:0123", strings.Repeat("f", 64): "ffffffffffff"} {
-		if got := ShortDigest(in); got != want {
-			t.Errorf("ShortDigest(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func TestSkippedWithoutTrackNames(t *testing.T) {
 	checks := gather(context.Background(), []model.Config{{}}, Needs{}, nil)
 	if got := checks[0].Text; got != "not needed: no track calls a model" {

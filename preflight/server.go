@@ -81,13 +81,13 @@ func modelCheck(cfg model.Config, info model.ServerInfo) Check {
 	if info.HasModel {
 		t := cfg.Model + " is present"
 		if info.Digest != "" {
-			t += ", digest " + ShortDigest(info.Digest)
+			t += ", digest " + model.ShortDigest(info.Digest)
 		}
 		if len(info.Capabilities) > 0 {
 			t += ", capabilities " + strings.Join(info.Capabilities, ", ")
 		}
 		if info.Weights != "" {
-			t += "; weights " + ShortDigest(info.Weights)
+			t += "; weights " + model.ShortDigest(info.Weights)
 		}
 		return Check{Name: Model, Status: Pass, Text: t, Digest: info.Identity()}
 	}
@@ -137,18 +137,6 @@ func older(v, min [3]int) bool {
 		}
 	}
 	return false
-}
-
-// ShortDigest shortens "sha256:<64 hex>" to "sha256:<12 hex>" for text output.
-func ShortDigest(d string) string {
-	algo, hex, ok := strings.Cut(d, ":")
-	if ok && len(hex) > 12 {
-		return algo + ":" + hex[:12]
-	}
-	if !ok && len(d) > 12 {
-		return d[:12]
-	}
-	return d
 }
 
 // thinkCheck says whether the model can think, for a run with --think; a
