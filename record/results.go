@@ -9,8 +9,8 @@ import (
 
 // FormatVersion is written into every record; readers refuse newer versions.
 // Format 2 spells a model call's timeout ErrorCallTimeout, where format 1
-// wrote "timeout", the word of the exit reason ExitTimeout (CallTimeout
-// reads format 1's spelling).
+// wrote "timeout", the word of the exit reason ExitTimeout
+// (formatOneCallTimeout reads format 1's spelling).
 const FormatVersion = 2
 
 // ExitReason is why an episode ended, recorded on every episode (a
