@@ -353,16 +353,7 @@ func episodeSummary(ep record.Episode) string {
 		s = "interrupted, to be redone by --resume: " + s
 	}
 	if ep.Error != "" {
-		s += ": " + firstLine(ep.Error)
-	}
-	return s
-}
-
-func firstLine(s string) string {
-	for i, r := range s {
-		if r == '\n' {
-			return s[:i]
-		}
+		s += ": " + ep.ErrorLine()
 	}
 	return s
 }

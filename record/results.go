@@ -65,6 +65,13 @@ func formatOneCallTimeout(format int, kind string) bool {
 	return format < 2 && kind == "timeout"
 }
 
+// ErrorLine is the first line of the episode's Error, for a message that
+// names it.
+func (e Episode) ErrorLine() string {
+	line, _, _ := strings.Cut(e.Error, "\n")
+	return line
+}
+
 // InfraError reports whether an error kind is the infrastructure's rather
 // than the model's or bench's: an episode that ended with it is lost.
 func InfraError(kind ErrorKind) bool {

@@ -3,6 +3,7 @@ package replay
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -90,7 +91,7 @@ func (p *Player) Chat(ctx context.Context, req model.Request) (model.Response, e
 			return model.Response{}, err
 		}
 		d := record.Divergence{Seq: p.rec[c.at].Seq, FreshSeq: -1, Turn: p.rec[c.at].Turn, Kind: record.EventRequest, Within: p.rec[c.at].Within,
-			Fields: "reply", Want: fmt.Sprintf("%q", "none: "+firstLine(p.end.Error)), Got: `"a call to answer"`,
+			Fields: "reply", Want: fmt.Sprintf("%q", "none: "+p.endError()), Got: `"a call to answer"`,
 			Stop: fmt.Sprintf("the recording ends inside this call (the episode ended %s), so no reply can be replayed", p.ep.ExitReason)}
 		p.stopAt(d)
 		return model.Response{}, &DivergedError{At: d}
@@ -225,6 +226,12 @@ func (p *Player) atRequest(ev record.Event, seq int) {
 	}
 }
 
+// endError is the first line of the recorded end event's error.
+func (p *Player) endError() string {
+	line, _, _ := strings.Cut(p.end.Error, "\n")
+	return line
+}
+
 // noMoreCalls says why a call past the recording's last cannot be
 // answered: the recorded track ended by itself before it, or the
 // recording ends early (an error, a time limit).
@@ -233,7 +240,7 @@ func (p *Player) noMoreCalls() string {
 		return "the replayed track asks for more model calls than were recorded"
 	}
 	why := string(p.ep.ExitReason)
-	if e := firstLine(p.end.Error); e != "" {
+	if e := p.endError(); e != "" {
 		why += ": " + e
 	}
 	return fmt.Sprintf("the recording ends before this call: the recorded episode ended %s", why)
@@ -342,14 +349,4 @@ func (p *Player) stopAt(d record.Divergence) {
 	if p.first == nil {
 		p.first = p.stop
 	}
-}
-
-// firstLine is the first line of s.
-func firstLine(s string) string {
-	for i, r := range s {
-		if r == '\n' {
-			return s[:i]
-		}
-	}
-	return s
 }

@@ -28,7 +28,7 @@ type StopError struct {
 
 // Error says why the run stopped, in one line.
 func (e *StopError) Error() string {
-	last := fmt.Sprintf("%s, %s: %s", e.Last.Key(), e.Last.ErrorKind, firstLine(e.Last.Error))
+	last := fmt.Sprintf("%s, %s: %s", e.Last.Key(), e.Last.ErrorKind, e.Last.ErrorLine())
 	switch {
 	case e.Refused():
 		return "stopped: the model server refused the run's requests, and every further episode would meet the same (" + last + ")"
@@ -63,13 +63,3 @@ func (e *StopError) Remedy() string {
 // once: the server refused the request for a reason of the setup, which
 // no other episode escapes.
 func stopsAtOnce(ep record.Episode) bool { return ep.ErrorKind == record.ErrorRefused }
-
-// firstLine is s up to its first newline.
-func firstLine(s string) string {
-	for i, r := range s {
-		if r == '\n' {
-			return s[:i]
-		}
-	}
-	return s
-}

@@ -217,7 +217,7 @@ func (p *scheduler) finish(s int, j Job, ep record.Episode, full bool, record fu
 		return
 	}
 	warn(fmt.Sprintf("%d of its episodes in a row were lost (last: %s, %s: %s); they and the rest go to the other servers",
-		len(h.lost), ep.Key(), ep.ErrorKind, firstLine(ep.Error)))
+		len(h.lost), ep.Key(), ep.ErrorKind, ep.ErrorLine()))
 	p.queue = append(slices.Clone(h.lost), p.queue...)
 }
 
