@@ -53,7 +53,7 @@ func order(c Cause) int {
 	if c.Name == CutReply && c.File != "" {
 		return -1 // the cut reply was written: it explains what follows
 	}
-	return rank(c.Name)
+	return c.Name.Rank()
 }
 
 // rules run in this order: a rule that explains a failing test claims

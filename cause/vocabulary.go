@@ -26,7 +26,3 @@ const (
 // ToolErrorRun is how many tool calls in a row, at the end of an episode,
 // must have failed for tool_errors.
 const ToolErrorRun = 3
-
-// rank is a cause's place in record.CauseVocabulary: lower is more
-// specific.
-func rank(n Name) int { return n.Rank() }

@@ -18,8 +18,8 @@ func TestVocabulary(t *testing.T) {
 	var got []Name
 	for i, v := range record.CauseVocabulary {
 		got = append(got, v.Name)
-		if rank(v.Name) != i {
-			t.Errorf("%s ranks %d, at %d in record.CauseVocabulary", v.Name, rank(v.Name), i)
+		if v.Name.Rank() != i {
+			t.Errorf("%s ranks %d, at %d in record.CauseVocabulary", v.Name, v.Name.Rank(), i)
 		}
 		if v.Means == "" || v.Derived == "" || v.Blames == "" {
 			t.Errorf("%s is not documented: %+v", v.Name, v)

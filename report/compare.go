@@ -8,6 +8,7 @@ import (
 
 	"bench/record"
 	"bench/report/paired"
+	"bench/trackfacts"
 )
 
 // Alpha is the default significance level below which compare shows a
@@ -120,7 +121,7 @@ func CompareWith(old, new *Aggregate, o CompareOptions) (Comparison, error) {
 		c.Deltas = append(c.Deltas, delta(old, new, oldCells[k], newCells[k], r, c.TokenBasis, o.Alpha))
 	}
 	slices.SortFunc(c.Deltas, func(a, b Delta) int {
-		return cmp.Or(cmp.Compare(a.Task, b.Task), cmp.Compare(a.Model, b.Model), compareTracks(a.Track, b.Track))
+		return cmp.Or(cmp.Compare(a.Task, b.Task), cmp.Compare(a.Model, b.Model), trackfacts.Compare(a.Track, b.Track))
 	})
 	c.Compared = "the runs differ in no setting bench records: a change comes from what they do not name (the code of bench or of the tasks) or from noise"
 	if diff := settingsDiff(old, new); diff != "" {

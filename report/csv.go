@@ -13,7 +13,7 @@ import (
 
 // csvExits are the exit reasons that always have their column in the CSV,
 // in order; any other reason is counted under exit_other.
-var csvExits = exitNames(exitOrder)
+var csvExits = exitNames(record.ExitReasons)
 
 // csvHeader is the CSV's fixed header: the same whatever happened, so that
 // the CSVs of several runs concatenate (tail -n +2) into one table.

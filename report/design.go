@@ -10,6 +10,7 @@ import (
 
 	"bench/lesson"
 	"bench/record"
+	"bench/trackfacts"
 )
 
 // DesignRow is what each track did on a group of tasks of one design: the
@@ -76,7 +77,9 @@ func designRows(inputs []*input, rows []Row) []DesignRow {
 			all = append(all, k)
 		}
 	}
-	slices.SortStableFunc(all, func(x, y series) int { return cmp.Or(cmp.Compare(x.model, y.model), compareTracks(x.track, y.track)) }) // stable: the rows hold the variants in order
+	slices.SortStableFunc(all, func(x, y series) int {
+		return cmp.Or(cmp.Compare(x.model, y.model), trackfacts.Compare(x.track, y.track))
+	}) // stable: the rows hold the variants in order
 	group := func(base DesignRow, in func(taskDesign) bool) (DesignRow, bool) {
 		for _, name := range slices.Sorted(maps.Keys(designs)) {
 			if in(designs[name]) {

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"bench/record"
+	"bench/trackfacts"
 )
 
 // cell is the episodes of one task, track, model and variant, in input
@@ -63,7 +64,7 @@ func (a *Aggregate) group() []*cell {
 	cells := slices.Clone(a.cells)
 	rank := a.variantRanks()
 	slices.SortFunc(cells, func(x, y *cell) int {
-		return cmp.Or(cmp.Compare(x.task, y.task), cmp.Compare(x.model, y.model), rank.compare(x.variant, y.variant), compareTracks(x.track, y.track))
+		return cmp.Or(cmp.Compare(x.task, y.task), cmp.Compare(x.model, y.model), rank.compare(x.variant, y.variant), trackfacts.Compare(x.track, y.track))
 	})
 	return cells
 }

@@ -5,15 +5,7 @@ import (
 	"slices"
 
 	"bench/record"
-	"bench/trackfacts"
 )
-
-// compareTracks orders track names: the known tracks in trackfacts' order
-// (the registry's), then the rest by name.
-func compareTracks(a, b string) int { return trackfacts.Compare(a, b) }
-
-// exitOrder is the order of the contract exit reasons; others follow by name.
-var exitOrder = record.ExitReasons
 
 // exitNames are exit reasons as the report's rows name them.
 func exitNames(exits []record.ExitReason) []string {
@@ -24,14 +16,15 @@ func exitNames(exits []record.ExitReason) []string {
 	return out
 }
 
-// compareExits orders exit reasons: contract reasons first, then by name.
+// compareExits orders exit reasons: the contract's first, in
+// record.ExitReasons' order, then the others by name.
 func compareExits(a, b string) int {
-	ia, ib := slices.Index(exitOrder, record.ExitReason(a)), slices.Index(exitOrder, record.ExitReason(b))
+	ia, ib := slices.Index(record.ExitReasons, record.ExitReason(a)), slices.Index(record.ExitReasons, record.ExitReason(b))
 	if ia < 0 {
-		ia = len(exitOrder)
+		ia = len(record.ExitReasons)
 	}
 	if ib < 0 {
-		ib = len(exitOrder)
+		ib = len(record.ExitReasons)
 	}
 	return cmp.Or(cmp.Compare(ia, ib), cmp.Compare(a, b))
 }

@@ -61,7 +61,9 @@ func axes(rep *Report) (tasks, tracks []string) {
 			ss = append(ss, s)
 		}
 	}
-	slices.SortStableFunc(ss, func(a, b series) int { return cmp.Or(cmp.Compare(a.model, b.model), compareTracks(a.track, b.track)) }) // stable: the rows hold the variants in order
+	slices.SortStableFunc(ss, func(a, b series) int {
+		return cmp.Or(cmp.Compare(a.model, b.model), trackfacts.Compare(a.track, b.track))
+	}) // stable: the rows hold the variants in order
 	several := rep.severalModels()
 	for _, s := range ss {
 		if l := VariantLabel(trackLabel(s.track, s.model, several), s.variant); !slices.Contains(tracks, l) {

@@ -3,6 +3,8 @@ package report
 import (
 	"cmp"
 	"slices"
+
+	"bench/trackfacts"
 )
 
 // TrackRow sums up one track (of one model) over all tasks: the lesson's
@@ -66,7 +68,7 @@ func (a *Aggregate) trackRows(cells []*cell, rows []Row) []TrackRow {
 	}
 	rank := a.variantRanks()
 	slices.SortFunc(order, func(x, y key) int {
-		return cmp.Or(cmp.Compare(x.model, y.model), rank.compare(x.variant, y.variant), compareTracks(x.track, y.track))
+		return cmp.Or(cmp.Compare(x.model, y.model), rank.compare(x.variant, y.variant), trackfacts.Compare(x.track, y.track))
 	})
 	out := make([]TrackRow, 0, len(order))
 	for _, k := range order {

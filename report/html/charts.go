@@ -12,10 +12,6 @@ import (
 	"bench/trackfacts"
 )
 
-// trackColours gives each track of the report a colour, as the plot does
-// (trackfacts.Colours).
-func trackColours(tracks []string) map[string]string { return trackfacts.Colours(tracks) }
-
 // chart is a grouped bar chart laid out horizontally in HTML: one group
 // per task, its name whole on the left, one bar per track on the right,
 // as long as its value. Its width follows the page and its height the

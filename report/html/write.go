@@ -14,6 +14,7 @@ import (
 	"bench/record"
 	"bench/report"
 	"bench/report/predict"
+	"bench/trackfacts"
 )
 
 // Options control the page.
@@ -113,7 +114,7 @@ func newPage(rep *report.Report, runs []record.Data, opts Options) (*page, error
 	sortEpisodes(eps, rep)
 	scale(eps)
 	_, tracks := axes(rep)
-	colours := trackColours(tracks)
+	colours := trackfacts.Colours(tracks) // as the plot colours them
 	p := &page{
 		CSS: template.CSS(chartCSS() + pageCSS), JS: template.JS(pageJS),
 		Runs: runViews(rep, runs), Tracks: trackViews(rep, colours), Rows: rowViews(rep, eps),
