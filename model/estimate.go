@@ -23,13 +23,16 @@ const (
 // A conversation resends its whole history with every call, so the
 // estimator remembers the counts of the texts it has seen: each call
 // counts only what is new. A text seen before is found by the identity of
-// its string, without reading it again; a new string by its contents.
+// its string, without reading it again; a new string by its contents. The
+// running count of a conversation's last request is kept per message (a
+// history), so that a call resending it adds only its new messages.
 type Estimator struct {
 	c         *tokens.Counter
 	mu        sync.Mutex
 	memo      map[string]int
 	seen      map[strID]counted // the same counts, by the identity of the strings
 	memoBytes int
+	hist      *history[sum] // the running count after each message, with estReply
 }
 
 // counted is a text's count and the string, held so that its memory, which
@@ -56,7 +59,7 @@ func NewEstimator(encoding string) (*Estimator, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Estimator{c: c, memo: map[string]int{}, seen: map[strID]counted{}}, nil
+	return &Estimator{c: c, memo: map[string]int{}, seen: map[strID]counted{}, hist: newHistory[sum]()}, nil
 }
 
 // Encoding is the name of the estimator's encoding.
@@ -132,15 +135,22 @@ func (t *sum) add(n int, extra bool) {
 func (e *Estimator) Request(req Request) int { return e.request(req).n }
 
 func (e *Estimator) request(req Request) sum {
+	known := e.hist.recall(req.Messages)
 	t := sum{n: estReply}
-	for _, m := range req.Messages {
+	if len(known) > 0 {
+		t = known[len(known)-1]
+	}
+	more := make([]sum, 0, len(req.Messages)-len(known))
+	for _, m := range req.Messages[len(known):] {
 		t.add(estPerMessage, false)
 		t.add(e.count(m.Role))
 		e.message(&t, m)
 		if m.ToolName != "" {
 			t.add(e.count(m.ToolName))
 		}
+		more = append(more, t)
 	}
+	e.hist.extend(req.Messages, known, more)
 	for _, tl := range req.Tools {
 		t.add(estPerTool, false)
 		t.add(e.count(tl.Name))

@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"net"
 	"net/http"
 	"net/url"
 	"slices"
@@ -121,17 +120,12 @@ const userAgent = "bench (ollama chat)"
 
 // once makes one attempt: posts body and reads the streamed reply, at
 // most limit bytes of it.
-func (c *ollamaClient) once(g edge, parent, ctx context.Context, body [][]byte, limit int64) (Response, error) {
-	size := 0
-	for _, p := range body {
-		size += len(p)
-	}
-	pieces := net.Buffers(slices.Clone(body)) // reading consumes the list, not the pieces
-	hreq, err := http.NewRequestWithContext(withCap(ctx, wireCap(limit)), http.MethodPost, c.chatURL, &pieces)
+func (c *ollamaClient) once(g edge, parent, ctx context.Context, body *body, limit int64) (Response, error) {
+	hreq, err := http.NewRequestWithContext(withCap(ctx, wireCap(limit)), http.MethodPost, c.chatURL, nil)
 	if err != nil {
 		return Response{}, g.classify(parent, err, 0, "")
 	}
-	hreq.ContentLength = int64(size)
+	body.setOn(hreq)
 	hreq.Header.Set("Content-Type", "application/json")
 	hreq.Header.Set("Accept", "application/x-ndjson")
 	hreq.Header.Set("User-Agent", userAgent)

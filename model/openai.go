@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"slices"
@@ -112,7 +111,7 @@ func (c *openaiClient) Chat(ctx context.Context, req Request) (Response, error) 
 }
 
 // once makes one attempt: posts body and reads the completion.
-func (c *openaiClient) once(g edge, parent, ctx context.Context, body [][]byte) (Response, error) {
+func (c *openaiClient) once(g edge, parent, ctx context.Context, body *body) (Response, error) {
 	b, err := c.do(g, parent, ctx, http.MethodPost, "/chat/completions", body)
 	if err != nil {
 		return Response{}, err
@@ -126,17 +125,17 @@ func (c *openaiClient) once(g edge, parent, ctx context.Context, body [][]byte) 
 	return openaiReply(g, cc)
 }
 
-// do sends one request to path under the base URL (body nil for none, else
-// pieces sent one after the other) and returns the whole body of a
+// do sends one request to path under the base URL (body nil for none)
+// and returns the whole body of a
 // successful answer; a failure, an answer of status 400 or more among
 // them, is an *Error.
-func (c *openaiClient) do(g edge, parent, ctx context.Context, method, path string, body [][]byte) ([]byte, error) {
+func (c *openaiClient) do(g edge, parent, ctx context.Context, method, path string, body *body) ([]byte, error) {
 	hreq, err := http.NewRequestWithContext(ctx, method, c.host+path, nil)
 	if err != nil {
 		return nil, g.classify(parent, err, 0, "")
 	}
 	if body != nil {
-		setBody(hreq, body)
+		body.setOn(hreq)
 	}
 	hreq.Header = c.header.Clone()
 	if body != nil {
@@ -158,22 +157,6 @@ func (c *openaiClient) do(g edge, parent, ctx context.Context, method, path stri
 		return nil, g.classify(parent, err, 0, "")
 	}
 	return b, nil
-}
-
-// setBody makes pieces r's body, sent with its length (mlx_lm.server
-// answers a chunked body 411) and without being copied together: a long
-// conversation is megabytes, sent on every call.
-func setBody(r *http.Request, pieces [][]byte) {
-	size := 0
-	for _, p := range pieces {
-		size += len(p)
-	}
-	r.GetBody = func() (io.ReadCloser, error) {
-		bufs := net.Buffers(slices.Clone(pieces)) // reading consumes the list, not the pieces
-		return io.NopCloser(&bufs), nil
-	}
-	r.Body, _ = r.GetBody()
-	r.ContentLength = int64(size)
 }
 
 // replySize is the bytes of a reply the reply cap counts: its text and its

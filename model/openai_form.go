@@ -81,34 +81,19 @@ func openaiTools(in []Tool) ([]openaiTool, error) {
 
 // newOpenAIWire is the wire of chat completions.
 func newOpenAIWire() *wire {
-	return &wire{msgs: map[msgKey]kept{}, tools: map[string][]byte{},
-		msgForm:   func(m Message) any { return toOpenAIMessage(m) },
-		toolsForm: func(ts []Tool) (any, error) { return openaiTools(ts) }}
+	return wireOf(func(m Message) any { return toOpenAIMessage(m) }, func(ts []Tool) (any, error) { return openaiTools(ts) })
 }
 
-// openaiBody is the JSON body of a chat completion for req, as pieces to
-// be sent one after the other, from w's kept encodings: model, messages,
+// openaiBody is the JSON body of a chat completion for req, from the
+// wire's kept encodings: model, messages,
 // seed and temperature always, top_p and max_tokens when set,
 // chat_template_kwargs.enable_thinking set to think, and the tools when
 // there are any (testdata/openai-wire holds what the official client sent).
-func (c *openaiClient) openaiBody(req Request) ([][]byte, error) {
+func (c *openaiClient) openaiBody(req Request) (*body, error) {
 	o := req.Options
-	var head bytes.Buffer
-	head.WriteString(`{"model":`)
-	if err := appendJSON(&head, c.cfg.Model); err != nil {
+	b, err := c.wire.messages(c.cfg.Model, req.Messages)
+	if err != nil {
 		return nil, err
-	}
-	head.WriteString(`,"messages":[`)
-	pieces := [][]byte{head.Bytes()}
-	for i, m := range req.Messages {
-		if i > 0 {
-			pieces = append(pieces, comma)
-		}
-		enc, err := c.wire.message(m)
-		if err != nil {
-			return nil, err
-		}
-		pieces = append(pieces, enc)
 	}
 	var tail bytes.Buffer
 	tail.WriteString("]")
@@ -139,5 +124,6 @@ func (c *openaiClient) openaiBody(req Request) ([][]byte, error) {
 		tail.Write(enc)
 	}
 	tail.WriteByte('}')
-	return append(pieces, tail.Bytes()), nil
+	b.tail = tail.Bytes()
+	return b, nil
 }

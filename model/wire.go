@@ -25,6 +25,7 @@ type wire struct {
 	msgs  map[msgKey]kept
 	tools map[string][]byte
 	size  int // bytes held, at most wireMaxBytes
+	hist  *history[[]byte]
 
 	// The backend's wire forms of a message and of the tools, which
 	// json.Marshal encodes.
@@ -65,34 +66,21 @@ const keyCalls = 4
 
 // newWire is the wire of Ollama's /api/chat.
 func newWire() *wire {
-	return &wire{msgs: map[msgKey]kept{}, tools: map[string][]byte{},
-		msgForm:   func(m Message) any { return ollamaMessage(m) },
-		toolsForm: func(ts []Tool) (any, error) { return ollamaTools(ts) }}
+	return wireOf(func(m Message) any { return ollamaMessage(m) }, func(ts []Tool) (any, error) { return ollamaTools(ts) })
 }
 
-// chatBody is the JSON body of /api/chat for req on model name, as pieces
-// to be sent one after the other: together the form json.Marshal gives
-// api.ChatRequest{Model, Messages, Stream: true, Tools, Options, Think}
-// (a test holds it to that), built from kept encodings. The pieces are
-// never changed afterwards.
-func (w *wire) chatBody(name string, req Request, think *api.ThinkValue) ([][]byte, error) {
-	pieces := make([][]byte, 0, 2*len(req.Messages)+4)
-	var head bytes.Buffer
-	head.WriteString(`{"model":`)
-	if err := appendJSON(&head, name); err != nil {
+// wireOf is an empty wire of a backend's forms.
+func wireOf(msgForm func(Message) any, toolsForm func([]Tool) (any, error)) *wire {
+	return &wire{msgs: map[msgKey]kept{}, tools: map[string][]byte{}, hist: newHistory[[]byte](), msgForm: msgForm, toolsForm: toolsForm}
+}
+
+// chatBody is the JSON body of /api/chat for req on model name: the form
+// json.Marshal gives api.ChatRequest{Model, Messages, Stream: true, Tools,
+// Options, Think} (a test holds it to that), built from kept encodings.
+func (w *wire) chatBody(name string, req Request, think *api.ThinkValue) (*body, error) {
+	b, err := w.messages(name, req.Messages)
+	if err != nil {
 		return nil, err
-	}
-	head.WriteString(`,"messages":[`)
-	pieces = append(pieces, head.Bytes())
-	for i, m := range req.Messages {
-		if i > 0 {
-			pieces = append(pieces, comma)
-		}
-		enc, err := w.message(m)
-		if err != nil {
-			return nil, err
-		}
-		pieces = append(pieces, enc)
 	}
 	var tail bytes.Buffer
 	tail.WriteString(`],"stream":true`)
@@ -115,10 +103,35 @@ func (w *wire) chatBody(name string, req Request, think *api.ThinkValue) ([][]by
 		}
 	}
 	tail.WriteByte('}')
-	return append(pieces, tail.Bytes()), nil
+	b.tail = tail.Bytes()
+	return b, nil
 }
 
 var comma = []byte{','}
+
+// messages is the start of a body for model name up to its messages:
+// the model, and the encodings of msgs (those of the start their
+// conversation's last request sent from the history, the others from
+// message). The caller sets the tail, which closes the list.
+func (w *wire) messages(name string, msgs []Message) (*body, error) {
+	var head bytes.Buffer
+	head.WriteString(`{"model":`)
+	if err := appendJSON(&head, name); err != nil {
+		return nil, err
+	}
+	head.WriteString(`,"messages":[`)
+	b := &body{head: head.Bytes(), known: w.hist.recall(msgs)}
+	b.more = make([][]byte, 0, len(msgs)-len(b.known))
+	for _, m := range msgs[len(b.known):] {
+		enc, err := w.message(m)
+		if err != nil {
+			return nil, err
+		}
+		b.more = append(b.more, enc)
+	}
+	w.hist.extend(msgs, b.known, b.more)
+	return b, nil
+}
 
 // message is m's encoding in the backend's form, kept.
 func (w *wire) message(m Message) ([]byte, error) {
@@ -179,6 +192,7 @@ func (w *wire) keep(store func(), n int) {
 	if w.size+n > wireMaxBytes {
 		clear(w.msgs)
 		clear(w.tools)
+		w.hist.forget()
 		w.size = 0
 	}
 	store()

@@ -1,7 +1,6 @@
 package model
 
 import (
-	"bytes"
 	"encoding/json"
 	"reflect"
 	"strings"
@@ -88,11 +87,11 @@ func TestWireBodyIsTheOfficialClients(t *testing.T) {
 	for i, req := range requests {
 		for _, think := range []*api.ThinkValue{nil, {Value: false}, {Value: true}} {
 			for pass := range 2 { // the second from kept encodings
-				pieces, err := w.chatBody("qwen3:8b", req, think)
+				b, err := w.chatBody("qwen3:8b", req, think)
 				if err != nil {
 					t.Fatal(err)
 				}
-				body := bytes.Join(pieces, nil)
+				body := b.bytes()
 				want := referenceBody(t, "qwen3:8b", req, think)
 				if !reflect.DeepEqual(decoded(t, body), decoded(t, want)) {
 					t.Fatalf("request %d, think %v, pass %d:\n got %s\nwant %s", i, think, pass, body, want)
