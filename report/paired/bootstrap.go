@@ -170,67 +170,139 @@ func (t *tallies) drawBlocks(s *stream, b *blockSet, n int) {
 }
 
 // tokenMedians returns the medians of the old and the new tokens drawn.
-// The counts per block tell in which bin of old ranks (a row) and of new
-// ranks (a column) the middle draws fall, and how many draws lie below;
-// only the draws of the blocks in those rows and columns are then drawn
-// one by one (each uniform over its block's observations, a block in both
-// drawn once for both sides), which place the middle values exactly. The
-// other draws are independent of these and move neither median.
+// The counts per block tell in which bins of old ranks (rows) and of new
+// ranks (columns) the middle draws fall, and how many draws lie below.
+// Only the draws of the blocks in those rows and columns are then drawn
+// further (each uniform over its block's observations, a block in both
+// drawn once for both sides): when bins are cut into sub bins, a block in
+// one side's middle has its draws split over its sub bins first, which
+// tells in which sub bins the middle draws fall, and only the draws of
+// those are drawn one by one; else every draw of a middle block is. That
+// places the middle values exactly. The other draws are independent of
+// these and move neither median.
 func (d *drawSet) tokenMedians(s *stream, t *tallies) (old, new float64) {
-	oldLo, oldHi, oldBase := middleBins(t.rows, t.oldTok.n)
-	newLo, newHi, newBase := middleBins(t.cols, t.newTok.n)
+	var mid [2]middle
+	mid[sideOld].lo, mid[sideOld].hi, mid[sideOld].below = middleBins(t.rows, t.oldTok.n, 0)
+	mid[sideNew].lo, mid[sideNew].hi, mid[sideNew].below = middleBins(t.cols, t.newTok.n, 0)
 	for si, m := range t.mult {
 		if m == 0 {
 			continue
 		}
 		st := &d.strata[si]
 		for _, b := range []*blockSet{&st.blocks, &st.oldBlocks, &st.newBlocks} {
-			t.drawMembers(s, b, oldLo, oldHi, newLo, newHi)
+			t.drawMiddle(s, d, b, &mid)
 		}
 	}
 	clear(t.rows)
 	clear(t.cols)
-	old = t.oldTok.medianIn(d.oldTok, d.oldBins.span(oldLo, oldHi), oldBase)
-	new = t.newTok.medianIn(d.newTok, d.newBins.span(newLo, newHi), newBase)
+	if d.sub > 1 {
+		for side := range mid {
+			t.narrow(s, d, side, &mid[side])
+		}
+		t.pending, t.meet = t.pending[:0], t.meet[:0]
+	}
+	old = t.oldTok.medianIn(d.oldTok, d.fine[sideOld].span(mid[sideOld].lo, mid[sideOld].hi), mid[sideOld].below)
+	new = t.newTok.medianIn(d.newTok, d.fine[sideNew].span(mid[sideNew].lo, mid[sideNew].hi), mid[sideNew].below)
 	return old, new
 }
 
-// drawMembers draws, one by one, the draws of the blocks of b that lie in
-// the rows oldLo to oldHi or the columns newLo to newHi, tallying their
-// tokens on the side (or sides) that needs them.
-func (t *tallies) drawMembers(s *stream, b *blockSet, oldLo, oldHi, newLo, newHi int) {
+// middle is where one side's middle draws lie: bins lo to hi (sub bins
+// once narrowed), with below draws in the bins before them.
+type middle struct{ lo, hi, below int }
+
+func (m *middle) holds(bin uint16) bool { return bin != noBin && m.lo <= int(bin) && int(bin) <= m.hi }
+
+// drawMiddle draws further the draws of the blocks of b that lie in the
+// middle rows or columns. Uncut, it draws them one by one and tallies
+// their tokens on the side (or sides) that needs them. Cut, it keeps a
+// block in the middle of both sides' draws (meet) and counts them per sub
+// bin, and splits a block in one side's middle over its sub bins.
+func (t *tallies) drawMiddle(s *stream, d *drawSet, b *blockSet, mid *[2]middle) {
 	for k, x := range t.blocks[b.base : b.base+len(b.sizes)] {
 		if x == 0 {
 			continue
 		}
-		row, col := int(b.row[k]), int(b.col[k])
-		needOld := b.row[k] != noBin && oldLo <= row && row <= oldHi
-		needNew := b.col[k] != noBin && newLo <= col && col <= newHi
-		if !needOld && !needNew {
+		needOld, needNew := mid[sideOld].holds(b.row[k]), mid[sideNew].holds(b.col[k])
+		switch {
+		case !needOld && !needNew:
 			continue
-		}
-		members := b.members[b.off[k] : b.off[k]+b.sizes[k]]
-		for range x {
-			m := &members[s.intN(len(members))]
-			if needOld {
-				t.oldTok.counts[m.old]++
+		case d.sub > 1 && needOld && needNew:
+			members := b.members[b.off[k] : b.off[k]+b.sizes[k]]
+			for range x {
+				m := members[s.intN(len(members))]
+				t.meet = append(t.meet, m)
+				t.fine[sideOld][d.fine[sideOld].of[m.old]]++
+				t.fine[sideNew][d.fine[sideNew].of[m.new]]++
 			}
+		case d.sub > 1:
+			side := sideOld
 			if needNew {
-				t.newTok.counts[m.new]++
+				side = sideNew
+			}
+			at := (b.base + k) * d.sub
+			split := s.multinomial(int(x), b.bySub[side].sizes[k*d.sub:(k+1)*d.sub], int(b.sizes[k]), t.split[at:])
+			first := int(b.bin(k, side)) * d.sub
+			for j, c := range split {
+				t.fine[side][first+j] += int(c)
+			}
+			t.pending = append(t.pending, pending{b, k, side})
+		default:
+			members := b.members[b.off[k] : b.off[k]+b.sizes[k]]
+			for range x {
+				m := &members[s.intN(len(members))]
+				if needOld {
+					t.oldTok.counts[m.old]++
+				}
+				if needNew {
+					t.newTok.counts[m.new]++
+				}
 			}
 		}
 	}
 }
 
+// narrow finds the sub bins of one side's middle draws from the draws per
+// sub bin, draws one by one the split draws that lie in them, tallies
+// those and the meeting draws that do, and sets m to those sub bins.
+func (t *tallies) narrow(s *stream, d *drawSet, side int, m *middle) {
+	if m.lo > m.hi {
+		return
+	}
+	first, end := m.lo*d.sub, (m.hi+1)*d.sub
+	lo, hi, below := middleBins(t.fine[side][first:end], t.tok(side).n, m.below)
+	lo, hi = lo+first, hi+first
+	clear(t.fine[side][first:end])
+	counts := t.tok(side).counts
+	for _, p := range t.pending {
+		if p.side != side {
+			continue
+		}
+		o, bin := &p.b.bySub[side], int(p.b.bin(p.k, side))*d.sub
+		for j := max(lo, bin); j <= min(hi, bin+d.sub-1); j++ {
+			i := p.k*d.sub + j - bin
+			members := o.members[o.at[i] : o.at[i]+o.sizes[i]]
+			for range t.split[(p.b.base+p.k)*d.sub+j-bin] {
+				counts[members[s.intN(len(members))].rank(side)]++
+			}
+		}
+	}
+	for _, x := range t.meet {
+		if f := int(d.fine[side].of[x.rank(side)]); lo <= f && f <= hi {
+			counts[x.rank(side)]++
+		}
+	}
+	*m = middle{lo, hi, below}
+}
+
 // middleBins returns the bins holding the middle draws of n (the
 // (n−1)/2-th and n/2-th in order, counting from 0) by the draws of each
-// bin, and the draws in the bins below; an empty range when n is 0.
-func middleBins(counts []int, n int) (lo, hi, below int) {
+// bin, seen draws lying before the first, and the draws before the bins
+// found; an empty range when n is 0.
+func middleBins(counts []int, n, seen int) (lo, hi, below int) {
 	if n == 0 {
 		return 1, 0, 0
 	}
 	loPos, hiPos := (n-1)/2, n/2
-	seen := 0
 	lo = -1
 	for b, c := range counts {
 		if lo < 0 && loPos < seen+c {

@@ -167,8 +167,9 @@ func TestBootstrapAgainstPairByPair(t *testing.T) {
 }
 
 // TestBootstrapBinnedAgainstPairByPair checks the same on strata large
-// enough that the token ranks are cut into several bins (binCount), where
-// only the blocks of the middle bins are drawn one by one: two paired
+// enough that the token ranks are cut into several bins (binCount), each
+// cut into sub bins (subCount), where only the draws of the middle sub
+// bins are drawn one by one: two paired
 // tasks of 3,000 pairs (1,500 in short mode) whose tokens grow with the
 // turns, and an unpaired one.
 func TestBootstrapBinnedAgainstPairByPair(t *testing.T) {
@@ -192,8 +193,8 @@ func TestBootstrapBinnedAgainstPairByPair(t *testing.T) {
 		u.onlyNew = append(u.onlyNew, obs{rng.IntN(3) > 0, float64(3000 + rng.IntN(9000)), float64(1 + rng.IntN(9))})
 	}
 	strata = append(strata, u)
-	if b := binCount(newDrawSet(strata).size, len(strata)); b < 5 {
-		t.Fatalf("%d bins: the test lost its point", b)
+	if d := newDrawSet(strata); len(d.oldBins.start)-1 < 2 || d.sub < 2 {
+		t.Fatalf("%d bins of %d sub bins: the test lost its point", len(d.oldBins.start)-1, d.sub)
 	}
 	checkSameLaw(t, "binned, over tasks", strata, true, resamples)
 	checkSameLaw(t, "binned, one paired task", strata[:1], false, resamples)

@@ -14,8 +14,10 @@ type drawSet struct {
 	combos                           []combo
 	oldTok, newTok, oldTurn, newTurn []float64
 	oldBins, newBins                 bins
-	blocks                           int // the blocks of every stratum
-	size                             int // the observations of every stratum
+	fine                             [2]bins // each side's bins cut into sub bins (old, new): bin b's are b·sub to b·sub+sub−1
+	sub                              int     // the sub bins of a bin; 1: the bins are not cut
+	blocks                           int     // the blocks of every stratum
+	size                             int     // the observations of every stratum
 }
 
 // drawStratum is one stratum as draws: a paired stratum's pairs (its
@@ -55,11 +57,42 @@ type blockSet struct {
 	off      []uint32 // block k is members[off[k] : off[k]+sizes[k]]
 	members  []tok
 	total    int
-	old, new bool // whether its observations have an old, a new side
+	old, new bool        // whether its observations have an old, a new side
+	bySub    [2]subOrder // for each side it has, when bins are cut
+}
+
+// subOrder is a block set's members ordered, within each block, by the sub
+// bin of one side's rank: block k's members in its j-th sub bin are
+// members[at[k·sub+j]:][:sizes[k·sub+j]].
+type subOrder struct {
+	members   []tok
+	sizes, at []uint32
 }
 
 // tok is the token ranks of one observation (0 for a side it lacks).
 type tok struct{ old, new uint32 }
+
+// Sides, as the index of fine, bySub and the tallies' fine counts.
+const (
+	sideOld = 0
+	sideNew = 1
+)
+
+// rank is t's rank on side.
+func (t tok) rank(side int) uint32 {
+	if side == sideOld {
+		return t.old
+	}
+	return t.new
+}
+
+// bin is block k's bin on side, noBin for a side it lacks.
+func (b *blockSet) bin(k, side int) uint16 {
+	if side == sideOld {
+		return b.row[k]
+	}
+	return b.col[k]
+}
 
 // bins cut one side's ranks into consecutive bins of about equal numbers
 // of observations.
@@ -76,12 +109,18 @@ func (b *bins) span(lo, hi int) [2]uint32 {
 	return [2]uint32{b.start[lo], b.start[hi+1]}
 }
 
-// binCount is the number of bins a side's ranks are cut into: more bins
-// mean more binomial draws of block counts (strata × bins², at most) and
-// fewer observations drawn one by one (about 2 × size / bins), balanced
-// near the cube root of their ratio.
+// binCount is the number of bins a side's ranks are cut into, and
+// subCount the number of sub bins each bin is cut into. A resample draws
+// the counts of every block (strata × bins², at most), splits the draws
+// of the blocks in the middle bins over their sub bins (strata × bins ×
+// sub bins on each side) and draws one by one those in the middle sub
+// bins (about 2 × size / (bins × sub bins)) and those of the blocks in
+// the middle of both sides (about size / bins²). As many sub bins as bins,
+// and bins near the cube root of size / (128 × strata), cost least here:
+// 260 µs a resample of 4 tasks × 82,000 pairs on one core
+// (BenchmarkBootstrapPooled), against 480 µs or more with uncut bins.
 func binCount(size, strata int) int {
-	return min(max(int(math.Cbrt(float64(size)/(16*float64(max(strata, 1))))), 1), 1024)
+	return min(max(int(math.Cbrt(float64(size)/(128*float64(max(strata, 1))))), 1), 1024)
 }
 
 // newDrawSet ranks the values of the strata, each side's apart, and
@@ -103,6 +142,11 @@ func newDrawSet(strata []*stratum) *drawSet {
 	oldTurn, newTurn := ranker(old, turnsOf, &d.oldTurn), ranker(new, turnsOf, &d.newTurn)
 	nb := binCount(d.size, len(strata))
 	d.oldBins, d.newBins = newBins(oldTok, len(d.oldTok), nb), newBins(newTok, len(d.newTok), nb)
+	d.sub = subCount(nb)
+	d.fine = [2]bins{d.oldBins, d.newBins}
+	if d.sub > 1 {
+		d.fine = [2]bins{cutBins(d.oldBins, oldTok, d.sub), cutBins(d.newBins, newTok, d.sub)}
+	}
 	code := d.coder()
 	io, in := 0, 0 // the place of the stratum's first observation of each side in old and new
 	for _, s := range strata {
@@ -169,6 +213,16 @@ func ranker(os []obs, value func(obs) float64, values *[]float64) []uint32 {
 	return ranks
 }
 
+// subCount is the number of sub bins each of nb bins is cut into (see
+// binCount); one bin is not cut, so that a small run draws as it always
+// has.
+func subCount(nb int) int {
+	if nb == 1 {
+		return 1
+	}
+	return min(nb, 64)
+}
+
 // newBins cuts the ranks of n distinct token values into at most nb bins
 // of about equal numbers of observations, ranks being theirs.
 func newBins(ranks []uint32, n, nb int) bins {
@@ -192,6 +246,40 @@ func newBins(ranks []uint32, n, nb int) bins {
 		b.start[k] = min(b.start[k], b.start[k+1])
 	}
 	return b
+}
+
+// cutBins cuts each bin of b into sub bins of about equal numbers of
+// observations, ranks being the observations' ranks.
+func cutBins(b bins, ranks []uint32, sub int) bins {
+	n, nb := len(b.of), len(b.start)-1
+	per := make([]int, n)
+	for _, r := range ranks {
+		per[r]++
+	}
+	inBin := make([]int, nb)
+	for r, c := range per {
+		inBin[b.of[r]] += c
+	}
+	f := bins{of: make([]uint16, n), start: make([]uint32, nb*sub+1)}
+	seen := 0
+	for r, c := range per {
+		bin := int(b.of[r])
+		if r == int(b.start[bin]) {
+			seen = 0
+		}
+		f.of[r] = uint16(bin*sub + min(seen*sub/max(inBin[bin], 1), sub-1))
+		seen += c
+	}
+	for k := range f.start {
+		f.start[k] = uint32(n)
+	}
+	for r := n - 1; r >= 0; r-- {
+		f.start[f.of[r]] = uint32(r)
+	}
+	for k := nb*sub - 1; k >= 0; k-- {
+		f.start[k] = min(f.start[k], f.start[k+1])
+	}
+	return f
 }
 
 // countIDs counts the observations of each distinct combo of ids.
@@ -244,7 +332,41 @@ func (d *drawSet) newBlockSet(toks []tok, old, new bool) blockSet {
 		at[k]++
 	}
 	d.blocks += len(b.sizes)
+	if d.sub > 1 {
+		for side, has := range []bool{old, new} {
+			if has {
+				b.bySub[side] = d.subOrder(&b, side)
+			}
+		}
+	}
 	return b
+}
+
+// subOrder orders each block's members of b by their sub bin on side, in
+// their order within a sub bin (a counting sort per block).
+func (d *drawSet) subOrder(b *blockSet, side int) subOrder {
+	sub, fine := d.sub, &d.fine[side]
+	o := subOrder{members: make([]tok, len(b.members)), sizes: make([]uint32, len(b.sizes)*sub), at: make([]uint32, len(b.sizes)*sub)}
+	next := make([]uint32, sub)
+	for k := range b.sizes {
+		block := b.members[b.off[k] : b.off[k]+b.sizes[k]]
+		first := int(b.bin(k, side)) * sub
+		sizes := o.sizes[k*sub : (k+1)*sub]
+		for _, m := range block {
+			sizes[int(fine.of[m.rank(side)])-first]++
+		}
+		at := b.off[k]
+		for j := range sub {
+			o.at[k*sub+j], next[j] = at, at
+			at += sizes[j]
+		}
+		for _, m := range block {
+			j := int(fine.of[m.rank(side)]) - first
+			o.members[next[j]] = m
+			next[j]++
+		}
+	}
+	return o
 }
 
 // binOrNone is bin as a block's row or column: noBin for the last, the
@@ -265,6 +387,21 @@ type tallies struct {
 	blocks, scratch                  []uint32
 	rows, cols                       []int
 	oldTok, newTok, oldTurn, newTurn tally
+
+	// When bins are cut: the draws of each side's sub bins, of each
+	// block's sub bins (split, at the block's place × sub), the blocks
+	// split, and the draws of blocks in the middle of both sides.
+	fine    [2][]int
+	split   []uint32
+	pending []pending
+	meet    []tok
+}
+
+// pending is a block whose draws are split over its sub bins on one side:
+// those in the middle sub bins are drawn one by one once these are known.
+type pending struct {
+	b       *blockSet
+	k, side int
 }
 
 // tally counts the draws of each value of one measure on one side.
@@ -280,5 +417,15 @@ func (d *drawSet) newTallies() *tallies {
 		rows: make([]int, len(d.oldBins.start)-1), cols: make([]int, len(d.newBins.start)-1),
 		oldTok: tally{counts: make([]uint32, len(d.oldTok))}, newTok: tally{counts: make([]uint32, len(d.newTok))},
 		oldTurn: tally{counts: make([]uint32, len(d.oldTurn))}, newTurn: tally{counts: make([]uint32, len(d.newTurn))},
+		fine:  [2][]int{make([]int, len(d.fine[sideOld].start)-1), make([]int, len(d.fine[sideNew].start)-1)},
+		split: make([]uint32, d.blocks*d.sub),
 	}
+}
+
+// tally is the tally of side's tokens.
+func (t *tallies) tok(side int) *tally {
+	if side == sideOld {
+		return &t.oldTok
+	}
+	return &t.newTok
 }
