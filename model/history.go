@@ -1,6 +1,9 @@
 package model
 
-import "sync"
+import (
+	"sync"
+	"unsafe"
+)
 
 // history remembers, per conversation, the messages of its last request
 // and a value the client derived from each (an encoding, a running token
@@ -17,22 +20,34 @@ import "sync"
 type history[V any] struct {
 	mu      sync.Mutex
 	threads map[msgKey]*thread[V]
-	held    int // messages kept, at most historyMaxMessages
+	held    int // bytes kept alive (weight), at most historyMaxBytes
 }
 
 // thread is one conversation's last request: its messages' keys and values.
 type thread[V any] struct {
-	keys []msgKey
-	vals []V
+	keys   []msgKey
+	vals   []V
+	weight int // of its messages
 }
 
 // threadAt is the message that names a conversation: its first reply,
 // after the system prompt and the task, is the model's and its own.
 const threadAt = 2
 
-// historyMaxMessages bounds the messages a history keeps (some 300 bytes
-// each, beside their values): past it, it starts afresh.
-const historyMaxMessages = 1 << 16
+// historyMaxBytes bounds what a history keeps alive, the messages' strings
+// and its own keys (weight): past it, it starts afresh, so that finished
+// conversations are not held for ever.
+const historyMaxBytes = 64 << 20
+
+// weight is what keeping m costs: its strings, which its key keeps alive,
+// and the key.
+func weight(m Message) int {
+	n := int(unsafe.Sizeof(msgKey{})) + len(m.Role) + len(m.Content) + len(m.ToolName) + len(m.ToolCallID)
+	for _, tc := range m.ToolCalls {
+		n += len(tc.ID) + len(tc.Name) + len(tc.Arguments)
+	}
+	return n
+}
 
 func newHistory[V any]() *history[V] { return &history[V]{threads: map[msgKey]*thread[V]{}} }
 
@@ -67,32 +82,35 @@ func (h *history[V]) extend(msgs []Message, known, more []V) {
 	if !ok {
 		return
 	}
-	keys := make([]msgKey, 0, len(msgs)-len(known))
+	keys, added := make([]msgKey, 0, len(msgs)-len(known)), 0
 	for _, m := range msgs[len(known):] {
 		mk, ok := keyOf(m)
 		if !ok {
 			break
 		}
-		keys = append(keys, mk)
+		keys, added = append(keys, mk), added+weight(m)
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	t := h.threads[k]
 	if t == nil || len(t.vals) != len(known) || (len(known) > 0 && &t.vals[0] != &known[0]) {
-		t = &thread[V]{keys: keys[:0:0], vals: known[:0:0]} // another request came between: start from known, copied
+		if t != nil { // another request came between: start again from known, copied
+			h.held -= t.weight
+		}
+		t = &thread[V]{vals: append(known[:0:0], known...)}
 		for _, m := range msgs[:len(known)] {
 			mk, _ := keyOf(m)
-			t.keys = append(t.keys, mk)
+			t.keys, t.weight = append(t.keys, mk), t.weight+weight(m)
 		}
-		t.vals = append(t.vals, known...)
+		h.held += t.weight
 	}
-	if h.held+len(keys) > historyMaxMessages {
+	if h.held+added > historyMaxBytes {
 		clear(h.threads)
-		h.held = len(t.keys)
+		h.held = t.weight
 	}
-	t.keys, t.vals = append(t.keys, keys...), append(t.vals, more[:len(keys)]...)
+	t.keys, t.vals, t.weight = append(t.keys, keys...), append(t.vals, more[:len(keys)]...), t.weight+added
 	h.threads[k] = t
-	h.held += len(keys)
+	h.held += added
 }
 
 // forget drops everything kept.

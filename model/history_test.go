@@ -63,15 +63,24 @@ func TestHistoryRecallsTheSentStart(t *testing.T) {
 	}
 }
 
-// TestHistoryIsBounded: past historyMaxMessages a history starts afresh.
+// TestHistoryIsBounded: a history counts the weight of what it keeps, and
+// past historyMaxBytes starts afresh.
 func TestHistoryIsBounded(t *testing.T) {
 	h := newHistory[int]()
-	h.extend(conversation(1, 2), nil, make([]int, 6))
-	h.held = historyMaxMessages
+	first := conversation(1, 2)
+	h.extend(first, nil, make([]int, len(first)))
+	want := 0
+	for _, m := range first {
+		want += weight(m)
+	}
+	if h.held != want {
+		t.Fatalf("the history counts %d bytes, its messages weigh %d", h.held, want)
+	}
+	h.held = historyMaxBytes
 	msgs := conversation(2, 2)
 	h.extend(msgs, nil, make([]int, len(msgs)))
-	if len(h.threads) != 1 || h.held != len(msgs) {
-		t.Fatalf("the history holds %d conversations, %d messages; want only the new one", len(h.threads), h.held)
+	if len(h.threads) != 1 || h.recall(first) != nil || len(h.recall(msgs)) != len(msgs) {
+		t.Fatalf("the history holds %d conversations; want only the new one", len(h.threads))
 	}
 }
 

@@ -210,6 +210,7 @@ func (d *drawSet) tokenMedians(s *stream, t *tallies) (old, new float64) {
 // once narrowed), with below draws in the bins before them.
 type middle struct{ lo, hi, below int }
 
+// holds reports whether bin, a block's row or column, is among m's bins.
 func (m *middle) holds(bin uint16) bool { return bin != noBin && m.lo <= int(bin) && int(bin) <= m.hi }
 
 // drawMiddle draws further the draws of the blocks of b that lie in the
@@ -277,11 +278,11 @@ func (t *tallies) narrow(s *stream, d *drawSet, side int, m *middle) {
 		if p.side != side {
 			continue
 		}
-		o, bin := &p.b.bySub[side], int(p.b.bin(p.k, side))*d.sub
-		for j := max(lo, bin); j <= min(hi, bin+d.sub-1); j++ {
-			i := p.k*d.sub + j - bin
+		o, from := &p.b.bySub[side], int(p.b.bin(p.k, side))*d.sub // the block's first sub bin
+		for j := max(lo, from); j <= min(hi, from+d.sub-1); j++ {
+			i := p.k*d.sub + j - from
 			members := o.members[o.at[i] : o.at[i]+o.sizes[i]]
-			for range t.split[(p.b.base+p.k)*d.sub+j-bin] {
+			for range t.split[(p.b.base+p.k)*d.sub+j-from] {
 				counts[members[s.intN(len(members))].rank(side)]++
 			}
 		}
