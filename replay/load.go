@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 
+	"bench/model"
 	"bench/record"
 )
 
@@ -42,7 +43,7 @@ func Load(path string, ep record.Episode) ([]record.Event, error) {
 	if want := ep.TrajectorySHA256; want != "" {
 		sum := sha256.Sum256(raw)
 		if got := hex.EncodeToString(sum[:]); !record.SameDigest(got, want) {
-			return nil, refuse("was changed after the episode ended: its SHA-256 is %s, episodes.jsonl recorded %s", short(got), short(want))
+			return nil, refuse("was changed after the episode ended: its SHA-256 is %s, episodes.jsonl recorded %s", model.ShortDigest(got), model.ShortDigest(want))
 		}
 	}
 	return events, nil
@@ -118,12 +119,4 @@ func lastRequest(events []record.Event) int {
 		}
 	}
 	return -1
-}
-
-// short is the first 12 hex digits of a digest.
-func short(sum string) string {
-	if len(sum) > 12 {
-		return sum[:12] + "…"
-	}
-	return sum
 }

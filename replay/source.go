@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"bench/model"
 	"bench/record"
 	"bench/tasks"
 )
@@ -47,7 +48,7 @@ type TaskChange struct {
 // String is the warning for a changed task.
 func (c TaskChange) String() string {
 	return fmt.Sprintf("task %s has changed since the recording (checksum %s then, %s now): it is replayed anyway, and where its tests or files differ the episodes will diverge",
-		c.Name, short(c.Recorded), short(c.Current))
+		c.Name, model.ShortDigest(c.Recorded), model.ShortDigest(c.Current))
 }
 
 // Open reads the recorded run in dir for replay against the current
