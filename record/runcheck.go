@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"reflect"
 	"strconv"
 	"strings"
@@ -202,23 +201,23 @@ func (r Run) checkModels() error {
 }
 
 // checkNumbers checks that no whole-number setting of the table (a count
-// or a limit) is negative, and that the sampling options are in range.
-// run.json holds 0 for a setting a run left at its default or older runs
-// did not have, so the flags' stricter checks do not apply here.
+// or a limit) is negative, and that each number setting (the sampling
+// options) passes its flag's check, which takes 0. run.json holds 0 for a
+// setting a run left at its default or older runs did not have, so the
+// stricter checks of the whole-number flags do not apply here.
 func (r Run) checkNumbers() error {
 	for _, d := range Table {
 		if d.Source != FromTable {
 			continue
 		}
-		if f := reflect.ValueOf(r.RunSettings).FieldByName(d.Field); f.CanInt() && f.Int() < 0 {
+		switch f := reflect.ValueOf(r.RunSettings).FieldByName(d.Field); {
+		case f.CanInt() && f.Int() < 0:
 			return fmt.Errorf("field %q is %d: it cannot be negative", d.Key(), f.Int())
+		case f.CanFloat() && d.Check != nil:
+			if err := d.Check(d.Name, f.Float()); err != nil {
+				return fmt.Errorf("field %q is %v: %w", d.Key(), f.Float(), err)
+			}
 		}
-	}
-	if r.Temperature < 0 || math.IsNaN(r.Temperature) || math.IsInf(r.Temperature, 0) {
-		return fmt.Errorf("field \"temperature\" is %v: want 0 or more", r.Temperature)
-	}
-	if !(r.TopP >= 0 && r.TopP <= 1) {
-		return fmt.Errorf("field \"top_p\" is %v: want a number from 0 to 1", r.TopP)
 	}
 	return nil
 }
