@@ -37,12 +37,7 @@ const (
 
 // CheckTimeout refuses a --timeout no model call can be made with. The
 // run's check and --resume's ask it.
-func CheckTimeout(d time.Duration) error {
-	if d <= 0 {
-		return fmt.Errorf("--timeout must be positive, got %s", d)
-	}
-	return nil
-}
+func CheckTimeout(d time.Duration) error { return record.CheckPositive("timeout", d) }
 
 // ollamaPort is the port Ollama listens on unless told otherwise.
 const ollamaPort = "11434"

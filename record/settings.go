@@ -361,9 +361,12 @@ func topP(name string, v any) error {
 	return nil
 }
 
-// positive checks a duration is more than 0.
-func positive(name string, v any) error {
-	if d := v.(time.Duration); d <= 0 {
+// positive checks a duration is more than 0 (CheckPositive).
+func positive(name string, v any) error { return CheckPositive(name, v.(time.Duration)) }
+
+// CheckPositive refuses a duration, of the flag --name, of 0 or less.
+func CheckPositive(name string, d time.Duration) error {
+	if d <= 0 {
 		return fmt.Errorf("--%s must be positive, got %s", name, d)
 	}
 	return nil
