@@ -24,5 +24,5 @@ const (
 )
 
 // ToolErrorRun is how many tool calls in a row, at the end of an episode,
-// must have failed for tool_errors.
-const ToolErrorRun = 3
+// must have failed for tool_errors (record's, whose vocabulary says it).
+const ToolErrorRun = record.ToolErrorRun

@@ -2,8 +2,6 @@ package cause
 
 import (
 	"slices"
-	"strconv"
-	"strings"
 	"testing"
 
 	"bench/record"
@@ -38,14 +36,5 @@ func TestVocabulary(t *testing.T) {
 		if got := record.CausesFor(q); !slices.Equal(got, names) {
 			t.Errorf("record.CausesFor(%d) = %v, want %v", q, got, names)
 		}
-	}
-}
-
-// TestToolErrorRunIsDocumented: the vocabulary's derivation of tool_errors
-// states the run length the rule uses.
-func TestToolErrorRunIsDocumented(t *testing.T) {
-	info, _ := record.LookupCause(ToolErrors)
-	if !strings.Contains(info.Derived, "last "+strconv.Itoa(ToolErrorRun)+" tool results") {
-		t.Errorf("tool_errors is derived %q, which does not say %d", info.Derived, ToolErrorRun)
 	}
 }

@@ -1,6 +1,9 @@
 package record
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // CauseName is one word of the vocabulary of causes: why a failed episode
 // failed (package cause derives them). The names are a contract: scripts,
@@ -59,6 +62,10 @@ type CauseInfo struct {
 	Derived  string      `json:"derived"`
 }
 
+// ToolErrorRun is how many tool calls in a row, at the end of an episode,
+// must have failed for tool_errors.
+const ToolErrorRun = 3
+
 // CauseVocabulary is every cause, in rank order, as data; docs/RESULTS.md
 // says the same in prose.
 var CauseVocabulary = []CauseInfo{
@@ -82,7 +89,7 @@ var CauseVocabulary = []CauseInfo{
 		"a changed file; the failing tests failed before and still fail at the same place, or with a failure the first run already showed, or by a line the write added, or because the write stopped their module importing; no test broke or shows a masked failure (without test output after the write: the tests failing at grading failed before)"},
 	{CauseToolErrors, 0, BlamesModel,
 		"the agent's last tool calls all failed",
-		"the last 3 tool results, or more, are all errors"},
+		"the last " + strconv.Itoa(ToolErrorRun) + " tool results, or more, are all errors"},
 	{CauseCutReply, 0, BlamesLimits,
 		"a reply was cut off at the reply cap (--max-tokens)",
 		"a response event with stop reason \"length\" (or the episode's cut_replies); ranked first when a workflow wrote that reply"},
