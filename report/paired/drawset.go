@@ -141,11 +141,12 @@ func newDrawSet(strata []*stratum) *drawSet {
 	oldTok, newTok := ranker(old, tokensOf, &d.oldTok), ranker(new, tokensOf, &d.newTok)
 	oldTurn, newTurn := ranker(old, turnsOf, &d.oldTurn), ranker(new, turnsOf, &d.newTurn)
 	nb := binCount(d.size, len(strata))
-	d.oldBins, d.newBins = newBins(oldTok, len(d.oldTok), nb), newBins(newTok, len(d.newTok), nb)
+	oldPer, newPer := rankCounts(oldTok, len(d.oldTok)), rankCounts(newTok, len(d.newTok))
+	d.oldBins, d.newBins = newBins(oldPer, len(oldTok), nb), newBins(newPer, len(newTok), nb)
 	d.sub = subCount(nb)
 	d.fine = [2]bins{d.oldBins, d.newBins}
 	if d.sub > 1 {
-		d.fine = [2]bins{cutBins(d.oldBins, oldTok, d.sub), cutBins(d.newBins, newTok, d.sub)}
+		d.fine = [2]bins{cutBins(d.oldBins, oldPer, d.sub), cutBins(d.newBins, newPer, d.sub)}
 	}
 	code := d.coder()
 	io, in := 0, 0 // the place of the stratum's first observation of each side in old and new
@@ -223,63 +224,63 @@ func subCount(nb int) int {
 	return min(nb, 64)
 }
 
-// newBins cuts the ranks of n distinct token values into at most nb bins
-// of about equal numbers of observations, ranks being theirs.
-func newBins(ranks []uint32, n, nb int) bins {
+// rankCounts counts the observations of each of n ranks, ranks being
+// theirs.
+func rankCounts(ranks []uint32, n int) []int {
 	per := make([]int, n)
 	for _, r := range ranks {
 		per[r]++
 	}
-	b := bins{of: make([]uint16, n), start: make([]uint32, nb+1)}
+	return per
+}
+
+// newBins cuts ranks, per[r] observations at rank r and total in all, into
+// at most nb bins of about equal numbers of observations.
+func newBins(per []int, total, nb int) bins {
+	of := make([]uint16, len(per))
 	seen := 0
 	for r, c := range per {
-		b.of[r] = uint16(min(seen*nb/max(len(ranks), 1), nb-1))
+		of[r] = uint16(min(seen*nb/max(total, 1), nb-1))
 		seen += c
 	}
-	for k := range b.start {
-		b.start[k] = uint32(n)
-	}
-	for r := n - 1; r >= 0; r-- { // each bin's first rank; an empty bin starts where the next does
-		b.start[b.of[r]] = uint32(r)
-	}
-	for k := nb - 1; k >= 0; k-- {
-		b.start[k] = min(b.start[k], b.start[k+1])
-	}
-	return b
+	return binsOf(of, nb)
 }
 
 // cutBins cuts each bin of b into sub bins of about equal numbers of
-// observations, ranks being the observations' ranks.
-func cutBins(b bins, ranks []uint32, sub int) bins {
-	n, nb := len(b.of), len(b.start)-1
-	per := make([]int, n)
-	for _, r := range ranks {
-		per[r]++
-	}
+// observations, per[r] being those at rank r.
+func cutBins(b bins, per []int, sub int) bins {
+	nb := len(b.start) - 1
 	inBin := make([]int, nb)
 	for r, c := range per {
 		inBin[b.of[r]] += c
 	}
-	f := bins{of: make([]uint16, n), start: make([]uint32, nb*sub+1)}
+	of := make([]uint16, len(per))
 	seen := 0
 	for r, c := range per {
 		bin := int(b.of[r])
 		if r == int(b.start[bin]) {
 			seen = 0
 		}
-		f.of[r] = uint16(bin*sub + min(seen*sub/max(inBin[bin], 1), sub-1))
+		of[r] = uint16(bin*sub + min(seen*sub/max(inBin[bin], 1), sub-1))
 		seen += c
 	}
-	for k := range f.start {
-		f.start[k] = uint32(n)
+	return binsOf(of, nb*sub)
+}
+
+// binsOf is the nb bins whose bin of each rank is of, ascending.
+func binsOf(of []uint16, nb int) bins {
+	n := len(of)
+	b := bins{of: of, start: make([]uint32, nb+1)}
+	for k := range b.start {
+		b.start[k] = uint32(n)
 	}
-	for r := n - 1; r >= 0; r-- {
-		f.start[f.of[r]] = uint32(r)
+	for r := n - 1; r >= 0; r-- { // each bin's first rank; an empty bin starts where the next does
+		b.start[of[r]] = uint32(r)
 	}
-	for k := nb*sub - 1; k >= 0; k-- {
-		f.start[k] = min(f.start[k], f.start[k+1])
+	for k := nb - 1; k >= 0; k-- {
+		b.start[k] = min(b.start[k], b.start[k+1])
 	}
-	return f
+	return b
 }
 
 // countIDs counts the observations of each distinct combo of ids.
