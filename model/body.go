@@ -49,15 +49,6 @@ func (b *body) size() int64 {
 	return int64(n)
 }
 
-// bytes is the body in one slice (for tests).
-func (b *body) bytes() []byte {
-	out := make([]byte, 0, b.size())
-	for i := range b.pieces() {
-		out = append(out, b.piece(i)...)
-	}
-	return out
-}
-
 // setOn makes b r's body, sent with its length (mlx_lm.server answers a
 // chunked body 411), readable again for a retried request.
 func (b *body) setOn(r *http.Request) {

@@ -49,6 +49,7 @@ func weight(m Message) int {
 	return n
 }
 
+// newHistory is an empty history.
 func newHistory[V any]() *history[V] { return &history[V]{threads: map[msgKey]*thread[V]{}} }
 
 // recall returns the values kept for the longest start of msgs that the

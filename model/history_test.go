@@ -13,6 +13,15 @@ import (
 	"testing/iotest"
 )
 
+// bytes is the body in one slice.
+func (b *body) bytes() []byte {
+	out := make([]byte, 0, b.size())
+	for i := range b.pieces() {
+		out = append(out, b.piece(i)...)
+	}
+	return out
+}
+
 // conversation is an agent conversation of turns turns whose strings are
 // its own (built afresh, so no two conversations share one).
 func conversation(id, turns int) []Message {

@@ -126,9 +126,8 @@ func (c *openaiClient) once(g edge, parent, ctx context.Context, body *body) (Re
 }
 
 // do sends one request to path under the base URL (body nil for none)
-// and returns the whole body of a
-// successful answer; a failure, an answer of status 400 or more among
-// them, is an *Error.
+// and returns the whole body of a successful answer; a failure, an answer
+// of status 400 or more among them, is an *Error.
 func (c *openaiClient) do(g edge, parent, ctx context.Context, method, path string, body *body) ([]byte, error) {
 	hreq, err := http.NewRequestWithContext(ctx, method, c.host+path, nil)
 	if err != nil {

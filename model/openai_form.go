@@ -85,10 +85,10 @@ func newOpenAIWire() *wire {
 }
 
 // openaiBody is the JSON body of a chat completion for req, from the
-// wire's kept encodings: model, messages,
-// seed and temperature always, top_p and max_tokens when set,
-// chat_template_kwargs.enable_thinking set to think, and the tools when
-// there are any (testdata/openai-wire holds what the official client sent).
+// wire's kept encodings: model, messages, seed and temperature always,
+// top_p and max_tokens when set, chat_template_kwargs.enable_thinking set
+// to think, and the tools when there are any (testdata/openai-wire holds
+// what the official client sent).
 func (c *openaiClient) openaiBody(req Request) (*body, error) {
 	o := req.Options
 	b, err := c.wire.messages(c.cfg.Model, req.Messages)
