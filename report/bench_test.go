@@ -11,8 +11,7 @@ import (
 )
 
 // BenchmarkReport100k builds the report over 100,000 synthetic episodes
-// read whole (as the page reads a run) and renders it in every format and
-// as an SVG.
+// read whole (as the page reads a run) and renders it in every format.
 func BenchmarkReport100k(b *testing.B) {
 	data, err := record.Read(syntheticRun(b, 100_000, false))
 	if err != nil {
@@ -36,7 +35,7 @@ func benchmarkReport(b *testing.B, build func() *Report) (peakHeap uint64) {
 	start, cpuStart := time.Now(), cpuTime()
 	for b.Loop() {
 		rep := build()
-		for _, write := range []func(io.Writer, *Report) error{WriteText, WriteMarkdown, WriteCSV, WriteJSON, WriteSVG} {
+		for _, write := range []func(io.Writer, *Report) error{WriteText, WriteMarkdown, WriteCSV, WriteJSON} {
 			if err := write(io.Discard, rep); err != nil {
 				b.Fatal(err)
 			}

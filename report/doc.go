@@ -23,7 +23,7 @@
 // what was not counted or not taken at its word and where merged runs
 // differ. stats.go and tests.go hold the statistics (gonum's stat and
 // distuv; the paired and unpaired tests are package paired's), round.go rounds every figure. tables.go, text.go, csv.go,
-// json.go, pooledwrite.go and plot.go render a Report, loops.go collapses a
+// json.go and pooledwrite.go render a Report, loops.go collapses a
 // tool sequence's loops. compare.go, comparepaired.go, comparegate.go and
 // comparewrite.go compare two aggregates with package paired, decide the
 // gate and render the comparison. observed.go and misses.go give bench
@@ -35,10 +35,11 @@
 // order and then by name, bootstrap intervals drawn from a generator
 // seeded by the task and tracks, and figures rounded to six significant
 // digits. A figure that n = 0 leaves undefined is "–" (Undefined) in the
-// tables and null in JSON. The SVG plot is one file with two panels (pass
-// rate with Wilson whiskers above, median tokens below).
+// tables and null in JSON.
 //
-// Below it, package html is the self-contained page, paired the paired
-// comparison across runs and its gate, output what the commands write, predict the prediction files and
+// Below it, package figure draws the SVG plot (one file with two panels:
+// pass rate with Wilson whiskers above, median tokens below), html is the
+// self-contained page, paired the paired comparison across runs and its
+// gate, output what the commands write, predict the prediction files and
 // their scores, and transcript one episode as a readable transcript.
 package report

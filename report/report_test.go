@@ -10,31 +10,6 @@ import (
 	"bench/record/recordtest"
 )
 
-func TestSVGHasBothPanelsAndTaskNames(t *testing.T) {
-	rep := FromData([]record.Data{readRunForTest(t, "testdata/synthetic-run")}).Report()
-	var buf bytes.Buffer
-	if err := WriteSVG(&buf, rep); err != nil {
-		t.Fatal(err)
-	}
-	svg := buf.String()
-	if !strings.HasPrefix(strings.TrimSpace(svg), "<?xml") || !strings.Contains(svg, "<svg") {
-		t.Fatalf("not an SVG document: %.200q", svg)
-	}
-	for _, want := range []string{"parse_date", "leap_year", "Pass rate", "Median tokens", "workflow", "agent"} {
-		if !strings.Contains(svg, want) {
-			t.Errorf("the SVG does not mention %q", want)
-		}
-	}
-}
-
-func TestSVGRefusesEmptyReport(t *testing.T) {
-	var buf bytes.Buffer
-	err := WriteSVG(&buf, FromData(nil).Report())
-	if err == nil || !strings.Contains(err.Error(), "no episodes") {
-		t.Fatalf("WriteSVG on an empty report: err = %v, want one saying there are no episodes", err)
-	}
-}
-
 // episode makes a test episode with one test, passed or failed.
 func episode(task, track string, seed, repeat int, passed bool, tokens int, steps ...string) record.Episode {
 	ep := record.Episode{Task: task, Track: track, Seed: seed, Repeat: repeat, Passed: passed,
@@ -128,7 +103,6 @@ func TestOracleOnlyRun(t *testing.T) {
 		func(b *bytes.Buffer, r *Report) error { return WriteMarkdown(b, r) },
 		func(b *bytes.Buffer, r *Report) error { return WriteCSV(b, r) },
 		func(b *bytes.Buffer, r *Report) error { return WriteJSON(b, r) },
-		func(b *bytes.Buffer, r *Report) error { return WriteSVG(b, r) },
 	} {
 		var buf bytes.Buffer
 		if err := write(&buf, rep); err != nil {

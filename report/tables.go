@@ -345,6 +345,13 @@ func VariantLabel(label, variant string) string {
 	return label + " [" + variant + "]"
 }
 
+// SeriesLabel names the series row r belongs to in a chart of the
+// report: its track, with its model when the report holds several, and its
+// variant.
+func (rep *Report) SeriesLabel(r Row) string {
+	return VariantLabel(trackLabel(r.Track, r.Model, rep.severalModels()), r.Variant)
+}
+
 // trackLabel is a track as the tables show it: with its model in brackets
 // when the report holds several models.
 func trackLabel(track, model string, several bool) string {

@@ -216,7 +216,6 @@ func TestAllLostCellPrintsNoRate(t *testing.T) {
 		"text": func(b *bytes.Buffer) error { return WriteText(b, rep) },
 		"csv":  func(b *bytes.Buffer) error { return WriteCSV(b, rep) },
 		"json": func(b *bytes.Buffer) error { return WriteJSON(b, rep) },
-		"svg":  func(b *bytes.Buffer) error { return WriteSVG(b, rep) },
 	} {
 		var buf bytes.Buffer
 		if err := write(&buf); err != nil {

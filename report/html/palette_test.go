@@ -10,6 +10,7 @@ import (
 
 	"bench/record"
 	"bench/report"
+	"bench/report/figure"
 	"bench/trackfacts"
 )
 
@@ -18,7 +19,7 @@ import (
 func svgFills(t *testing.T, rep *report.Report) []string {
 	t.Helper()
 	var b bytes.Buffer
-	if err := report.WriteSVG(&b, rep); err != nil {
+	if err := figure.WriteSVG(&b, rep); err != nil {
 		t.Fatal(err)
 	}
 	set := map[string]bool{}

@@ -18,6 +18,7 @@ import (
 	"bench/internal/words"
 	"bench/record"
 	"bench/report"
+	"bench/report/figure"
 	reporthtml "bench/report/html"
 	"bench/report/predict"
 )
@@ -195,7 +196,7 @@ func writePlot(path string, rep *report.Report) error {
 	if err != nil {
 		return fmt.Errorf("writing the plot: %w", err)
 	}
-	if err := report.WriteSVG(f, rep); err != nil {
+	if err := figure.WriteSVG(f, rep); err != nil {
 		f.Close()
 		return fmt.Errorf("writing the plot %s: %w", path, err)
 	}

@@ -1,4 +1,7 @@
-package report
+// Package figure draws a report as an SVG image with gonum's plot, on
+// its own so that the report's figures do not carry the plotting library
+// (its fonts and image packages) where they are computed.
+package figure
 
 import (
 	"cmp"
@@ -15,6 +18,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgsvg"
 
+	"bench/report"
 	"bench/trackfacts"
 )
 
@@ -25,7 +29,7 @@ import (
 // was called) the lower panel says so. Tracks are coloured as on the
 // page (trackfacts.Colours, the Okabe–Ito palette, which stays distinct
 // under colour-blindness).
-func WriteSVG(w io.Writer, rep *Report) error {
+func WriteSVG(w io.Writer, rep *report.Report) error {
 	tasks, tracks := axes(rep)
 	if len(tasks) == 0 {
 		return fmt.Errorf("nothing to plot: the report has no episodes")
@@ -49,33 +53,23 @@ func WriteSVG(w io.Writer, rep *Report) error {
 
 // axes returns the tasks (sorted) and the series of the rows: the tracks
 // (report order), each with its model when the report holds several
-// (trackLabel), model by model.
-func axes(rep *Report) (tasks, tracks []string) {
-	type series struct{ track, model, variant string }
-	var ss []series
+// (Report.SeriesLabel), model by model.
+func axes(rep *report.Report) (tasks, series []string) {
 	for _, r := range rep.Rows {
 		if !slices.Contains(tasks, r.Task) {
 			tasks = append(tasks, r.Task)
 		}
-		if s := (series{r.Track, r.Model, r.Variant}); !slices.Contains(ss, s) {
-			ss = append(ss, s)
-		}
 	}
-	slices.SortStableFunc(ss, func(a, b series) int {
-		return cmp.Or(cmp.Compare(a.model, b.model), trackfacts.Compare(a.track, b.track))
+	rows := slices.Clone(rep.Rows)
+	slices.SortStableFunc(rows, func(a, b report.Row) int {
+		return cmp.Or(cmp.Compare(a.Model, b.Model), trackfacts.Compare(a.Track, b.Track))
 	}) // stable: the rows hold the variants in order
-	several := rep.severalModels()
-	for _, s := range ss {
-		if l := VariantLabel(trackLabel(s.track, s.model, several), s.variant); !slices.Contains(tracks, l) {
-			tracks = append(tracks, l)
+	for _, r := range rows {
+		if l := rep.SeriesLabel(r); !slices.Contains(series, l) {
+			series = append(series, l)
 		}
 	}
-	return tasks, tracks
-}
-
-// inSeries reports whether row r belongs to the plot series named track.
-func inSeries(rep *Report, r Row, track string) bool {
-	return VariantLabel(trackLabel(r.Track, r.Model, rep.severalModels()), r.Variant) == track
+	return tasks, series
 }
 
 // offset is the horizontal shift, in task units, of track j of m.
@@ -104,7 +98,7 @@ func styled(p *plot.Plot) *plot.Plot {
 }
 
 // ratePlot draws the pass rates as points with Wilson whiskers.
-func ratePlot(rep *Report, tasks, tracks []string) (*plot.Plot, error) {
+func ratePlot(rep *report.Report, tasks, tracks []string) (*plot.Plot, error) {
 	p := styled(plot.New())
 	p.Title.Text = "Pass rate per task and track (Wilson 95% interval)"
 	p.Y.Label.Text = "pass rate"
@@ -115,7 +109,7 @@ func ratePlot(rep *Report, tasks, tracks []string) (*plot.Plot, error) {
 	for j, track := range tracks {
 		var pts errPoints
 		for _, r := range rep.Rows {
-			if inSeries(rep, r, track) && r.Rate != nil && r.Wilson != nil { // a row of no counted episode has no rate
+			if rep.SeriesLabel(r) == track && r.Rate != nil && r.Wilson != nil { // a row of no counted episode has no rate
 				x := float64(slices.Index(tasks, r.Task)) + offset(j, len(tracks))
 				pts.XYs = append(pts.XYs, plotter.XY{X: x, Y: *r.Rate})
 				pts.YErrors = append(pts.YErrors, struct{ Low, High float64 }{*r.Rate - r.Wilson.Low, r.Wilson.High - *r.Rate})
@@ -151,7 +145,7 @@ type errPoints struct {
 // tokensPlot draws the median tokens as grouped bars, each labelled with
 // its n, sized for an image of the given width; with no tokens at all it
 // says so instead.
-func tokensPlot(rep *Report, tasks, tracks []string, width vg.Length) (*plot.Plot, error) {
+func tokensPlot(rep *report.Report, tasks, tracks []string, width vg.Length) (*plot.Plot, error) {
 	p := styled(plot.New())
 	p.Title.Text = "Median tokens per episode (prompt + completion)"
 	top := 0.0
@@ -173,7 +167,7 @@ func tokensPlot(rep *Report, tasks, tracks []string, width vg.Length) (*plot.Plo
 		vals := make(plotter.Values, len(tasks))
 		var ns plotter.XYLabels
 		for _, r := range rep.Rows {
-			if inSeries(rep, r, track) && r.N > 0 {
+			if rep.SeriesLabel(r) == track && r.N > 0 {
 				v := value(r.MedianTokens)
 				if v == 0 {
 					v = value(r.MedianEstTokens)
