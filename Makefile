@@ -72,7 +72,7 @@ test-full: lint helper
 
 # lint runs go vet with GOGC=400: vet type-checks every dependency from
 # source, and its collector took a fifth of its CPU (46.7 CPU-s from a
-# clean cache, 37.4 at 400; the heap stays small).
+# clean cache, 37.4 at 400).
 lint:
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt needed on:"; echo "$$out"; exit 1; fi
 	GOGC=400 $(GO) vet ./...
