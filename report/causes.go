@@ -103,7 +103,7 @@ func causesTable(rep *Report) table {
 		if r.Failed() == 0 {
 			continue
 		}
-		t.rows = append(t.rows, []string{r.Task, VariantLabel(trackLabel(r.Track, r.Model, several), r.Variant), Fraction(r.Failed(), r.N), r.CausesText(),
+		t.rows = append(t.rows, []string{r.Task, fullLabel(r.Track, r.Model, r.Variant, several), Fraction(r.Failed(), r.N), r.CausesText(),
 			"bench show " + showArgs(rep, r)})
 	}
 	return t
@@ -173,7 +173,7 @@ func delegationTable(rep *Report) table {
 		if d.Share != nil {
 			share = strconv.FormatFloat(100**d.Share, 'f', 0, 64) + "%"
 		}
-		t.rows = append(t.rows, []string{d.Task, VariantLabel(trackLabel(d.Track, d.Model, several), d.Variant), Fraction(d.Delegated, d.N),
+		t.rows = append(t.rows, []string{d.Task, fullLabel(d.Track, d.Model, d.Variant, several), Fraction(d.Delegated, d.N),
 			Fraction(d.DelegatedPassed, d.Delegated), Fraction(d.OwnPassed, d.N-d.Delegated),
 			strconv.Itoa(d.WorkflowCalls), strconv.Itoa(d.WorkflowTokens), share})
 	}

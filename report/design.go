@@ -159,9 +159,9 @@ func designTable(rep *Report, title, what string, pick func(DesignRow) (string, 
 		}
 		if len(t.rows) == 0 {
 			for _, c := range r.Tracks {
-				t.header = append(t.header, VariantLabel(trackLabel(c.Track, c.Model, rep.severalModels()), c.Variant)+" passed")
+				t.header = append(t.header, fullLabel(c.Track, c.Model, c.Variant, rep.severalModels())+" passed")
 				if r.Question > 0 {
-					t.header = append(t.header, VariantLabel(trackLabel(c.Track, c.Model, rep.severalModels()), c.Variant)+" failed by "+QuestionCauses(r.Question))
+					t.header = append(t.header, fullLabel(c.Track, c.Model, c.Variant, rep.severalModels())+" failed by "+QuestionCauses(r.Question))
 				}
 			}
 		}

@@ -41,7 +41,7 @@ func tracksTable(rep *Report) table {
 			solved += fmt.Sprintf(" (%d not counted)", r.NotCounted)
 		}
 		t.rows = append(t.rows, []string{
-			VariantLabel(trackLabel(r.Track, r.Model, several), r.Variant),
+			fullLabel(r.Track, r.Model, r.Variant, several),
 			solved,
 			Fraction(r.Passed, r.N),
 			RateText(r.Rate, r.Wilson),
@@ -62,7 +62,7 @@ func resultsTable(rep *Report) table {
 	several := rep.severalModels()
 	for _, r := range rep.Rows {
 		t.rows = append(t.rows, []string{
-			r.Task, VariantLabel(trackLabel(r.Track, r.Model, several), r.Variant),
+			r.Task, fullLabel(r.Track, r.Model, r.Variant, several),
 			Fraction(r.Passed, r.N),
 			strconv.Itoa(r.Lost), strconv.Itoa(r.Interrupted + r.NotRun),
 			RateText(r.Rate, r.Wilson),
@@ -84,7 +84,7 @@ func pairsTable(rep *Report) table {
 	}
 	several := rep.severalModels()
 	for _, m := range rep.McNemar {
-		row := []string{m.Task, VariantLabel(trackLabel(m.A+"/"+m.B, m.Model, several), m.Variant), "–", "–", "–", strconv.Itoa(m.Pairs), strconv.Itoa(m.OnlyA), strconv.Itoa(m.OnlyB), fmt.Sprintf("%.3f", m.P), noteMarks(m.Notes)}
+		row := []string{m.Task, fullLabel(m.A+"/"+m.B, m.Model, m.Variant, several), "–", "–", "–", strconv.Itoa(m.Pairs), strconv.Itoa(m.OnlyA), strconv.Itoa(m.OnlyB), fmt.Sprintf("%.3f", m.P), noteMarks(m.Notes)}
 		if m.Pairs == 0 {
 			row[5], row[6], row[7], row[8] = "no pair", "", "", ""
 		}
@@ -114,7 +114,7 @@ func sequencesTable(rep *Report) table {
 	t := table{title: "Tool sequences (counted episodes)", header: []string{"task", "track", "episodes", "tool calls"}}
 	several := rep.severalModels()
 	for _, g := range GroupSequences(rep, SequencesShown) {
-		label := VariantLabel(trackLabel(g.Track, g.Model, several), g.Variant)
+		label := fullLabel(g.Track, g.Model, g.Variant, several)
 		for _, s := range g.Shown {
 			t.rows = append(t.rows, []string{s.Task, label, strconv.Itoa(s.Count), CollapseLoops(s.Tools)})
 		}
@@ -206,7 +206,7 @@ func twinsTable(rep *Report) table {
 					result += " (" + m.Hint + ")"
 				}
 			}
-			t.rows = append(t.rows, []string{g.Task, VariantLabel(trackLabel(g.Track, g.Model, rep.severalModels()), g.Variant), strconv.Itoa(g.Seed), label(m), label(g.Members[0]), result, noteMarks(g.Notes)})
+			t.rows = append(t.rows, []string{g.Task, fullLabel(g.Track, g.Model, g.Variant, rep.severalModels()), strconv.Itoa(g.Seed), label(m), label(g.Members[0]), result, noteMarks(g.Notes)})
 		}
 	}
 	return t
@@ -227,7 +227,7 @@ func twinsSummary(rep *Report) table {
 	var keys [][2]string
 	sums := map[[2]string]*sum{}
 	for _, g := range rep.Twins {
-		k := [2]string{g.Task, VariantLabel(trackLabel(g.Track, g.Model, rep.severalModels()), g.Variant)}
+		k := [2]string{g.Task, fullLabel(g.Track, g.Model, g.Variant, rep.severalModels())}
 		s := sums[k]
 		if s == nil {
 			s = &sum{at: map[int]int{}}
@@ -349,14 +349,14 @@ func VariantLabel(label, variant string) string {
 // report: its track, with its model when the report holds several, and its
 // variant.
 func (rep *Report) SeriesLabel(r Row) string {
-	return VariantLabel(trackLabel(r.Track, r.Model, rep.severalModels()), r.Variant)
+	return fullLabel(r.Track, r.Model, r.Variant, rep.severalModels())
 }
 
-// trackLabel is a track as the tables show it: with its model in brackets
-// when the report holds several models.
-func trackLabel(track, model string, several bool) string {
-	if !several {
-		return track
+// fullLabel is a track as the tables show it: with its model in brackets
+// when the report holds several models, and its variant (VariantLabel).
+func fullLabel(track, model, variant string, several bool) string {
+	if several {
+		track += " (" + cmp.Or(model, "no model") + ")"
 	}
-	return track + " (" + cmp.Or(model, "no model") + ")"
+	return VariantLabel(track, variant)
 }

@@ -41,7 +41,7 @@ func variantTables(rep *Report) []table {
 		t := table{title: "Settings compared, pooled over tasks (new − old: the value against the dimension's first; paired by task, track, model, seed and repeat; stratified by task)",
 			header: append([]string{"setting", "new", "old", "track"}, pooledHeader...)}
 		for _, p := range pooled {
-			label := VariantLabel(trackLabel(p.Track, p.Model, several), p.Variant)
+			label := fullLabel(p.Track, p.Model, p.Variant, several)
 			t.rows = append(t.rows, append([]string{p.Dimension, p.New, p.Old, label + " " + noteMarks(p.Notes)}, pooledCells(p.PooledResult)...))
 		}
 		ts = append(ts, t)
@@ -55,7 +55,7 @@ func variantTables(rep *Report) []table {
 			if !v.Paired {
 				pairs = fmt.Sprintf("none (n=%d+%d)", pt.OldN, pt.NewN)
 			}
-			t.rows = append(t.rows, []string{v.Dimension, v.New, v.Old, v.Task, VariantLabel(trackLabel(v.Track, v.Model, several), v.Variant),
+			t.rows = append(t.rows, []string{v.Dimension, v.New, v.Old, v.Task, fullLabel(v.Track, v.Model, v.Variant, several),
 				Fraction(pt.OldPass, pt.OldN), Fraction(pt.NewPass, pt.NewN), differenceText(v.Pass.Difference),
 				pairs, strconv.Itoa(pt.OnlyOld), strconv.Itoa(pt.OnlyNew), testText(v.Pass.Test), ratioText(v.Tokens.Ratio),
 				seedsText(v.Pass.Seeds, v.Pass.Test.Significant), noteMarks(v.Notes)})
@@ -72,7 +72,7 @@ func answerLines(rep *Report) []string {
 	var lines []string
 	several := rep.severalModels()
 	for _, p := range variantPooled(rep.Pooled) {
-		label := VariantLabel(trackLabel(p.Track, p.Model, several), p.Variant)
+		label := fullLabel(p.Track, p.Model, p.Variant, several)
 		line := fmt.Sprintf("%s %s against %s, %s over %s: pass rate %s, %s", p.Dimension, p.New, p.Old, label, words.Plural(p.Tasks, "task"),
 			differenceText(p.Pass.Difference), verdictText(p.Pass.Test))
 		if s := p.Pass.Seeds; s != nil && !p.Pass.Test.Significant {
