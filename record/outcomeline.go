@@ -86,11 +86,14 @@ func (l *outcomeLine) readPlain(b []byte) bool {
 	if !s.consume('}') {
 		next := 0 // where in writtenKeys the next key is looked for first
 		for {
-			key, ok := s.knownKey(&next)
+			f, ok := s.knownKey(&next)
 			if !ok {
+				var key []byte
 				key, ok = s.text()
+				ok = ok && s.consume(':')
+				f = fieldOf(key)
 			}
-			if !ok || !s.consume(':') || !l.set(&s, key) {
+			if !ok || !l.set(&s, f) {
 				return false
 			}
 			if s.consume('}') {
@@ -106,111 +109,225 @@ func (l *outcomeLine) readPlain(b []byte) bool {
 }
 
 // writtenKeys are the keys of a line in the order bench writes them
-// (Episode's fields, then "status"), each as its JSON text up to the
-// colon's left: a line of bench's is read key after key by comparing it
-// with the one expected next, not scanning it as any string.
-var writtenKeys = func() [][]byte {
-	var out [][]byte
+// (Episode's fields, then "status"), each as its JSON text with the colon
+// after it, and writtenFields their fields: a line of bench's is read key
+// after key by comparing it with the one expected next, not scanning it
+// as any string.
+var writtenKeys, writtenFields = func() ([][]byte, []field) {
+	var names []string
 	for f := range reflect.TypeFor[Episode]().Fields() {
-		out = append(out, []byte(`"`+strings.Split(f.Tag.Get("json"), ",")[0]+`"`))
+		names = append(names, strings.Split(f.Tag.Get("json"), ",")[0])
 	}
-	return append(out, []byte(`"status"`))
+	var keys [][]byte
+	var fields []field
+	for _, name := range append(names, "status") {
+		keys, fields = append(keys, []byte(`"`+name+`":`)), append(fields, fieldOf([]byte(name)))
+	}
+	return keys, fields
 }()
 
 // knownKey reads, when s is at one of writtenKeys at or after *next (those
-// before it are keys a line omits, such as an empty model), that key, and
-// moves *next past it; else it reads nothing.
-func (s *scanner) knownKey(next *int) ([]byte, bool) {
-	if s.i < len(s.b) && isSpace(s.b[s.i]) {
-		return nil, false
-	}
+// before it are keys a line omits, such as an empty model), that key and
+// its colon, and moves *next past it; else it reads nothing.
+func (s *scanner) knownKey(next *int) (field, bool) {
 	for k := *next; k < len(writtenKeys) && k < *next+4; k++ {
 		if w := writtenKeys[k]; bytes.HasPrefix(s.b[s.i:], w) {
 			s.i += len(w)
 			*next = k + 1
-			return w[1 : len(w)-1], true
+			return writtenFields[k], true
 		}
 	}
-	return nil, false
+	return fieldNone, false
 }
 
-// set reads the value of the field key from s and reports whether both
-// are plain: key a field of Episode spelled as its tag, the value of its
-// type. Fields an Outcome does not hold are read and checked too.
-func (l *outcomeLine) set(s *scanner, key []byte) bool {
-	switch string(key) { // compared in place, not copied
+// field is a key of an episode line that set reads, as a number.
+type field uint8
+
+// The fields set reads; fieldNone is any other key.
+const (
+	fieldNone field = iota
+	fieldTask
+	fieldTrack
+	fieldModel
+	fieldVariant
+	fieldExitReason
+	fieldErrorKind
+	fieldTrajectorySHA256
+	fieldSkippedText // run, host, posture, error, status
+	fieldToolCalls
+	fieldSteps
+	fieldSkippedList // failed_tests, files_written
+	fieldFormat
+	fieldSeed
+	fieldRepeat
+	fieldTestsPassed
+	fieldTestsTotal
+	fieldTurns
+	fieldPromptTokens
+	fieldCompletionTokens
+	fieldEstPromptTokens
+	fieldEstCompletionTokens
+	fieldRetries
+	fieldCutReplies
+	fieldWorkflowCalls
+	fieldWorkflowTokens
+	fieldSkippedInteger // model_calls, wall_ms, model_ms, server_ms, test_ms, workflow_est_tokens
+	fieldPassed
+	fieldGradingTimedOut
+	fieldTestsTampered
+	fieldSandbox
+	fieldCauses
+	fieldTamperReasons
+)
+
+// fieldOf is the field of the key spelled name, fieldNone for another
+// spelling (encoding/json matches names in any case), a field Episode
+// lacks or "replay" (an object of objects: encoding/json reads the line).
+func fieldOf(name []byte) field {
+	switch string(name) { // compared in place, not copied
 	case "task":
-		return s.textTo(&l.task)
+		return fieldTask
 	case "track":
-		return s.textTo(&l.track)
+		return fieldTrack
 	case "model":
-		return s.textTo(&l.model)
+		return fieldModel
 	case "variant":
-		return s.textTo(&l.variant)
+		return fieldVariant
 	case "exit_reason":
-		return s.textTo(&l.exitReason)
+		return fieldExitReason
 	case "error_kind":
-		return s.textTo(&l.errorKind)
+		return fieldErrorKind
 	case "trajectory_sha256":
-		return s.textTo(&l.trajectorySHA256)
+		return fieldTrajectorySHA256
 	case "run", "host", "posture", "error", "status":
-		return s.skipText()
+		return fieldSkippedText
 	case "tool_calls":
-		return s.list(&l.toolCalls)
+		return fieldToolCalls
 	case "steps":
-		return s.list(&l.steps)
+		return fieldSteps
 	case "failed_tests", "files_written":
-		return s.skipList()
+		return fieldSkippedList
 	case "format":
-		return s.integer(&l.format)
+		return fieldFormat
 	case "seed":
-		return s.integer(&l.seed)
+		return fieldSeed
 	case "repeat":
-		return s.integer(&l.repeat)
+		return fieldRepeat
 	case "tests_passed":
-		return s.integer(&l.testsPassed)
+		return fieldTestsPassed
 	case "tests_total":
-		return s.integer(&l.testsTotal)
+		return fieldTestsTotal
 	case "turns":
-		return s.integer(&l.turns)
+		return fieldTurns
 	case "prompt_tokens":
-		return s.integer(&l.promptTokens)
+		return fieldPromptTokens
 	case "completion_tokens":
-		return s.integer(&l.completionTokens)
+		return fieldCompletionTokens
 	case "est_prompt_tokens":
-		return s.integer(&l.estPromptTokens)
+		return fieldEstPromptTokens
 	case "est_completion_tokens":
-		return s.integer(&l.estCompletionTokens)
+		return fieldEstCompletionTokens
 	case "retries":
-		return s.integer(&l.retries)
+		return fieldRetries
 	case "cut_replies":
-		return s.integer(&l.cutReplies)
+		return fieldCutReplies
 	case "workflow_calls":
-		return s.integer(&l.workflowCalls)
+		return fieldWorkflowCalls
 	case "workflow_tokens":
-		return s.integer(&l.workflowTokens)
+		return fieldWorkflowTokens
 	case "model_calls", "wall_ms", "model_ms", "server_ms", "test_ms", "workflow_est_tokens":
-		return s.integer(nil)
+		return fieldSkippedInteger
 	case "passed":
-		return s.boolean(&l.passed)
+		return fieldPassed
 	case "grading_timed_out":
-		return s.boolean(&l.gradingTimedOut)
+		return fieldGradingTimedOut
 	case "tests_tampered":
-		return s.boolean(nil)
+		return fieldTestsTampered
 	case "sandbox":
-		return s.sandbox()
+		return fieldSandbox
 	case "causes":
+		return fieldCauses
+	case "tamper_reasons":
+		return fieldTamperReasons
+	}
+	return fieldNone
+}
+
+// set reads the value of field f from s and reports whether it is plain:
+// a value of its type in Episode. Fields an Outcome does not hold are
+// read and checked too; fieldNone is refused.
+func (l *outcomeLine) set(s *scanner, f field) bool {
+	switch f {
+	case fieldTask:
+		return s.textTo(&l.task)
+	case fieldTrack:
+		return s.textTo(&l.track)
+	case fieldModel:
+		return s.textTo(&l.model)
+	case fieldVariant:
+		return s.textTo(&l.variant)
+	case fieldExitReason:
+		return s.textTo(&l.exitReason)
+	case fieldErrorKind:
+		return s.textTo(&l.errorKind)
+	case fieldTrajectorySHA256:
+		return s.textTo(&l.trajectorySHA256)
+	case fieldSkippedText:
+		return s.skipText()
+	case fieldToolCalls:
+		return s.list(&l.toolCalls)
+	case fieldSteps:
+		return s.list(&l.steps)
+	case fieldSkippedList:
+		return s.skipList()
+	case fieldFormat:
+		return s.integer(&l.format)
+	case fieldSeed:
+		return s.integer(&l.seed)
+	case fieldRepeat:
+		return s.integer(&l.repeat)
+	case fieldTestsPassed:
+		return s.integer(&l.testsPassed)
+	case fieldTestsTotal:
+		return s.integer(&l.testsTotal)
+	case fieldTurns:
+		return s.integer(&l.turns)
+	case fieldPromptTokens:
+		return s.integer(&l.promptTokens)
+	case fieldCompletionTokens:
+		return s.integer(&l.completionTokens)
+	case fieldEstPromptTokens:
+		return s.integer(&l.estPromptTokens)
+	case fieldEstCompletionTokens:
+		return s.integer(&l.estCompletionTokens)
+	case fieldRetries:
+		return s.integer(&l.retries)
+	case fieldCutReplies:
+		return s.integer(&l.cutReplies)
+	case fieldWorkflowCalls:
+		return s.integer(&l.workflowCalls)
+	case fieldWorkflowTokens:
+		return s.integer(&l.workflowTokens)
+	case fieldSkippedInteger:
+		return s.integer(nil)
+	case fieldPassed:
+		return s.boolean(&l.passed)
+	case fieldGradingTimedOut:
+		return s.boolean(&l.gradingTimedOut)
+	case fieldTestsTampered:
+		return s.boolean(nil)
+	case fieldSandbox:
+		return s.sandbox()
+	case fieldCauses:
 		if l.causesRead { // encoding/json decodes a second list into the first's elements
 			return false
 		}
 		l.causesRead = true
 		return s.causes(&l.causes)
-	case "tamper_reasons":
+	case fieldTamperReasons:
 		return s.tamperReasons()
-	case "replay": // an object of objects: encoding/json reads the line
-		return false
 	}
-	return false // another spelling (encoding/json matches names in any case) or a field Episode lacks
+	return false
 }
 
 // plainFields are the JSON names set knows: every field of Episode (a
@@ -243,14 +360,14 @@ func (s *scanner) space() {
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 // consume skips white space and then c, if it is next, reporting whether
-// it was. The next byte is looked at first: lines bench writes have no
-// white space between their tokens.
+// it was. The next byte is compared with c first: lines bench writes have
+// no white space between their tokens.
 func (s *scanner) consume(c byte) bool {
-	if s.i < len(s.b) && !isSpace(s.b[s.i]) {
-		if s.b[s.i] == c {
-			s.i++
-			return true
-		}
+	if s.i < len(s.b) && s.b[s.i] == c {
+		s.i++
+		return true
+	}
+	if s.i >= len(s.b) || !isSpace(s.b[s.i]) {
 		return false
 	}
 	s.space()

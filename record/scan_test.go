@@ -263,7 +263,7 @@ func TestPlainFieldsAreEpisodes(t *testing.T) {
 	}
 	var l outcomeLine
 	for _, name := range known {
-		if l.set(&scanner{b: []byte("{}")}, []byte(name)) && name != "sandbox" {
+		if l.set(&scanner{b: []byte("{}")}, fieldOf([]byte(name))) && name != "sandbox" {
 			t.Errorf("field %s takes an object", name)
 		}
 	}
