@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sync"
 
+	"bench/internal/radix"
 	"bench/record"
 	"bench/trackfacts"
 )
@@ -181,9 +182,9 @@ func (a *Aggregate) prepareCell(c *cell) {
 		e := &a.eps[c.idx[k]]
 		c.tokens[i], c.est[i], c.turns[i] = float64(e.tokens), float64(e.est), float64(e.turns)
 	}
-	slices.Sort(c.tokens)
-	slices.Sort(c.est)
-	slices.Sort(c.turns)
+	radix.Floats(c.tokens)
+	radix.Floats(c.est)
+	radix.Floats(c.turns)
 	c.keys = a.keysOf(c)
 	c.seqs, c.moreSeqs = a.sequences(c)
 	groups := a.twinsOf(c)

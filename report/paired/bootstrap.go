@@ -6,6 +6,8 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+
+	"bench/internal/radix"
 )
 
 // Bootstrap interval methods.
@@ -385,6 +387,6 @@ func medianOf(xs []float64) float64 {
 	if n == 0 {
 		return math.NaN()
 	}
-	slices.Sort(xs)
+	radix.Floats(xs)
 	return (xs[(n-1)/2] + xs[n/2]) / 2
 }

@@ -3,6 +3,8 @@ package paired
 import (
 	"math"
 	"slices"
+
+	"bench/internal/radix"
 )
 
 // drawSet is the strata as the bootstrap draws them, shared read-only by
@@ -204,7 +206,7 @@ func ranker(os []obs, value func(obs) float64, values *[]float64) []uint32 {
 		all[i] = value(o)
 	}
 	sorted := slices.Clone(all)
-	slices.Sort(sorted)
+	radix.Floats(sorted)
 	*values = slices.Clip(slices.Compact(sorted))
 	ranks := make([]uint32, len(os))
 	for i, v := range all {
