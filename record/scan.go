@@ -122,9 +122,7 @@ func (f Folder) Scan(visit func(*Line) error) (warnings []string, err error) {
 		if err := decodeOutcomeLine(b, l); err != nil {
 			return err
 		}
-		l.verdict, l.missing = check.judge(l)
-		l.toolCodes, l.cellHash = toolCodes(l.toolCalls), namesHash(l.task, l.track, l.model, l.variant)
-		l.toolsHash = maphash.Bytes(hashSeed, l.toolCodes)
+		check.complete(l)
 		return nil
 	}
 	var p placer
@@ -161,15 +159,23 @@ func (d Data) Scan(visit func(*Line) error) error {
 	var p placer
 	for i := range d.Episodes {
 		l := lineOf(&d.Episodes[i])
-		l.verdict, l.missing = check.judge(&l)
-		l.toolCodes, l.cellHash = toolCodes(l.toolCalls), namesHash(l.task, l.track, l.model, l.variant)
-		l.toolsHash = maphash.Bytes(hashSeed, l.toolCodes)
+		check.complete(&l)
 		out := p.fill(&l, p.cell(&l), i, false)
 		if err := visit(out); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// complete makes what a decoded line's Line holds beyond its fields: the
+// hash of its names (first: judge finds the trajectory folder by it), its
+// verdict and its tool codes with their hash.
+func (c *trajectoryCheck) complete(l *outcomeLine) {
+	l.cellHash = namesHash(l.task, l.track, l.model, l.variant)
+	l.verdict, l.missing = c.judge(l)
+	l.toolCodes = toolCodes(l.toolCalls)
+	l.toolsHash = maphash.Bytes(hashSeed, l.toolCodes)
 }
 
 // placer numbers the cells of the lines of one folder and places each
@@ -326,18 +332,43 @@ func toolCodes(list []byte) []byte {
 	return codes
 }
 
-// toolIndexes maps each of trackfacts.AgentTools to its index.
-var toolIndexes = func() map[string]int {
-	m := make(map[string]int, len(trackfacts.AgentTools))
-	for i, t := range trackfacts.AgentTools {
-		m[t] = i
-	}
-	return m
-}()
+// toolAt and toolByte find a tool's index in trackfacts.AgentTools by one
+// byte of its name (toolTable).
+var toolAt, toolByte = toolTable(trackfacts.AgentTools)
 
-// toolIndex is name's index in trackfacts.AgentTools, or -1.
+// toolTable returns the first place at which the bytes of the names of
+// tools all differ, and by each byte there 1 + the index of the name that
+// has it (0 for none); the place is -1 when there is none.
+func toolTable(tools []string) (int, [256]uint8) {
+	if len(tools) == 0 || len(tools) > 255 {
+		return -1, [256]uint8{}
+	}
+	shortest := len(slices.MinFunc(tools, func(a, b string) int { return len(a) - len(b) }))
+	for at := range shortest {
+		var by [256]uint8
+		distinct := true
+		for i, t := range tools {
+			distinct = distinct && by[t[at]] == 0
+			by[t[at]] = uint8(i + 1)
+		}
+		if distinct {
+			return at, by
+		}
+	}
+	return -1, [256]uint8{}
+}
+
+// toolIndex is name's index in trackfacts.AgentTools, or -1: the one name
+// with name's byte at toolAt, compared whole (every line names its tool
+// calls: a map's hash of each took longer).
 func toolIndex(name []byte) int {
-	if i, ok := toolIndexes[string(name)]; ok { // looked up in place, not copied
+	if toolAt < 0 {
+		return slices.Index(trackfacts.AgentTools, string(name))
+	}
+	if len(name) <= toolAt {
+		return -1
+	}
+	if i := int(toolByte[name[toolAt]]) - 1; i >= 0 && trackfacts.AgentTools[i] == string(name) {
 		return i
 	}
 	return -1

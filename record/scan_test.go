@@ -473,9 +473,31 @@ func TestToolIndex(t *testing.T) {
 			t.Errorf("toolIndex(%s) = %d, want %d", name, got, i)
 		}
 	}
-	for _, name := range []string{"", "Read_file", "read_files", "\x1b"} {
+	unknown := []string{"", "Read_file", "read_files", "\x1b"}
+	for _, name := range trackfacts.AgentTools { // each with its byte at toolAt, one other byte changed
+		for _, at := range []int{0, len(name) - 1} {
+			if at != toolAt {
+				unknown = append(unknown, name[:at]+"#"+name[at+1:])
+			}
+		}
+	}
+	for _, name := range unknown {
 		if got := toolIndex([]byte(name)); got != -1 {
 			t.Errorf("toolIndex(%q) = %d, want -1", name, got)
+		}
+	}
+}
+
+// TestToolTable checks the place toolTable finds and its bytes, and that
+// it finds none where every place has a byte two names share.
+func TestToolTable(t *testing.T) {
+	at, by := toolTable([]string{"abc", "abd", "xbz"})
+	if at != 2 || by['c'] != 1 || by['d'] != 2 || by['z'] != 3 || by['a'] != 0 {
+		t.Errorf("toolTable: place %d, c %d d %d z %d a %d; want 2, 1, 2, 3, 0", at, by['c'], by['d'], by['z'], by['a'])
+	}
+	for _, tools := range [][]string{{"aa", "ab", "ba", "bb"}, {"a", "ab"}, nil} {
+		if at, _ := toolTable(tools); at != -1 {
+			t.Errorf("toolTable(%q) = place %d, want -1", tools, at)
 		}
 	}
 }

@@ -22,13 +22,13 @@ type trajectoryCheck struct {
 	dir string
 	run Run
 
-	mu      sync.Mutex
-	folders map[string]*listing // by the names of a task, track and model (nameKey)
-	key     []byte
+	mu      sync.RWMutex
+	folders map[uint64][]*listing // by the hash of a task, track, model and variant (outcomeLine.cellHash)
 }
 
 // listing is the trajectory files of one folder, by seed and repeat.
 type listing struct {
+	names [4]string // the task, track, model and variant whose folder it is
 	path  string
 	once  sync.Once
 	files map[seedRepeat]bool
@@ -40,7 +40,7 @@ type seedRepeat struct{ seed, repeat int }
 // newTrajectoryCheck returns the check of the run folder dir; with dir ""
 // (episodes not read from a folder) it checks nothing.
 func newTrajectoryCheck(dir string, run Run) *trajectoryCheck {
-	return &trajectoryCheck{dir: dir, run: run, folders: map[string]*listing{}}
+	return &trajectoryCheck{dir: dir, run: run, folders: map[uint64][]*listing{}}
 }
 
 // judge returns the verdict of the episode of line l: its line's
@@ -53,7 +53,7 @@ func (c *trajectoryCheck) judge(l *outcomeLine) (v Verdict, missing bool) {
 	if c == nil || c.dir == "" || v.Status == StatusLost {
 		return v, false
 	}
-	f := c.folder(l.task, l.track, l.model, l.variant)
+	f := c.folder(l)
 	if !f.holds(l.seed, l.repeat) {
 		if v.Pass() && len(l.trajectorySHA256) > 0 {
 			v = Verdict{StatusInconsistent, FlawTrajectoryMissing}
@@ -73,20 +73,38 @@ func (c *trajectoryCheck) judge(l *outcomeLine) (v Verdict, missing bool) {
 	return v, false
 }
 
-// folder returns the listing of the trajectory folder of a task, track,
+// folder returns the listing of the trajectory folder of l's task, track,
 // model and variant (the model's folder only in a run of several models,
-// the variant's only in a run with dimensions), as TrajectoryRel puts it.
-func (c *trajectoryCheck) folder(task, track, model, variant []byte) *listing {
+// the variant's only in a run with dimensions), as TrajectoryRel puts it:
+// found by l.cellHash, which the line's decoding made, under a read lock
+// (every line looks one up, from every decoding goroutine).
+func (c *trajectoryCheck) folder(l *outcomeLine) *listing {
+	c.mu.RLock()
+	f := c.find(l)
+	c.mu.RUnlock()
+	if f != nil {
+		return f
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.key = nameKey(c.key[:0], task, track, model, variant)
-	f, ok := c.folders[string(c.key)]
-	if !ok {
-		rel := TrajectoryFolder(string(task), string(track), string(model), string(variant), c.run.SeveralModels())
-		f = &listing{path: filepath.Join(c.dir, rel)}
-		c.folders[string(c.key)] = f
+	if f := c.find(l); f != nil {
+		return f
 	}
+	names := [4]string{string(l.task), string(l.track), string(l.model), string(l.variant)}
+	rel := TrajectoryFolder(names[0], names[1], names[2], names[3], c.run.SeveralModels())
+	f = &listing{names: names, path: filepath.Join(c.dir, rel)}
+	c.folders[l.cellHash] = append(c.folders[l.cellHash], f)
 	return f
+}
+
+// find returns the listing of l's names, nil when there is none yet.
+func (c *trajectoryCheck) find(l *outcomeLine) *listing {
+	for _, f := range c.folders[l.cellHash] {
+		if f.names[0] == string(l.task) && f.names[1] == string(l.track) && f.names[2] == string(l.model) && f.names[3] == string(l.variant) {
+			return f
+		}
+	}
+	return nil
 }
 
 // holds reports whether the folder holds the trajectory of seed and
