@@ -202,5 +202,9 @@ func CauseSetOf(causes []Cause, recorded bool) CauseSet {
 // Has reports whether the set holds the cause n.
 func (s CauseSet) Has(n CauseName) bool { return s&n.bit() != 0 }
 
+// HasRank reports whether s holds the cause of rank i, CauseVocabulary[i]
+// (Has without looking the name up).
+func (s CauseSet) HasRank(i int) bool { return i >= 0 && i < len(CauseVocabulary) && s&(1<<i) != 0 }
+
 // Recorded reports whether the line held its causes.
 func (s CauseSet) Recorded() bool { return s&CausesRecorded != 0 }

@@ -38,3 +38,23 @@ func TestScanCarriesCausesAndWorkflowShare(t *testing.T) {
 		t.Errorf("line 3's workflow share %d calls %d tokens, want 2 and 900", got[2].WorkflowCalls, got[2].WorkflowTokens)
 	}
 }
+
+// TestHasRankIsHas: a set of one cause of the vocabulary, or of one
+// outside it, holds by rank exactly what it holds by name.
+func TestHasRankIsHas(t *testing.T) {
+	for i := range len(CauseVocabulary) + 1 {
+		name := CauseName("made_up")
+		if i < len(CauseVocabulary) {
+			name = CauseVocabulary[i].Name
+		}
+		set := CauseSetOf([]Cause{{Name: name}}, true)
+		for j, w := range CauseVocabulary {
+			if set.HasRank(j) != set.Has(w.Name) || set.HasRank(j) != (i == j) {
+				t.Errorf("the set of %s: HasRank(%d) %v, Has(%s) %v", name, j, set.HasRank(j), w.Name, set.Has(w.Name))
+			}
+		}
+		if set.HasRank(-1) || set.HasRank(len(CauseVocabulary)) {
+			t.Errorf("the set of %s holds a rank outside the vocabulary", name)
+		}
+	}
+}

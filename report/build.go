@@ -93,26 +93,44 @@ func (a *Aggregate) runInfos() []RunInfo {
 	return infos
 }
 
-// summarize computes the row of one cell. Lost and interrupted episodes
-// are not in n; a row with n = 0 has no rate, interval or medians.
+// summarize is the row of one cell: its rowOf, which prepareCells made,
+// with its notes. Lost and interrupted episodes are not in n; a row with
+// n = 0 has no rate, interval or medians.
 func (a *Aggregate) summarize(c *cell, notes *footnotes, checked checkedNotes) Row {
+	row := c.row
+	row.Notes = checked.of(c)
+	if row.N == 1 {
+		row.Notes = append(row.Notes, notes.add("n = 1: examples, not rates"))
+	}
+	return row
+}
+
+// rowOf is the row of cell c but its notes, from its sorted tokens,
+// estimates and turns: made for every cell side by side (prepareCells),
+// as it reads each of the cell's episodes.
+func (a *Aggregate) rowOf(c *cell) Row {
 	n := len(c.counted)
 	row := Row{Task: c.task, Track: c.track, Model: c.model, Variant: c.variant, N: n, Lost: c.lost, Interrupted: c.interrupted, Diverged: c.diverged, NotRun: c.notRun(),
 		Retries: c.retries, CutReplies: c.cut, GradingTimeouts: c.timeouts, Inconsistent: c.contradicts + c.edited + c.gone}
 	for _, r := range c.runs {
 		row.Runs = append(row.Runs, a.runs[r].label)
 	}
-	exits := map[string]int{}
+	byExit := make([]int, len(a.exits.names))
 	for _, k := range c.counted {
 		e := &a.eps[c.idx[k]]
 		if e.pass() {
 			row.Passed++
 		}
-		exits[a.exits.names[e.exit]]++
+		byExit[e.exit]++
+	}
+	exits := map[string]int{}
+	for i, k := range byExit {
+		if k > 0 {
+			exits[a.exits.names[i]] += k
+		}
 	}
 	row.Exits = counts(exits, compareExits)
 	a.explainRow(c, &row)
-	row.Notes = checked.of(c)
 	if n == 0 {
 		return row
 	}
@@ -125,9 +143,6 @@ func (a *Aggregate) summarize(c *cell, notes *footnotes, checked checkedNotes) R
 	}
 	tok, est, tu := median(c.tokens), median(c.est), median(c.turns)
 	row.MedianTokens, row.MedianEstTokens, row.MedianTurns = &tok, &est, &tu
-	if n == 1 {
-		row.Notes = append(row.Notes, notes.add("n = 1: examples, not rates"))
-	}
 	return row
 }
 

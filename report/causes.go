@@ -32,8 +32,8 @@ func (a *Aggregate) explainRow(c *cell, row *Row) {
 			continue
 		}
 		found := false
-		for i, v := range record.CauseVocabulary {
-			if e.causes.Has(v.Name) {
+		for i := range record.CauseVocabulary {
+			if e.causes.HasRank(i) {
 				per[i], found = per[i]+1, true
 			}
 		}

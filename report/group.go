@@ -36,6 +36,7 @@ type cell struct {
 	seqs               []Sequence  // the most frequent distinct tool sequences, SequencesListed at most
 	moreSeqs           MoreSeqs    // the others
 	twinGroups         []TwinGroup // the twin groups
+	row                Row         // its row but its notes (rowOf)
 }
 
 // group sorts the episodes into their cells, ordered by task, model,
@@ -185,6 +186,7 @@ func (a *Aggregate) prepareCell(c *cell) {
 	radix.Floats(c.tokens)
 	radix.Floats(c.est)
 	radix.Floats(c.turns)
+	c.row = a.rowOf(c)
 	c.keys = a.keysOf(c)
 	c.seqs, c.moreSeqs = a.sequences(c)
 	groups := a.twinsOf(c)
