@@ -4,6 +4,7 @@
 package radix
 
 import (
+	"cmp"
 	"math"
 	"slices"
 )
@@ -51,6 +52,47 @@ func Floats(xs []float64) {
 	for i, k := range keys {
 		xs[i] = value(k)
 	}
+}
+
+// Order returns the indices of xs in the order that sorts xs, ties in
+// the order of their indices (as slices.SortStableFunc with cmp.Compare
+// orders them, NaNs first): xs[Order(xs)[0]] is the least. The same radix
+// sort as Floats, each key carrying its index.
+func Order(xs []float64) []int {
+	order := make([]int, len(xs))
+	for i := range order {
+		order[i] = i
+	}
+	if len(xs) < small || slices.ContainsFunc(xs, math.IsNaN) {
+		slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(xs[a], xs[b]) })
+		return order
+	}
+	keys, spareKeys, spare := make([]uint64, len(xs)), make([]uint64, len(xs)), make([]int, len(xs))
+	var counts [8][256]int
+	for i, x := range xs {
+		k := key(x)
+		keys[i] = k
+		for d := range counts {
+			counts[d][byte(k>>(8*d))]++
+		}
+	}
+	for d := range counts {
+		if counts[d][byte(keys[0]>>(8*d))] == len(keys) {
+			continue
+		}
+		at := 0
+		for b, c := range counts[d] {
+			counts[d][b] = at
+			at += c
+		}
+		for i, k := range keys {
+			b := byte(k >> (8 * d))
+			spareKeys[counts[d][b]], spare[counts[d][b]] = k, order[i]
+			counts[d][b]++
+		}
+		keys, spareKeys, order, spare = spareKeys, keys, spare, order
+	}
+	return order
 }
 
 // key maps x to a uint64 that orders as x does: a positive number's bits

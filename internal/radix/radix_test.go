@@ -1,6 +1,7 @@
 package radix
 
 import (
+	"cmp"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -75,5 +76,32 @@ func BenchmarkFloats(b *testing.B) {
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(xs)), "ns/value")
 		})
+	}
+}
+
+// TestOrderAsStableSort checks Order against slices.SortStableFunc with
+// cmp.Compare on the shapes of TestFloatsAsSlicesSort: the same indices,
+// ties in index order.
+func TestOrderAsStableSort(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, n := range []int{0, 1, small - 1, small, 5000} {
+		for shape, draw := range map[string]func(i int) float64{
+			"counts": func(int) float64 { return float64(rng.IntN(50)) },
+			"mixed":  func(int) float64 { return rng.NormFloat64() },
+			"nan":    func(i int) float64 { return []float64{math.NaN(), 2, -2}[i%3] },
+		} {
+			xs := make([]float64, n)
+			for i := range xs {
+				xs[i] = draw(i)
+			}
+			want := make([]int, n)
+			for i := range want {
+				want[i] = i
+			}
+			slices.SortStableFunc(want, func(a, b int) int { return cmp.Compare(xs[a], xs[b]) })
+			if got := Order(xs); !slices.Equal(got, want) {
+				t.Fatalf("%s, n=%d: Order differs from a stable sort", shape, n)
+			}
+		}
 	}
 }

@@ -199,20 +199,23 @@ func (d *drawSet) coder() func(combo) uint32 {
 }
 
 // ranker sets *values to the distinct values of the measure value over
-// os, ascending, and returns the rank of each observation's value.
+// os, ascending, and returns the rank of each observation's value: read in
+// the order that sorts them (radix.Order), each a count (validate refuses
+// a NaN, which equals no value, itself included).
 func ranker(os []obs, value func(obs) float64, values *[]float64) []uint32 {
 	all := make([]float64, len(os))
 	for i, o := range os {
 		all[i] = value(o)
 	}
-	sorted := slices.Clone(all)
-	radix.Floats(sorted)
-	*values = slices.Clip(slices.Compact(sorted))
 	ranks := make([]uint32, len(os))
-	for i, v := range all {
-		r, _ := slices.BinarySearch(*values, v)
-		ranks[i] = uint32(r)
+	distinct := []float64{}
+	for _, i := range radix.Order(all) {
+		if v := all[i]; len(distinct) == 0 || v != distinct[len(distinct)-1] {
+			distinct = append(distinct, v)
+		}
+		ranks[i] = uint32(len(distinct) - 1)
 	}
+	*values = slices.Clip(distinct)
 	return ranks
 }
 

@@ -1,9 +1,6 @@
 package paired
 
-import (
-	"cmp"
-	"slices"
-)
+import "bench/internal/radix"
 
 // doubledMidranks returns twice the midrank of every value of xs (whole
 // numbers, so that sums compare exactly) and the tie term Σ(t³ − t) over
@@ -11,11 +8,7 @@ import (
 // skipZero is set (Pratt's zeros are ranked but are in no statistic).
 func doubledMidranks(xs []float64, skipZero bool) (ranks []int, ties float64) {
 	n := len(xs)
-	order := make([]int, n)
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(xs[a], xs[b]) }) // tied values share a rank: their order is immaterial
+	order := radix.Order(xs) // tied values share a rank: their order is immaterial
 	ranks = make([]int, n)
 	for i := 0; i < n; {
 		j := i
