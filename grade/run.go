@@ -264,7 +264,8 @@ func runGo(ctx context.Context, t tasks.Task, ws string, opts testrun.Options, g
 	if err != nil {
 		return testrun.Result{}, err
 	}
-	opts.Go = &testrun.GoRun{Cache: testrun.GoCacheDir(testrun.GradeCache), Tests: t.Tests, DropTests: true}
+	opts.Go = testrun.GoRunOf(testrun.GradeCache, t.Tests)
+	opts.Go.DropTests = true
 	res, err := testrun.RunWith(ctx, ws, t.TestCmd, p.timeout(t.Timeout), opts)
 	all := gojson.Parse(res.Channel, nil)
 	r := newReport()

@@ -22,9 +22,15 @@ import (
 // Kinds of Go build cache (GoCacheDir). Grading and the oracle check read
 // and write only GradeCache; the tracks' test runs (model-written code)
 // write only TrackCache, so they cannot plant entries that grading reads.
+// GoStdShare holds only what a warm-up compiles (warmGo: the standard
+// library's share that every test binary links, from a module of bench's
+// own; no task's code is built with it): a fresh cache of another kind
+// starts as its copy, so that the library is compiled once, not once per
+// kind.
 const (
 	GradeCache = "grade"
 	TrackCache = "tracks"
+	GoStdShare = "std"
 )
 
 // GoRun makes RunWith run "go test -json" in two steps, so that the code
@@ -36,6 +42,7 @@ const (
 // The output is read by gojson against the expected top-level tests.
 type GoRun struct {
 	Cache     string   // the GOCACHE folder; created when missing
+	Share     string   // a GoStdShare folder a fresh Cache starts as a copy of; "" for none
 	Tests     []string // the top-level test functions that should report
 	DropTests bool     // delete the workspace's *_test.go files once built, before the tests run (grading)
 }
@@ -52,9 +59,16 @@ func RunTask(ctx context.Context, t tasks.Task, dir string) (Result, error) {
 func RunTaskWith(ctx context.Context, t tasks.Task, dir string, opts Options, cache string) (Result, error) {
 	HideAnswers(t)
 	if t.Framework == tasks.FrameworkGo {
-		opts.Go = &GoRun{Cache: GoCacheDir(cache), Tests: t.Tests}
+		opts.Go = GoRunOf(cache, t.Tests)
 	}
 	return RunWith(ctx, dir, t.TestCmd, t.Timeout, opts)
+}
+
+// GoRunOf is the run of a Go task's tests with bench's build cache of the
+// kind (GradeCache or TrackCache), started from the standard library's
+// share (GoStdShare), expecting the top-level tests.
+func GoRunOf(kind string, tests []string) *GoRun {
+	return &GoRun{Cache: GoCacheDir(kind), Share: GoCacheDir(GoStdShare), Tests: tests}
 }
 
 // HideAnswers keeps the folders that hold the answers of t and of the

@@ -2,10 +2,14 @@ package testrun
 
 import (
 	"context"
+	"errors"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"time"
+
+	"github.com/otiai10/copy"
 
 	"bench/internal/flock"
 )
@@ -23,13 +27,60 @@ const warmTest = "package warm\n\nimport \"testing\"\n\nfunc TestWarm(t *testing
 // machine, which is bench's cost and not the code's, so RunWith does it
 // before a run's timeout starts (the first Go episode timed out on it).
 // Runs with the same cache wait for it, and so do other processes'
-// warm-ups of it (lockCache). A warm-up that fails leaves the work to the
+// warm-ups of it (lockCache). With a share (GoStdShare), a fresh cache is
+// instead a copy of the share, warmed first: the library is compiled once
+// for every kind of cache. A warm-up that fails leaves the work to the
 // run's own build.
-func warmGo(ctx context.Context, goBin, cache string) {
+func warmGo(ctx context.Context, goBin, cache, share string) {
 	warmed.get(cache, func() struct{} {
-		warmUp(ctx, goBin, cache)
+		if share == "" || share == cache || !seed(ctx, goBin, share, cache) {
+			warmUp(ctx, goBin, cache)
+		}
 		return struct{}{}
 	})
+}
+
+// WarmGoCache warms the Go build cache folder cache as the first Go test
+// run of a process does, with the go on PATH, starting it as a copy of
+// bench's share of the standard library (GoStdShare) when it is fresh.
+func WarmGoCache(ctx context.Context, cache string) {
+	if bin, err := exec.LookPath("go"); err == nil {
+		warmGo(ctx, bin, cache, GoCacheDir(GoStdShare))
+	}
+}
+
+// seed warms share and copies it into cache if cache is still empty, in
+// the turns of both (cache's first), and reports whether cache holds a
+// warm share or was found holding entries already (warmed by another).
+// A share that compiled nothing is no seed.
+func seed(ctx context.Context, goBin, share, cache string) bool {
+	if !isEmpty(cache) {
+		return false // an older cache: its warm-up finds it compiled at once
+	}
+	warmGo(ctx, goBin, share, "")
+	if os.MkdirAll(cache, 0o700) != nil {
+		return false
+	}
+	unlock, err := lockCache(ctx, cache)
+	if err != nil {
+		return false
+	}
+	defer unlock()
+	if !isEmpty(cache) {
+		return true // another process seeded or warmed it meanwhile
+	}
+	unlockShare, err := lockCache(ctx, share)
+	if err != nil {
+		return false
+	}
+	defer unlockShare()
+	return !isEmpty(share) && copy.Copy(share, cache) == nil
+}
+
+// isEmpty reports whether folder holds no entries (or does not exist).
+func isEmpty(folder string) bool {
+	entries, err := os.ReadDir(folder)
+	return err == nil && len(entries) == 0 || errors.Is(err, fs.ErrNotExist)
 }
 
 // warmUp is one warm-up of warmGo.

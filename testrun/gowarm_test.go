@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -95,5 +96,57 @@ func TestGoWarmUpStopsWaitingWhenCancelled(t *testing.T) {
 	defer cancel()
 	if _, err := lockCache(ctx, cache); err == nil {
 		t.Fatal("lockCache took a lock another holds")
+	}
+}
+
+// fakeCompilingGo is a fake go command whose warm-up "compiles": in the
+// folder of a warm-up it logs the GOCACHE it was given and writes an
+// entry there, as the real one writes the standard library's packages.
+const fakeCompilingGo = `#!/bin/sh
+case "$PWD" in
+*bench-gowarm-*) echo "$GOCACHE" >> %[1]q; mkdir -p "$GOCACHE/0a"; echo compiled > "$GOCACHE/0a/testing-d" ;;
+esac
+exit 0
+`
+
+// TestGoLibraryCompiledOncePerShare: two fresh caches of different kinds
+// (grading's and the tracks') with one share compile the standard
+// library once, into the share, and each starts as its copy; a cache
+// without a share warms itself as before.
+func TestGoLibraryCompiledOncePerShare(t *testing.T) {
+	t.Parallel()
+	bin, log := filepath.Join(t.TempDir(), "go"), filepath.Join(t.TempDir(), "log")
+	if err := os.WriteFile(bin, fmt.Appendf(nil, fakeCompilingGo, log), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	share, grade, tracks, alone := t.TempDir(), t.TempDir(), t.TempDir(), t.TempDir()
+	for _, g := range []*GoRun{{Cache: grade, Share: share}, {Cache: tracks, Share: share}, {Cache: alone}} {
+		opts := Options{Sandbox: sandbox.Config{Mode: sandbox.Off}, Go: g}
+		if _, err := RunWith(context.Background(), t.TempDir(), []string{bin, "test", "-json", "./..."}, time.Minute, opts); err != nil {
+			t.Fatal(err)
+		}
+		if b, err := os.ReadFile(filepath.Join(g.Cache, "0a", "testing-d")); err != nil || string(b) != "compiled\n" {
+			t.Errorf("%s holds %q (%v); want the compiled library", g.Cache, b, err)
+		}
+	}
+	data, _ := os.ReadFile(log)
+	if got, want := strings.Fields(string(data)), []string{share, alone}; !slices.Equal(got, want) {
+		t.Errorf("the library was compiled in %q; want %q (once into the share, once alone)", got, want)
+	}
+}
+
+// TestGoEmptyShareIsNoSeed: a share whose warm-up compiled nothing (a go
+// that failed) is not copied as if it were warm: the cache warms itself.
+func TestGoEmptyShareIsNoSeed(t *testing.T) {
+	t.Parallel()
+	bin, log := writeFakeWarmGo(t, "0")
+	cache := t.TempDir()
+	opts := Options{Sandbox: sandbox.Config{Mode: sandbox.Off}, Go: &GoRun{Cache: cache, Share: t.TempDir()}}
+	if _, err := RunWith(context.Background(), t.TempDir(), []string{bin, "test", "-json", "./..."}, time.Minute, opts); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(log)
+	if n := strings.Count(string(data), "start"); n != 2 {
+		t.Errorf("%d warm-ups; want 2 (the share's, which compiled nothing, then the cache's own)", n)
 	}
 }

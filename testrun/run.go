@@ -44,7 +44,7 @@ var ErrNoCommand = errors.New("testrun: empty test command")
 func RunWith(ctx context.Context, dir string, argv []string, timeout time.Duration, opts Options) (Result, error) {
 	if opts.Go != nil && len(argv) > 0 {
 		if bin, err := exec.LookPath(argv[0]); err == nil {
-			warmGo(ctx, bin, opts.Go.Cache)
+			warmGo(ctx, bin, opts.Go.Cache, opts.Go.Share)
 		}
 	}
 	runCtx, cancel := withTimeout(ctx, timeout)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -15,6 +14,7 @@ import (
 	"bench/model"
 	"bench/model/modeltest"
 	"bench/record"
+	"bench/testrun"
 )
 
 // Go fakes: a file the model adds to package clamp (the buggy clamp.go
@@ -212,20 +212,18 @@ func init() {
 }
 `
 
-// warmCache returns a fresh XDG_CACHE_HOME holding a copy of bench's Go
-// build caches as this user has them (so the builds need not start cold),
-// and the folder of those caches in it.
+// warmCache returns a fresh XDG_CACHE_HOME holding a copy of bench's
+// share of the standard library (testrun.GoStdShare) as this user has it,
+// warmed first, so that the builds need not start cold, and the folder of
+// bench's Go build caches in it.
 func warmCache(t *testing.T) (xdg, gocache string) {
 	t.Helper()
 	xdg = t.TempDir()
 	gocache = filepath.Join(xdg, "bench", "gocache")
-	if home, err := os.UserCacheDir(); err == nil {
-		src := filepath.Join(home, "bench", "gocache")
-		if _, err := os.Stat(src); err == nil {
-			if err := copy.Copy(src, gocache); err != nil {
-				t.Fatal(err)
-			}
-		}
+	share := testrun.GoCacheDir(testrun.GoStdShare)
+	testrun.WarmGoCache(t.Context(), share)
+	if err := copy.Copy(share, filepath.Join(gocache, testrun.GoStdShare)); err != nil {
+		t.Fatal(err)
 	}
 	return xdg, gocache
 }
@@ -253,7 +251,7 @@ func poisonThenFix(t *testing.T, args ...string) (poisoned, fixed record.Episode
 // for the next episode, whose correct fix passes both its own run_tests
 // and grading.
 func TestAttackGoCachePoisonReachesNoLaterEpisode(t *testing.T) {
-	fixture.FullOnly(t, "the sandbox package's TestWritesOnlyInTheWorkspace; this test and its control each copy the user's Go build caches (hundreds of MB)")
+	fixture.FullOnly(t, "the sandbox package's TestWritesOnlyInTheWorkspace; this test and its control each copy bench's share of the standard library (about 60 MB)")
 	t.Parallel()
 	needGoTask(t)
 	needSandbox(t, "fs")
