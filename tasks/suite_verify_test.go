@@ -28,8 +28,9 @@ func TestSuiteVerifies(t *testing.T) {
 	}
 	// One Go build cache for every run, kept between test runs under the
 	// temporary folder and started, as bench's own, from bench's share of
-	// the standard library (the same flags find its packages): a cold cache
-	// compiles the library first, a minute of CPU on a busy machine.
+	// the standard library (its flags, testrun.GoFlags, find its
+	// packages): a cold cache compiles the library first, a minute of CPU
+	// on a busy machine.
 	gocache := filepath.Join(os.TempDir(), "bench-tasks-gocache")
 	testrun.WarmGoCache(context.Background(), gocache)
 	for _, tk := range all {
@@ -84,7 +85,7 @@ func runOverlay(t *testing.T, tk tasks.Task, sub, gocache string) outcome {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, tk.TestCmd[0], tk.TestCmd[1:]...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod -count=1 -trimpath", "GOPROXY=off", "GOTOOLCHAIN=local", "GOCACHE="+gocache, "PYTHONDONTWRITEBYTECODE=1")
+	cmd.Env = append(os.Environ(), "GOFLAGS="+testrun.GoFlags, "GOPROXY=off", "GOTOOLCHAIN=local", "GOCACHE="+gocache, "PYTHONDONTWRITEBYTECODE=1")
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	start := time.Now()

@@ -98,6 +98,11 @@ func user() string {
 	return "uid" + strconv.Itoa(os.Getuid())
 }
 
+// GoFlags are the GOFLAGS of every Go test build (goEnv); a cache
+// started from the share (GoStdShare) finds the library compiled only for
+// builds with these flags.
+const GoFlags = "-mod=mod -count=1 -trimpath"
+
 // goEnv is what a Go test run adds to Environ: modules resolved offline
 // from the workspace alone (-mod=mod, no proxy, no toolchain download, no
 // go.work, no go env file from HOME, which is the workspace), -count=1 so
@@ -110,7 +115,7 @@ func user() string {
 // counters there whatever GOTELEMETRY says).
 func goEnv(cache, tmp string) []string {
 	return []string{
-		"GOFLAGS=-mod=mod -count=1 -trimpath",
+		"GOFLAGS=" + GoFlags,
 		"GOPROXY=off",
 		"GOTOOLCHAIN=local",
 		"GOENV=off",
