@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/otiai10/copy"
+	"bench/internal/testsupport/exefile"
 )
 
 // TestHelperChoice: a separately built helper is used when
@@ -17,9 +17,7 @@ func TestHelperChoice(t *testing.T) {
 	self := filepath.Join(dir, "bench") // need not exist: only its folder is read
 	stale := filepath.Join(t.TempDir(), "bench-sandbox")
 	// A helper of another version answers with another identity.
-	if err := os.WriteFile(stale, []byte("#!/bin/sh\necho 'helper.go 1'\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	exefile.Write(t, stale, []byte("#!/bin/sh\necho 'helper.go 1'\n"))
 	for _, c := range []struct {
 		name, env string
 		beside    string // copied beside self
@@ -37,9 +35,7 @@ func TestHelperChoice(t *testing.T) {
 	} {
 		os.Remove(filepath.Join(dir, "bench-sandbox"))
 		if c.beside != "" {
-			if err := copy.Copy(c.beside, filepath.Join(dir, "bench-sandbox")); err != nil {
-				t.Fatal(err)
-			}
+			exefile.Copy(t, c.beside, filepath.Join(dir, "bench-sandbox"))
 		}
 		if got := chooseHelper(c.env, self); got != c.want {
 			t.Errorf("%s: chooseHelper(%q) = %+v, want %+v", c.name, c.env, got, c.want)

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"bench/internal/testsupport/exefile"
 	"bench/sandbox"
 )
 
@@ -29,9 +30,7 @@ exit 0
 func writeFakeWarmGo(t *testing.T, seconds string) (bin, log string) {
 	t.Helper()
 	bin, log = filepath.Join(t.TempDir(), "go"), filepath.Join(t.TempDir(), "log")
-	if err := os.WriteFile(bin, fmt.Appendf(nil, fakeWarmGo, log, seconds), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	exefile.Write(t, bin, fmt.Appendf(nil, fakeWarmGo, log, seconds))
 	return bin, log
 }
 
@@ -116,9 +115,7 @@ exit 0
 func TestGoLibraryCompiledOncePerShare(t *testing.T) {
 	t.Parallel()
 	bin, log := filepath.Join(t.TempDir(), "go"), filepath.Join(t.TempDir(), "log")
-	if err := os.WriteFile(bin, fmt.Appendf(nil, fakeCompilingGo, log), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	exefile.Write(t, bin, fmt.Appendf(nil, fakeCompilingGo, log))
 	share, grade, tracks, alone := t.TempDir(), t.TempDir(), t.TempDir(), t.TempDir()
 	for _, g := range []*GoRun{{Cache: grade, Share: share}, {Cache: tracks, Share: share}, {Cache: alone}} {
 		opts := Options{Sandbox: sandbox.Config{Mode: sandbox.Off}, Go: g}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"bench/internal/testsupport/exefile"
 	"bench/internal/testsupport/fixture"
 )
 
@@ -24,9 +25,7 @@ func fakeShim(t *testing.T) (shim, count string) {
 	count = filepath.Join(t.TempDir(), "starts")
 	shim = filepath.Join(dir, "python3")
 	script := "#!/bin/sh\necho start >> " + count + "\nexec " + real + " \"$@\"\n"
-	if err := os.WriteFile(shim, []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	exefile.Write(t, shim, []byte(script))
 	return shim, count
 }
 
@@ -66,9 +65,7 @@ func TestBrokenShimIsUsedAsItIs(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "shims")
 	os.Mkdir(dir, 0o755)
 	shim := filepath.Join(dir, "python3")
-	if err := os.WriteFile(shim, []byte("#!/bin/sh\necho not a path\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	exefile.Write(t, shim, []byte("#!/bin/sh\necho not a path\n"))
 	if got := Interpreter(shim); got != shim {
 		t.Errorf("Interpreter(broken shim) = %s, want the shim", got)
 	}

@@ -2,9 +2,7 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -14,11 +12,10 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"bench/internal/testsupport"
+	"bench/internal/testsupport/exefile"
 	"bench/internal/testsupport/fixture"
 	"bench/model"
 	"bench/model/modeltest"
@@ -99,25 +96,8 @@ func installBench(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// A hard link where it can be: a copy still open for writing when a
-	// parallel test forks cannot be run ("text file busy").
-	if err := os.Link(self, filepath.Join(dir, "bench")); err == nil {
-		return dir
-	}
-	src, err := os.Open(self)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer src.Close()
-	dst, err := os.OpenFile(filepath.Join(dir, "bench"), os.O_CREATE|os.O_WRONLY, 0o755)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := io.Copy(dst, src); err != nil {
-		t.Fatal(err)
-	}
-	if err := dst.Close(); err != nil {
-		t.Fatal(err)
+	if os.Link(self, filepath.Join(dir, "bench")) != nil { // a copy where a hard link cannot be
+		exefile.Copy(t, self, filepath.Join(dir, "bench"))
 	}
 	return dir
 }
@@ -401,20 +381,12 @@ func slowLeapTasks(t *testing.T) string {
 // startBenchEnvAt is startBenchEnv running the bench executable exe.
 func startBenchEnvAt(t *testing.T, exe string, env []string, args ...string) (*exec.Cmd, *bytes.Buffer) {
 	t.Helper()
-	var cmd *exec.Cmd
 	out := &bytes.Buffer{}
-	for try := 0; ; try++ {
-		cmd = exec.Command(exe, args...)
-		cmd.Env = append(append(os.Environ(), benchAsSubprocess+"=1"), env...)
-		cmd.Stdout, cmd.Stderr = out, out
-		err := cmd.Start()
-		if err == nil {
-			break
-		}
-		if !errors.Is(err, syscall.ETXTBSY) || try == 50 {
-			t.Fatal(err)
-		}
-		time.Sleep(20 * time.Millisecond) // a forked child of another test still holds the copy open
+	cmd := exec.Command(exe, args...)
+	cmd.Env = append(append(os.Environ(), benchAsSubprocess+"=1"), env...)
+	cmd.Stdout, cmd.Stderr = out, out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
 	}
 	t.Cleanup(func() { cmd.Process.Kill() })
 	return cmd, out

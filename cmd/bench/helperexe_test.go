@@ -6,9 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/otiai10/copy"
-
 	"bench/internal/testsupport"
+	"bench/internal/testsupport/exefile"
 	"bench/internal/testsupport/fixture"
 	"bench/record"
 )
@@ -25,9 +24,7 @@ func TestBuiltBenchWithAndWithoutItsHelper(t *testing.T) {
 	built := testsupport.NeedBench(t)
 	alone := filepath.Join(t.TempDir(), "bench")
 	if os.Link(built, alone) != nil { // a copy where a hard link cannot be
-		if err := copy.Copy(built, alone); err != nil {
-			t.Fatal(err)
-		}
+		exefile.Copy(t, built, alone)
 	}
 	for _, c := range []struct {
 		exe, helper string

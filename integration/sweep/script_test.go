@@ -13,6 +13,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"bench/internal/testsupport/exefile"
 )
 
 // These tests run deploy/bench-sweep and deploy/slurm/bench-sweep.sbatch
@@ -44,9 +46,7 @@ while [ -n "${FAKE_HOLD:-}" ] && [ ! -e "$FAKE_HOLD" ]; do sleep 0.05; done
 func fakeBench(t *testing.T, dir string) string {
 	t.Helper()
 	p := filepath.Join(dir, "fake-bench")
-	if err := os.WriteFile(p, []byte(fakeBenchText), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	exefile.Write(t, p, []byte(fakeBenchText))
 	return p
 }
 
@@ -338,9 +338,7 @@ func TestSbatchScriptSubmitsOneReportAndWantsTheWholeArray(t *testing.T) {
 	dir := t.TempDir()
 	log, sbatchLog := filepath.Join(dir, "log"), filepath.Join(dir, "sbatch")
 	bin := t.TempDir()
-	if err := os.WriteFile(filepath.Join(bin, "sbatch"), []byte(fakeSbatchText), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	exefile.Write(t, filepath.Join(bin, "sbatch"), []byte(fakeSbatchText))
 	sweep := filepath.Join(dir, "sweep")
 	task := func(k, min, max, count int) []string {
 		return []string{"BENCH=" + fakeBench(t, dir), "FAKE_LOG=" + log, "FAKE_SBATCH_LOG=" + sbatchLog, "PATH=" + bin + ":" + os.Getenv("PATH"),
