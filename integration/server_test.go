@@ -5,8 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"bench/internal/testsupport/exefile"
 )
 
 // TestFindStart: the start script is found beside the module root or a
@@ -26,7 +24,9 @@ func TestFindStart(t *testing.T) {
 		t.Fatal(err)
 	}
 	script := filepath.Join(shared, "start")
-	exefile.Write(t, script, []byte("#!/bin/sh\n"))
+	if err := os.WriteFile(script, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	if got, err := FindStart(root); err != nil || got != script {
 		t.Errorf("two levels up: got %q, %v; want %q", got, err, script)
 	}
