@@ -28,7 +28,7 @@ func TestSuiteVerifies(t *testing.T) {
 	}
 	// One Go build cache for every run, kept between test runs under the
 	// temporary folder and started, as bench's own, from bench's share of
-	// the standard library (its flags, testrun.GoFlags, find its
+	// the standard library (its environment, testrun.GoEnv, finds its
 	// packages): a cold cache compiles the library first, a minute of CPU
 	// on a busy machine.
 	gocache := filepath.Join(os.TempDir(), "bench-tasks-gocache")
@@ -85,7 +85,7 @@ func runOverlay(t *testing.T, tk tasks.Task, sub, gocache string) outcome {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, tk.TestCmd[0], tk.TestCmd[1:]...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOFLAGS="+testrun.GoFlags, "GOPROXY=off", "GOTOOLCHAIN=local", "GOCACHE="+gocache, "PYTHONDONTWRITEBYTECODE=1")
+	cmd.Env = append(append(os.Environ(), testrun.GoEnv(gocache, t.TempDir())...), "PYTHONDONTWRITEBYTECODE=1")
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	start := time.Now()

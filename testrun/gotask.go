@@ -98,24 +98,22 @@ func user() string {
 	return "uid" + strconv.Itoa(os.Getuid())
 }
 
-// GoFlags are the GOFLAGS of every Go test build (goEnv); a cache
-// started from the share (GoStdShare) finds the library compiled only for
-// builds with these flags.
-const GoFlags = "-mod=mod -count=1 -trimpath"
-
-// goEnv is what a Go test run adds to Environ: modules resolved offline
-// from the workspace alone (-mod=mod, no proxy, no toolchain download, no
-// go.work, no go env file from HOME, which is the workspace), -count=1 so
-// that no test result is ever taken from a cache, -trimpath so that no
-// compiled package holds the workspace's folder (the next workspace with
-// the same code finds it in the cache: grading the course's tasks seed
-// after seed compiles them once), GOCACHE set to cache and GOPATH inside
-// the run's temporary folder tmp (which also holds the user's
-// configuration folder, privateDirs: the go command writes its telemetry
-// counters there whatever GOTELEMETRY says).
-func goEnv(cache, tmp string) []string {
+// GoEnv is what a Go test run adds to Environ, and what any other go test
+// of a task adds to build as bench does (a cache started from the share,
+// GoStdShare, finds the library compiled only for builds with these
+// flags): modules resolved offline from the workspace alone (-mod=mod, no
+// proxy, no toolchain download, no go.work, no go env file from HOME,
+// which is the workspace), -count=1 so that no test result is ever taken
+// from a cache, -trimpath so that no compiled package holds the
+// workspace's folder (the next workspace with the same code finds it in
+// the cache: grading the course's tasks seed after seed compiles them
+// once), GOCACHE set to cache and GOPATH inside the run's temporary folder
+// tmp (which also holds the user's configuration folder, privateDirs: the
+// go command writes its telemetry counters there whatever GOTELEMETRY
+// says).
+func GoEnv(cache, tmp string) []string {
 	return []string{
-		"GOFLAGS=" + GoFlags,
+		"GOFLAGS=-mod=mod -count=1 -trimpath",
 		"GOPROXY=off",
 		"GOTOOLCHAIN=local",
 		"GOENV=off",
@@ -133,7 +131,7 @@ func (g *GoRun) prepare(env []string, opts Options, tmp string) ([]string, Optio
 		return env, opts, err
 	}
 	opts.Writable = slices.Concat(opts.Writable, []string{g.Cache})
-	return append(env, goEnv(g.Cache, tmp)...), opts, nil
+	return append(env, GoEnv(g.Cache, tmp)...), opts, nil
 }
 
 // recordScript is the -exec program of the build step: it copies the test

@@ -100,7 +100,7 @@ func TestRunTaskGoBuildFailureFailsEveryTest(t *testing.T) {
 }
 
 func TestGoEnvIsOfflineAndUncached(t *testing.T) {
-	env := goEnv("/cache/x", "/tmp/y")
+	env := GoEnv("/cache/x", "/tmp/y")
 	for _, want := range []string{"GOFLAGS=-mod=mod -count=1 -trimpath", "GOPROXY=off", "GOTOOLCHAIN=local", "GOCACHE=/cache/x", "GOENV=off", "GOWORK=off", "GOPATH=/tmp/y/gopath"} {
 		if !slices.Contains(env, want) {
 			t.Errorf("go environment %v lacks %s", env, want)

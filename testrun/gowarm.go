@@ -21,7 +21,7 @@ var warmed memo[struct{}]
 const warmTest = "package warm\n\nimport \"testing\"\n\nfunc TestWarm(t *testing.T) {}\n"
 
 // warmGo builds, once per process and cache, a test binary that imports
-// only testing, with goBin and the flags of every Go test run (goEnv), and
+// only testing, with goBin and the flags of every Go test run (GoEnv), and
 // runs nothing. On a fresh cache that compiles the share of the standard
 // library every test binary links: a minute of CPU on a loaded two-core
 // machine, which is bench's cost and not the code's, so RunWith does it
@@ -105,7 +105,7 @@ func warmUp(ctx context.Context, goBin, cache string) {
 	defer unlock()
 	cmd := exec.CommandContext(ctx, goBin, "test", "-exec", "true", "./...")
 	cmd.Dir = dir
-	cmd.Env = append(append(Environ(dir), "PWD="+dir), goEnv(cache, dir)...)
+	cmd.Env = append(append(Environ(dir), "PWD="+dir), GoEnv(cache, dir)...)
 	cmd.Run()
 }
 
